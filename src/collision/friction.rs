@@ -1,0 +1,82 @@
+//! Friction (Jakobsen, "Handling friction"): after the relaxation passes of a
+//! substep, a particle that was pushed out of a collider has its tangential
+//! motion reduced in proportion to the penetration removed, by moving `x_prev`
+//! (not `x`); the motion is never reversed, only stopped.
+//!
+//! With `d` the depth pushed out this substep (gravity alone gives `g h^2` for
+//! a resting particle) the tangential displacement shrinks by `mu * d`, i.e. the
+//! velocity by `mu * g * h` per substep: Coulomb's deceleration `mu * g`.
+
+use crate::particles::ParticlesMut;
+use glam::Vec3;
+
+/// Per-particle contact memory of one substep, for the whole world (SoA).
+#[derive(Default, Debug, Clone)]
+pub struct Contacts {
+    pub depth: Vec<f32>,
+    pub nx: Vec<f32>,
+    pub ny: Vec<f32>,
+    pub nz: Vec<f32>,
+    pub friction: Vec<f32>,
+}
+
+/// A body's range of [`Contacts`].
+pub struct ContactsMut<'a> {
+    pub depth: &'a mut [f32],
+    pub nx: &'a mut [f32],
+    pub ny: &'a mut [f32],
+    pub nz: &'a mut [f32],
+    pub friction: &'a mut [f32],
+}
+
+impl Contacts {
+    pub fn resize(&mut self, n: usize) {
+        for v in [&mut self.depth, &mut self.nx, &mut self.ny, &mut self.nz, &mut self.friction] {
+            v.resize(n, 0.0);
+        }
+    }
+
+    pub fn view(&mut self, r: std::ops::Range<usize>) -> ContactsMut<'_> {
+        ContactsMut {
+            depth: &mut self.depth[r.clone()],
+            nx: &mut self.nx[r.clone()],
+            ny: &mut self.ny[r.clone()],
+            nz: &mut self.nz[r.clone()],
+            friction: &mut self.friction[r],
+        }
+    }
+}
+
+impl ContactsMut<'_> {
+    pub fn clear(&mut self) {
+        self.depth.fill(0.0);
+    }
+
+    /// Adds a push-out; the last contact's normal and friction win.
+    #[inline(always)]
+    pub fn record(&mut self, i: usize, normal: Vec3, depth: f32, friction: f32) {
+        self.depth[i] += depth;
+        self.nx[i] = normal.x;
+        self.ny[i] = normal.y;
+        self.nz[i] = normal.z;
+        self.friction[i] = friction;
+    }
+}
+
+/// The friction stage of a substep.
+pub fn apply(p: &mut ParticlesMut, c: &ContactsMut) {
+    for i in 0..p.len() {
+        let depth = c.depth[i];
+        if depth <= 0.0 {
+            continue;
+        }
+        let n = Vec3::new(c.nx[i], c.ny[i], c.nz[i]);
+        let moved = p.position(i) - p.previous(i);
+        let tangential = moved - n * n.dot(moved);
+        let len = tangential.length();
+        let limit = c.friction[i] * depth;
+        // Reduce the tangential motion by `limit`, stopping (never reversing) it.
+        let keep = if len <= limit { 0.0 } else { 1.0 - limit / len };
+        p.set_previous(i, p.previous(i) + tangential * (1.0 - keep));
+    }
+}

@@ -1,0 +1,41 @@
+//! Plane collider: the solid half-space `dot(n, x) < offset`.
+
+use super::Shape;
+use glam::{Quat, Vec3};
+
+#[derive(Debug, Clone, Copy)]
+pub struct Plane {
+    pub normal: Vec3,
+    pub offset: f32,
+    pub friction: f32,
+}
+
+impl Plane {
+    /// The local plane moved by the transform.
+    pub fn new(position: Vec3, rotation: Quat, normal: Vec3, offset: f32, friction: f32) -> Self {
+        let normal = rotation * normal;
+        Plane {
+            normal,
+            offset: offset + normal.dot(position),
+            friction,
+        }
+    }
+}
+
+impl Shape for Plane {
+    fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
+        // The box corner deepest along -n.
+        let corner = Vec3::select(self.normal.cmpge(Vec3::ZERO), lo, hi);
+        self.normal.dot(corner) < self.offset
+    }
+
+    #[inline(always)]
+    fn contact(&self, p: Vec3, r: f32) -> Option<(Vec3, f32)> {
+        let s = self.normal.dot(p) - self.offset;
+        (s < r).then(|| (self.normal, r - s))
+    }
+
+    fn friction(&self) -> f32 {
+        self.friction
+    }
+}

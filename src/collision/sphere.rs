@@ -1,0 +1,32 @@
+//! Sphere collider.
+
+use super::{Shape, ball_contact, boxes_overlap};
+use glam::Vec3;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Sphere {
+    pub center: Vec3,
+    pub radius: f32,
+    pub friction: f32,
+}
+
+impl Sphere {
+    pub fn new(center: Vec3, radius: f32, friction: f32) -> Self {
+        Sphere { center, radius, friction }
+    }
+}
+
+impl Shape for Sphere {
+    fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
+        boxes_overlap(lo, hi, self.center - self.radius, self.center + self.radius)
+    }
+
+    #[inline(always)]
+    fn contact(&self, p: Vec3, r: f32) -> Option<(Vec3, f32)> {
+        ball_contact(p, self.center, self.radius + r, Vec3::Y)
+    }
+
+    fn friction(&self) -> f32 {
+        self.friction
+    }
+}

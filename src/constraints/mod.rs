@@ -1,0 +1,5 @@
+//! Constraint kinds, one per file: SoA storage, build-time preparation and the
+//! projection kernel.
+
+pub mod distance;
+pub mod target;

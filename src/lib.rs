@@ -1,0 +1,41 @@
+//! sinew: cloth, ragdolls and animation-driven particle physics for game engines.
+//!
+//! The method is Thomas Jakobsen's "Advanced Character Physics" (Hitman, 2001):
+//! velocity-less Verlet particles, constraints and collisions satisfied by
+//! projection, Gauss-Seidel relaxation. Stiffness is given as XPBD compliance
+//! (Macklin et al. 2016) so it does not change with the iteration count or the
+//! time step.
+//!
+//! The crate is two layers:
+//! - the core ([`World`] and the modules below it): safe Rust, no FFI types;
+//! - [`ffi`]: the C ABI shell (`include/sinew.h`), which validates, locks,
+//!   calls one core method and maps the error.
+//!
+//! A step reads as a stage list: see [`solver`].
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod body;
+mod collision;
+mod constraints;
+mod error;
+mod hash;
+mod particles;
+mod pool;
+mod snapshot;
+pub mod solver;
+mod world;
+
+pub mod ffi;
+
+pub use body::BodyKind;
+pub use collision::ColliderShape;
+pub use constraints::distance::{DistanceConstraint, DistanceMethod};
+pub use constraints::target::Target;
+pub use error::{Error, ErrorKind, Result};
+pub use pool::{BodyId, ColliderId};
+pub use world::{World, WorldSettings};
+
+/// Re-exported math types used by the Rust API.
+pub use glam::{Quat, Vec3};

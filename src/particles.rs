@@ -1,0 +1,163 @@
+//! Structure-of-arrays particle store.
+//!
+//! Positions `x, y, z` and previous positions `px, py, pz` (Jakobsen's `x*`),
+//! inverse masses, one `f32` array each. Velocity is implicit:
+//! `v = (x - x_prev) / h`. A body owns a contiguous range that starts on a
+//! multiple of [`LANES`] and is padded to a multiple of it with inert
+//! particles (inverse mass 0, at the origin), so a wide kernel can walk whole
+//! lanes of a body without a tail loop.
+
+use glam::Vec3;
+use std::ops::Range;
+
+/// Padding unit in particles: 16 `f32` = one 64-byte cache line, enough for
+/// AVX-512 lanes.
+pub const LANES: usize = 16;
+
+/// Rounds a particle count up to whole lanes.
+pub fn padded(count: usize) -> usize {
+    count.div_ceil(LANES) * LANES
+}
+
+/// Every particle of a world.
+#[derive(Clone, Default, Debug)]
+pub struct Particles {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub z: Vec<f32>,
+    pub px: Vec<f32>,
+    pub py: Vec<f32>,
+    pub pz: Vec<f32>,
+    pub inv_mass: Vec<f32>,
+}
+
+/// A body's range of the store, borrowed for the solver.
+pub struct ParticlesMut<'a> {
+    pub x: &'a mut [f32],
+    pub y: &'a mut [f32],
+    pub z: &'a mut [f32],
+    pub px: &'a mut [f32],
+    pub py: &'a mut [f32],
+    pub pz: &'a mut [f32],
+    pub inv_mass: &'a mut [f32],
+}
+
+impl Particles {
+    /// Number of stored particles, padding included.
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Appends `positions` at rest (x_prev = x) with the given inverse masses,
+    /// padded to whole lanes; returns the first index.
+    pub fn append(&mut self, positions: &[Vec3], inv_mass: impl Fn(usize) -> f32) -> usize {
+        let first = self.len();
+        let total = padded(positions.len());
+        self.reserve(total);
+        for (i, p) in positions.iter().enumerate() {
+            self.push(*p, inv_mass(i));
+        }
+        for _ in positions.len()..total {
+            self.push(Vec3::ZERO, 0.0);
+        }
+        first
+    }
+
+    fn reserve(&mut self, n: usize) {
+        for v in self.arrays_mut() {
+            v.reserve(n);
+        }
+    }
+
+    fn push(&mut self, p: Vec3, w: f32) {
+        self.x.push(p.x);
+        self.y.push(p.y);
+        self.z.push(p.z);
+        self.px.push(p.x);
+        self.py.push(p.y);
+        self.pz.push(p.z);
+        self.inv_mass.push(w);
+    }
+
+    fn arrays_mut(&mut self) -> [&mut Vec<f32>; 7] {
+        [
+            &mut self.x,
+            &mut self.y,
+            &mut self.z,
+            &mut self.px,
+            &mut self.py,
+            &mut self.pz,
+            &mut self.inv_mass,
+        ]
+    }
+
+    /// Removes a range; later particles move down.
+    pub fn remove(&mut self, range: Range<usize>) {
+        for v in self.arrays_mut() {
+            v.drain(range.clone());
+        }
+    }
+
+    /// Borrows a range for the solver.
+    pub fn view(&mut self, r: Range<usize>) -> ParticlesMut<'_> {
+        ParticlesMut {
+            x: &mut self.x[r.clone()],
+            y: &mut self.y[r.clone()],
+            z: &mut self.z[r.clone()],
+            px: &mut self.px[r.clone()],
+            py: &mut self.py[r.clone()],
+            pz: &mut self.pz[r.clone()],
+            inv_mass: &mut self.inv_mass[r],
+        }
+    }
+
+    pub fn position(&self, i: usize) -> Vec3 {
+        Vec3::new(self.x[i], self.y[i], self.z[i])
+    }
+
+    pub fn previous(&self, i: usize) -> Vec3 {
+        Vec3::new(self.px[i], self.py[i], self.pz[i])
+    }
+
+    pub fn set_position(&mut self, i: usize, p: Vec3) {
+        self.x[i] = p.x;
+        self.y[i] = p.y;
+        self.z[i] = p.z;
+    }
+
+    pub fn set_previous(&mut self, i: usize, p: Vec3) {
+        self.px[i] = p.x;
+        self.py[i] = p.y;
+        self.pz[i] = p.z;
+    }
+}
+
+impl ParticlesMut<'_> {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    #[inline(always)]
+    pub fn position(&self, i: usize) -> Vec3 {
+        Vec3::new(self.x[i], self.y[i], self.z[i])
+    }
+
+    #[inline(always)]
+    pub fn set_position(&mut self, i: usize, p: Vec3) {
+        self.x[i] = p.x;
+        self.y[i] = p.y;
+        self.z[i] = p.z;
+    }
+
+    #[inline(always)]
+    pub fn previous(&self, i: usize) -> Vec3 {
+        Vec3::new(self.px[i], self.py[i], self.pz[i])
+    }
+
+    #[inline(always)]
+    pub fn set_previous(&mut self, i: usize, p: Vec3) {
+        self.px[i] = p.x;
+        self.py[i] = p.y;
+        self.pz[i] = p.z;
+    }
+}

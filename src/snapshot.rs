@@ -1,0 +1,479 @@
+//! Snapshots and the state hash: one serialisation, two sinks.
+//!
+//! The image is little-endian:
+//!
+//! ```text
+//! magic "SNEW" | format u32 | payload length u64 | FNV-1a-64 of payload | payload
+//! payload: settings, clocks, body pool (slots, bodies, free list),
+//!          particle store, collider pool (slots, colliders, free list)
+//! ```
+//!
+//! Reading validates everything (counts against the bytes left, indices,
+//! ranges, finiteness) into a new [`World`], so a refused image changes
+//! nothing. The state hash streams the same payload through FNV-1a without
+//! building it.
+
+use crate::body::{Body, BodyKind};
+use crate::collision::{Collider, ColliderShape};
+use crate::constraints::distance::{DistanceMethod, DistanceSet};
+use crate::constraints::target::TargetSet;
+use crate::error::{Error, Result};
+use crate::hash::{Fnv64, fnv64};
+use crate::particles::{LANES, Particles, padded};
+use crate::pool::{Pool, Slot};
+use crate::world::{World, WorldSettings};
+use glam::{Quat, Vec3};
+
+const MAGIC: &[u8; 4] = b"SNEW";
+/// Bumped whenever the payload layout changes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 4 + 4 + 8 + 8;
+
+/// Where the payload goes: a byte vector or a hasher.
+trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+    fn u32(&mut self, v: u32) {
+        self.put(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.put(&v.to_le_bytes());
+    }
+    fn f32(&mut self, v: f32) {
+        self.u32(v.to_bits());
+    }
+    fn vec3(&mut self, v: Vec3) {
+        self.f32(v.x);
+        self.f32(v.y);
+        self.f32(v.z);
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(n as u32);
+    }
+    fn u32s(&mut self, vs: &[u32]) {
+        self.len(vs.len());
+        vs.iter().for_each(|&v| self.u32(v));
+    }
+    fn f32s(&mut self, vs: &[f32]) {
+        self.len(vs.len());
+        vs.iter().for_each(|&v| self.f32(v));
+    }
+    fn vec3s(&mut self, vs: &[Vec3]) {
+        self.len(vs.len());
+        vs.iter().for_each(|&v| self.vec3(v));
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+impl Sink for Fnv64 {
+    fn put(&mut self, bytes: &[u8]) {
+        self.bytes(bytes);
+    }
+}
+
+fn write_payload(w: &World, s: &mut impl Sink) {
+    let st = &w.settings;
+    s.vec3(st.gravity);
+    s.f32(st.damping);
+    s.u32(st.substeps);
+    s.u32(st.iterations);
+    s.u32(st.max_particles);
+    s.u32(st.max_bodies);
+    s.u32(st.max_colliders);
+    s.f32(w.last_dt);
+    s.f32(w.last_h);
+    s.u64(w.steps);
+
+    s.len(w.bodies.slots.len());
+    for slot in &w.bodies.slots {
+        s.u32(slot.generation);
+        match &slot.value {
+            None => s.u32(0),
+            Some(b) => {
+                s.u32(1);
+                write_body(b, s);
+            }
+        }
+    }
+    s.u32s(&w.bodies.free);
+
+    let p = &w.particles;
+    for a in [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz, &p.inv_mass] {
+        s.f32s(a);
+    }
+
+    s.len(w.colliders.slots.len());
+    for slot in &w.colliders.slots {
+        s.u32(slot.generation);
+        match &slot.value {
+            None => s.u32(0),
+            Some(c) => {
+                s.u32(1);
+                write_collider(c, s);
+            }
+        }
+    }
+    s.u32s(&w.colliders.free);
+}
+
+fn write_body(b: &Body, s: &mut impl Sink) {
+    s.u32(b.kind as u32);
+    s.u32(b.first as u32);
+    s.u32(b.count as u32);
+    s.f32(b.radius);
+    let d = &b.distances;
+    s.u32(d.method as u32);
+    s.u32s(&d.a);
+    s.u32s(&d.b);
+    s.f32s(&d.rest);
+    s.f32s(&d.compliance);
+    s.len(d.batches.len());
+    for r in &d.batches {
+        s.u32(r.start as u32);
+        s.u32(r.end as u32);
+    }
+    let t = &b.targets;
+    s.u32s(&t.particle);
+    s.vec3s(&t.from);
+    s.vec3s(&t.to);
+    s.f32s(&t.compliance);
+    s.f32s(&t.max_force);
+}
+
+fn write_collider(c: &Collider, s: &mut impl Sink) {
+    match c.shape {
+        ColliderShape::Plane { normal, offset } => {
+            s.u32(0);
+            s.vec3(normal);
+            s.f32(offset);
+        }
+        ColliderShape::Sphere { radius } => {
+            s.u32(1);
+            s.f32(radius);
+        }
+        ColliderShape::Box { half_extents } => {
+            s.u32(2);
+            s.vec3(half_extents);
+        }
+        ColliderShape::Capsule { a, b, radius } => {
+            s.u32(3);
+            s.vec3(a);
+            s.vec3(b);
+            s.f32(radius);
+        }
+    }
+    s.vec3(c.position);
+    let q = c.rotation;
+    for v in [q.x, q.y, q.z, q.w] {
+        s.f32(v);
+    }
+    s.f32(c.friction);
+}
+
+/// The state hash (see [`World::state_hash`]).
+pub fn state_hash(w: &World) -> u64 {
+    let mut h = Fnv64::new();
+    h.u32(FORMAT_VERSION);
+    write_payload(w, &mut h);
+    h.finish()
+}
+
+/// The snapshot image.
+pub fn write(w: &World) -> Vec<u8> {
+    let mut payload = Vec::new();
+    write_payload(w, &mut payload);
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv64(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+// ---- reading ------------------------------------------------------------
+
+fn bad(what: impl Into<String>) -> Error {
+    Error::incompatible(format!("snapshot rejected: {}", what.into()))
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| bad("truncated"))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn f32(&mut self) -> Result<f32> {
+        let v = f32::from_bits(self.u32()?);
+        // +inf is the one non-finite value a world stores (unlimited max_force).
+        if v.is_nan() || v == f32::NEG_INFINITY {
+            return Err(bad("a NaN or -inf value"));
+        }
+        Ok(v)
+    }
+    fn finite(&mut self) -> Result<f32> {
+        let v = self.f32()?;
+        if v.is_finite() { Ok(v) } else { Err(bad("a non-finite value")) }
+    }
+    fn vec3(&mut self) -> Result<Vec3> {
+        Ok(Vec3::new(self.finite()?, self.finite()?, self.finite()?))
+    }
+    /// A count of items of `item_size` bytes each, checked against what is left.
+    fn len(&mut self, item_size: usize) -> Result<usize> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(item_size) > self.bytes.len() - self.at {
+            return Err(bad("a count larger than the image"));
+        }
+        Ok(n)
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>> {
+        let n = self.len(4)?;
+        (0..n).map(|_| self.u32()).collect()
+    }
+    fn f32s(&mut self) -> Result<Vec<f32>> {
+        let n = self.len(4)?;
+        (0..n).map(|_| self.finite()).collect()
+    }
+    fn vec3s(&mut self) -> Result<Vec<Vec3>> {
+        let n = self.len(12)?;
+        (0..n).map(|_| self.vec3()).collect()
+    }
+}
+
+/// Reads and validates an image into a new world.
+pub fn read(bytes: &[u8]) -> Result<World> {
+    if bytes.len() < HEADER || &bytes[0..4] != MAGIC {
+        return Err(bad("not a sinew snapshot (bad magic or too short)"));
+    }
+    let mut r = Reader { bytes, at: 4 };
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(bad(format!("format version {version}, this library reads {FORMAT_VERSION}")));
+    }
+    let len = r.u64()?;
+    let checksum = r.u64()?;
+    if len != (bytes.len() - HEADER) as u64 {
+        return Err(bad(format!("payload is {} bytes, header says {len}", bytes.len() - HEADER)));
+    }
+    if fnv64(&bytes[HEADER..]) != checksum {
+        return Err(bad("checksum mismatch (corrupted)"));
+    }
+    let world = read_payload(&mut r)?;
+    if r.at != bytes.len() {
+        return Err(bad("trailing bytes"));
+    }
+    Ok(world)
+}
+
+fn read_payload(r: &mut Reader) -> Result<World> {
+    let settings = WorldSettings {
+        gravity: r.vec3()?,
+        damping: r.finite()?,
+        substeps: r.u32()?,
+        iterations: r.u32()?,
+        max_particles: r.u32()?,
+        max_bodies: r.u32()?,
+        max_colliders: r.u32()?,
+    };
+    settings.validate().map_err(|e| bad(e.message))?;
+    let mut world = World::new(settings).map_err(|e| bad(e.message))?;
+    world.last_dt = r.finite()?;
+    world.last_h = r.finite()?;
+    if !(world.last_dt > 0.0 && world.last_h > 0.0) {
+        return Err(bad("non-positive time step"));
+    }
+    world.steps = r.u64()?;
+
+    let n = r.len(8)?;
+    let mut slots = Vec::with_capacity(n);
+    for _ in 0..n {
+        let generation = r.u32()?;
+        let value = match r.u32()? {
+            0 => None,
+            1 => Some(read_body(r)?),
+            _ => return Err(bad("bad slot flag")),
+        };
+        slots.push(Slot { generation, value });
+    }
+    let free = r.u32s()?;
+    check_free_list(&slots, &free)?;
+    world.bodies = Pool::from_parts(slots, free);
+
+    let mut store = Particles::default();
+    let arrays: Vec<Vec<f32>> = (0..7).map(|_| r.f32s()).collect::<Result<_>>()?;
+    let total = arrays[0].len();
+    if arrays.iter().any(|a| a.len() != total) {
+        return Err(bad("particle arrays of different lengths"));
+    }
+    if arrays[6].iter().any(|&w| w < 0.0) {
+        return Err(bad("negative inverse mass"));
+    }
+    let [x, y, z, px, py, pz, inv_mass]: [Vec<f32>; 7] = arrays.try_into().expect("7 arrays");
+    store.x = x;
+    store.y = y;
+    store.z = z;
+    store.px = px;
+    store.py = py;
+    store.pz = pz;
+    store.inv_mass = inv_mass;
+    check_ranges(&world.bodies, total)?;
+    world.particles = store;
+    world.particle_count = world.bodies.iter().map(|(_, b)| b.count).sum();
+
+    let n = r.len(8)?;
+    let mut slots = Vec::with_capacity(n);
+    for _ in 0..n {
+        let generation = r.u32()?;
+        let value = match r.u32()? {
+            0 => None,
+            1 => Some(read_collider(r)?),
+            _ => return Err(bad("bad slot flag")),
+        };
+        slots.push(Slot { generation, value });
+    }
+    let free = r.u32s()?;
+    check_free_list(&slots, &free)?;
+    world.colliders = Pool::from_parts(slots, free);
+    Ok(world)
+}
+
+fn read_body(r: &mut Reader) -> Result<Body> {
+    let kind = BodyKind::from_u32(r.u32()?).ok_or_else(|| bad("unknown body kind"))?;
+    let first = r.u32()? as usize;
+    let count = r.u32()? as usize;
+    if count == 0 || first % LANES != 0 {
+        return Err(bad("bad particle range"));
+    }
+    let mut body = Body::new(kind, first, count);
+    body.radius = r.finite()?;
+    let method = DistanceMethod::from_u32(r.u32()?).ok_or_else(|| bad("unknown distance method"))?;
+    let (a, b) = (r.u32s()?, r.u32s()?);
+    let (rest, compliance) = (r.f32s()?, r.f32s()?);
+    let n = a.len();
+    if b.len() != n || rest.len() != n || compliance.len() != n {
+        return Err(bad("distance arrays of different lengths"));
+    }
+    if a.iter().chain(&b).any(|&i| i as usize >= count)
+        || a.iter().zip(&b).any(|(i, j)| i == j)
+        || rest.iter().chain(&compliance).any(|&v| v < 0.0)
+        || body.radius < 0.0
+    {
+        return Err(bad("a distance constraint out of range"));
+    }
+    let nb = r.len(8)?;
+    let mut batches = Vec::with_capacity(nb);
+    let mut end = 0usize;
+    for _ in 0..nb {
+        let (s, e) = (r.u32()? as usize, r.u32()? as usize);
+        if s != end || e <= s || e > n {
+            return Err(bad("distance batches do not tile the constraints"));
+        }
+        batches.push(s..e);
+        end = e;
+    }
+    if end != n {
+        return Err(bad("distance batches do not tile the constraints"));
+    }
+    body.distances = DistanceSet::from_parts(a, b, rest, compliance, batches, method);
+
+    let particle = r.u32s()?;
+    let (from, to) = (r.vec3s()?, r.vec3s()?);
+    let (compliance, max_force) = (r.f32s_allow_inf()?, r.f32s_allow_inf()?);
+    let n = particle.len();
+    if from.len() != n || to.len() != n || compliance.len() != n || max_force.len() != n {
+        return Err(bad("target arrays of different lengths"));
+    }
+    if particle.windows(2).any(|w| w[0] >= w[1])
+        || particle.iter().any(|&i| i as usize >= count)
+        || compliance.iter().any(|&c| !(c.is_finite() && c >= 0.0))
+        || max_force.iter().any(|&f| f <= 0.0)
+    {
+        return Err(bad("a target out of range"));
+    }
+    body.targets = TargetSet::from_parts(particle, from, to, compliance, max_force);
+    Ok(body)
+}
+
+impl Reader<'_> {
+    fn f32s_allow_inf(&mut self) -> Result<Vec<f32>> {
+        let n = self.len(4)?;
+        (0..n).map(|_| self.f32()).collect()
+    }
+}
+
+fn read_collider(r: &mut Reader) -> Result<Collider> {
+    let shape = match r.u32()? {
+        0 => ColliderShape::Plane {
+            normal: r.vec3()?,
+            offset: r.finite()?,
+        },
+        1 => ColliderShape::Sphere { radius: r.finite()? },
+        2 => ColliderShape::Box { half_extents: r.vec3()? },
+        3 => ColliderShape::Capsule {
+            a: r.vec3()?,
+            b: r.vec3()?,
+            radius: r.finite()?,
+        },
+        _ => return Err(bad("unknown collider shape")),
+    };
+    let position = r.vec3()?;
+    let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+    let friction = r.finite()?;
+    // Re-validate through the same rules as creation.
+    let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
+    probe
+        .create_collider(shape, position, rotation, friction)
+        .map_err(|e| bad(format!("a collider: {}", e.message)))?;
+    let made = probe.colliders.iter().next().expect("just created").1;
+    Ok(*made)
+}
+
+fn check_free_list<T>(slots: &[Slot<T>], free: &[u32]) -> Result<()> {
+    let mut listed = vec![false; slots.len()];
+    for &i in free {
+        let slot = slots.get(i as usize).ok_or_else(|| bad("free list out of range"))?;
+        if slot.value.is_some() || std::mem::replace(&mut listed[i as usize], true) {
+            return Err(bad("free list names a live or repeated slot"));
+        }
+    }
+    if slots.iter().zip(&listed).any(|(s, &l)| s.value.is_none() != l) {
+        return Err(bad("a dead slot missing from the free list"));
+    }
+    if slots.iter().any(|s| s.value.is_some() && s.generation == 0) {
+        return Err(bad("a live slot with generation 0"));
+    }
+    Ok(())
+}
+
+/// Bodies' particle ranges must tile the store exactly, in some order.
+fn check_ranges(bodies: &Pool<Body>, total: usize) -> Result<()> {
+    let mut ranges: Vec<(usize, usize)> = bodies.iter().map(|(_, b)| (b.first, padded(b.count))).collect();
+    ranges.sort_unstable();
+    let mut end = 0;
+    for (first, len) in ranges {
+        if first != end {
+            return Err(bad("body particle ranges do not tile the store"));
+        }
+        end = first + len;
+    }
+    if end != total {
+        return Err(bad("body particle ranges do not tile the store"));
+    }
+    Ok(())
+}

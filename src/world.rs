@@ -1,0 +1,521 @@
+//! The world: owns particles, bodies and colliders; the public Rust API.
+//!
+//! Every method validates its input completely before it changes anything, so
+//! a refused call leaves the world as it was.
+
+use crate::body::{Body, BodyKind};
+use crate::collision::friction::Contacts;
+use crate::collision::{Collider, ColliderShape, Prepared};
+use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
+use crate::constraints::target::Target;
+use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
+use crate::particles::{Particles, padded};
+use crate::pool::{BodyId, ColliderId, Pool};
+use glam::{Quat, Vec3};
+
+/// The largest accepted `substeps` and `iterations`.
+pub const MAX_SUBSTEPS: u32 = 1024;
+/// The largest accepted `iterations`.
+pub const MAX_ITERATIONS: u32 = 1024;
+/// The dt assumed for velocities before the first step (1/60 s).
+pub const DEFAULT_DT: f32 = 1.0 / 60.0;
+
+/// Settings of a world (the C `SinewWorldDef`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldSettings {
+    /// m/s^2, default (0, -9.81, 0).
+    pub gravity: Vec3,
+    /// Fraction of velocity lost per second, in [0, 1].
+    pub damping: f32,
+    /// Substeps per step, 1..=1024.
+    pub substeps: u32,
+    /// Relaxation passes per substep, 1..=1024.
+    pub iterations: u32,
+    /// Most particles the world may hold (padding excluded); 0 = no limit.
+    pub max_particles: u32,
+    /// Most bodies; 0 = no limit.
+    pub max_bodies: u32,
+    /// Most colliders; 0 = no limit.
+    pub max_colliders: u32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            damping: 0.01,
+            substeps: 8,
+            iterations: 1,
+            max_particles: 0,
+            max_bodies: 0,
+            max_colliders: 0,
+        }
+    }
+}
+
+impl WorldSettings {
+    pub(crate) fn validate(&self) -> Result<()> {
+        finite_vec(self.gravity, "gravity")?;
+        if !(self.damping.is_finite() && (0.0..=1.0).contains(&self.damping)) {
+            return Err(Error::invalid_argument(format!("damping must be in [0, 1], got {}", self.damping)));
+        }
+        if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
+            return Err(Error::invalid_argument(format!("substeps must be in 1..={MAX_SUBSTEPS}, got {}", self.substeps)));
+        }
+        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
+            return Err(Error::invalid_argument(format!(
+                "iterations must be in 1..={MAX_ITERATIONS}, got {}",
+                self.iterations
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A simulation world.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub(crate) settings: WorldSettings,
+    pub(crate) particles: Particles,
+    pub(crate) bodies: Pool<Body>,
+    pub(crate) colliders: Pool<Collider>,
+    /// Real (unpadded) particles of all bodies.
+    pub(crate) particle_count: usize,
+    /// The last step's dt (DEFAULT_DT before the first step).
+    pub(crate) last_dt: f32,
+    /// The last substep's length: the `h_prev` of the next prediction.
+    pub(crate) last_h: f32,
+    pub(crate) steps: u64,
+    /// Scratch of the step.
+    pub(crate) prepared: Prepared,
+    pub(crate) contacts: Contacts,
+}
+
+fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
+    limit == 0 || current.saturating_add(adding) <= limit as usize
+}
+
+/// Normalises an engine's rotation; a zero or non-finite quaternion is refused.
+pub(crate) fn unit_rotation(q: Quat, what: &str) -> Result<Quat> {
+    let len = q.length();
+    if !q.is_finite() || !len.is_finite() || len < 1e-6 {
+        return Err(Error::invalid_argument(format!("{what} must be a finite, non-zero quaternion, got {q}")));
+    }
+    Ok(q / len)
+}
+
+impl World {
+    /// Creates an empty world.
+    pub fn new(settings: WorldSettings) -> Result<World> {
+        settings.validate()?;
+        Ok(World {
+            settings,
+            particles: Particles::default(),
+            bodies: Pool::default(),
+            colliders: Pool::default(),
+            particle_count: 0,
+            last_dt: DEFAULT_DT,
+            last_h: DEFAULT_DT / settings.substeps as f32,
+            steps: 0,
+            prepared: Prepared::default(),
+            contacts: Contacts::default(),
+        })
+    }
+
+    /// The settings the world runs with.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Changes gravity (m/s^2) from the next step on.
+    pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
+        self.settings.gravity = finite_vec(gravity, "gravity")?;
+        Ok(())
+    }
+
+    /// Advances the world by `dt` seconds (`substeps` substeps).
+    pub fn step(&mut self, dt: f32) -> Result<()> {
+        positive(dt, "dt")?;
+        crate::solver::step(self, dt);
+        Ok(())
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    // ---- bodies ---------------------------------------------------------
+
+    pub(crate) fn body(&self, id: BodyId) -> Result<&Body> {
+        self.bodies
+            .get(id.into())
+            .ok_or_else(|| Error::invalid_id(format!("body {{index1: {}, generation: {}}} is not a live body of this world", id.index1, id.generation)))
+    }
+
+    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
+        self.body(id)?;
+        Ok(self.bodies.get_mut(id.into()).expect("checked above"))
+    }
+
+    /// Creates a body of free particles at rest. `inv_masses` of `None` means
+    /// all 1 (1 kg each); 0 pins a particle.
+    pub fn create_particles(&mut self, positions: &[Vec3], inv_masses: Option<&[f32]>) -> Result<BodyId> {
+        if positions.is_empty() {
+            return Err(Error::invalid_argument("a body needs at least one particle (count was 0)"));
+        }
+        if u32::try_from(positions.len()).is_err() {
+            return Err(Error::limit("more than 2^32 - 1 particles in one body"));
+        }
+        for (i, p) in positions.iter().enumerate() {
+            finite_vec(*p, &format!("positions[{i}]"))?;
+        }
+        if let Some(w) = inv_masses {
+            debug_assert_eq!(w.len(), positions.len());
+            for (i, &w) in w.iter().enumerate() {
+                non_negative(w, &format!("inv_masses[{i}]"))?;
+            }
+        }
+        if !limit_ok(self.settings.max_particles, self.particle_count, positions.len()) {
+            return Err(Error::limit(format!(
+                "max_particles is {}: {} particles exist, {} more requested",
+                self.settings.max_particles,
+                self.particle_count,
+                positions.len()
+            )));
+        }
+        if !limit_ok(self.settings.max_bodies, self.bodies.len(), 1) {
+            return Err(Error::limit(format!("max_bodies ({}) reached", self.settings.max_bodies)));
+        }
+        if self.particles.len().checked_add(padded(positions.len())).is_none_or(|n| n > u32::MAX as usize) {
+            return Err(Error::limit("the world's particle store would exceed 2^32 entries"));
+        }
+        let first = self.particles.len();
+        let body = Body::new(BodyKind::Particles, first, positions.len());
+        let handle = self.bodies.insert(body).ok_or_else(|| Error::limit("no body slot left"))?;
+        self.particles.append(positions, |i| inv_masses.map_or(1.0, |w| w[i]));
+        self.particle_count += positions.len();
+        Ok(handle.into())
+    }
+
+    /// Destroys a body and its constraints; later bodies' particles move down
+    /// in the store (their ids and particle indices are unchanged).
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
+        let range = self.body(id)?.range();
+        let body = self.bodies.remove(id.into()).expect("checked above");
+        self.particles.remove(range.clone());
+        self.particle_count -= body.count;
+        for b in self.bodies.values_mut() {
+            if b.first > range.start {
+                b.first -= range.len();
+            }
+        }
+        Ok(())
+    }
+
+    /// True for a live body of this world.
+    pub fn is_valid_body(&self, id: BodyId) -> bool {
+        self.bodies.contains(id.into())
+    }
+
+    /// Live bodies, in slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.bodies.iter().map(|(h, _)| h.into())
+    }
+
+    /// Number of particles of a body.
+    pub fn particle_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.body(id)?.count as u32)
+    }
+
+    /// Which builder made the body.
+    pub fn body_kind(&self, id: BodyId) -> Result<BodyKind> {
+        Ok(self.body(id)?.kind)
+    }
+
+    /// Number of distance constraints of a body.
+    pub fn distance_constraint_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.body(id)?.distances.len() as u32)
+    }
+
+    fn check_range(count: usize, first: u32, n: usize, what: &str) -> Result<()> {
+        let end = (first as usize).checked_add(n);
+        if end.is_none_or(|e| e > count) {
+            return Err(Error::invalid_argument(format!(
+                "{what}: particles {first}..{first}+{n} are out of range (the body has {count})"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Adds sticks between particles of a body. A negative rest length takes
+    /// the current distance.
+    pub fn add_distance_constraints(&mut self, id: BodyId, constraints: &[DistanceConstraint]) -> Result<()> {
+        let body = self.body(id)?;
+        let count = body.count;
+        let mut resolved = Vec::with_capacity(constraints.len());
+        for (k, c) in constraints.iter().enumerate() {
+            if c.a as usize >= count || c.b as usize >= count {
+                return Err(Error::invalid_argument(format!(
+                    "constraints[{k}]: particle index ({}, {}) out of range (the body has {count})",
+                    c.a, c.b
+                )));
+            }
+            if c.a == c.b {
+                return Err(Error::invalid_argument(format!("constraints[{k}]: a and b are both {}", c.a)));
+            }
+            finite(c.rest_length, &format!("constraints[{k}].rest_length"))?;
+            non_negative(c.compliance, &format!("constraints[{k}].compliance"))?;
+            let rest_length = if c.rest_length < 0.0 {
+                let p = &self.particles;
+                (p.position(body.first + c.b as usize) - p.position(body.first + c.a as usize)).length()
+            } else {
+                c.rest_length
+            };
+            resolved.push(DistanceConstraint { rest_length, ..*c });
+        }
+        if constraints.is_empty() {
+            return Ok(());
+        }
+        if body.distances.len().checked_add(resolved.len()).is_none_or(|n| n > u32::MAX as usize) {
+            return Err(Error::limit("more than 2^32 - 1 distance constraints in one body"));
+        }
+        let body = self.body_mut(id)?;
+        let padded_count = padded(body.count);
+        body.distances.extend(&resolved, padded_count);
+        Ok(())
+    }
+
+    /// Chooses how the body's sticks compute their length.
+    pub fn set_distance_method(&mut self, id: BodyId, method: DistanceMethod) -> Result<()> {
+        self.body_mut(id)?.distances.method = method;
+        Ok(())
+    }
+
+    /// Collision radius of every particle of a body (metres, >= 0).
+    pub fn set_particle_radius(&mut self, id: BodyId, radius: f32) -> Result<()> {
+        non_negative(radius, "radius")?;
+        self.body_mut(id)?.radius = radius;
+        Ok(())
+    }
+
+    /// Sets or replaces targets; a target stays until replaced or cleared.
+    pub fn set_targets(&mut self, id: BodyId, targets: &[Target]) -> Result<()> {
+        let count = self.body(id)?.count;
+        for (k, t) in targets.iter().enumerate() {
+            if t.particle as usize >= count {
+                return Err(Error::invalid_argument(format!(
+                    "targets[{k}].particle {} out of range (the body has {count})",
+                    t.particle
+                )));
+            }
+            finite_vec(t.position, &format!("targets[{k}].position"))?;
+            non_negative(t.compliance, &format!("targets[{k}].compliance"))?;
+            if !(t.max_force >= 0.0) {
+                return Err(Error::invalid_argument(format!(
+                    "targets[{k}].max_force must be >= 0 (0 or +inf = unlimited), got {}",
+                    t.max_force
+                )));
+            }
+        }
+        self.body_mut(id)?.targets.set(targets);
+        Ok(())
+    }
+
+    /// Removes every target of a body.
+    pub fn clear_targets(&mut self, id: BodyId) -> Result<()> {
+        self.body_mut(id)?.targets.clear();
+        Ok(())
+    }
+
+    /// Number of targets of a body.
+    pub fn target_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.body(id)?.targets.len() as u32)
+    }
+
+    fn check_vectors(&self, id: BodyId, first: u32, values: &[Vec3], what: &str) -> Result<usize> {
+        let body = self.body(id)?;
+        Self::check_range(body.count, first, values.len(), what)?;
+        for (k, v) in values.iter().enumerate() {
+            finite_vec(*v, &format!("{what}[{k}]"))?;
+        }
+        Ok(body.first + first as usize)
+    }
+
+    /// Teleports particles `first..` to `positions`, keeping their velocities.
+    pub fn set_positions(&mut self, id: BodyId, first: u32, positions: &[Vec3]) -> Result<()> {
+        let start = self.check_vectors(id, first, positions, "positions")?;
+        let p = &mut self.particles;
+        for (k, &to) in positions.iter().enumerate() {
+            let i = start + k;
+            let moved = p.position(i) - p.previous(i);
+            p.set_position(i, to);
+            p.set_previous(i, to - moved);
+        }
+        Ok(())
+    }
+
+    /// Jakobsen's motion control: moves particles by `offsets` now and adds
+    /// `offset / dt` to their velocities, `dt` being the last step's.
+    pub fn move_particles(&mut self, id: BodyId, first: u32, offsets: &[Vec3]) -> Result<()> {
+        let start = self.check_vectors(id, first, offsets, "offsets")?;
+        // The implicit velocity is (x - x_prev) / h: to add offset/dt, x_prev
+        // moves by offset * (1 - h/dt).
+        let keep = 1.0 - self.last_h / self.last_dt;
+        let p = &mut self.particles;
+        for (k, &o) in offsets.iter().enumerate() {
+            let i = start + k;
+            p.set_position(i, p.position(i) + o);
+            p.set_previous(i, p.previous(i) + o * keep);
+        }
+        Ok(())
+    }
+
+    /// Changes inverse masses of particles `first..` (0 pins, > 0 frees).
+    pub fn set_inv_masses(&mut self, id: BodyId, first: u32, inv_masses: &[f32]) -> Result<()> {
+        let body = self.body(id)?;
+        Self::check_range(body.count, first, inv_masses.len(), "inv_masses")?;
+        for (k, &w) in inv_masses.iter().enumerate() {
+            non_negative(w, &format!("inv_masses[{k}]"))?;
+        }
+        let start = body.first + first as usize;
+        self.particles.inv_mass[start..start + inv_masses.len()].copy_from_slice(inv_masses);
+        Ok(())
+    }
+
+    /// Positions of a body's particles, in order.
+    pub fn positions(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = Vec3> + '_> {
+        let body = self.body(id)?;
+        let p = &self.particles;
+        Ok((body.first..body.first + body.count).map(move |i| p.position(i)))
+    }
+
+    /// Velocities of a body's particles (m/s, over the last substep).
+    pub fn velocities(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = Vec3> + '_> {
+        let body = self.body(id)?;
+        let p = &self.particles;
+        let inv_h = 1.0 / self.last_h;
+        Ok((body.first..body.first + body.count).map(move |i| (p.position(i) - p.previous(i)) * inv_h))
+    }
+
+    /// Inverse masses of a body's particles.
+    pub fn inv_masses(&self, id: BodyId) -> Result<&[f32]> {
+        let body = self.body(id)?;
+        Ok(&self.particles.inv_mass[body.first..body.first + body.count])
+    }
+
+    /// Mean relative stretch |C|/rest over the body's sticks.
+    pub fn mean_stretch(&mut self, id: BodyId) -> Result<f32> {
+        let range = self.body(id)?.range();
+        let body = self.bodies.get(id.into()).expect("checked");
+        let view = self.particles.view(range);
+        Ok(body.distances.mean_relative_error(&view))
+    }
+
+    // ---- colliders ------------------------------------------------------
+
+    fn collider_error(id: ColliderId) -> Error {
+        Error::invalid_id(format!(
+            "collider {{index1: {}, generation: {}}} is not a live collider of this world",
+            id.index1, id.generation
+        ))
+    }
+
+    /// Creates a collider. Its shape is given in a local frame placed by
+    /// `position` and `rotation` (normalised here).
+    pub fn create_collider(&mut self, shape: ColliderShape, position: Vec3, rotation: Quat, friction: f32) -> Result<ColliderId> {
+        let shape = match shape {
+            ColliderShape::Plane { normal, offset } => {
+                let normal = finite_vec(normal, "normal")?;
+                let len = normal.length();
+                if !(len > 1e-6 && len.is_finite()) {
+                    return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
+                }
+                ColliderShape::Plane {
+                    normal: normal / len,
+                    offset: finite(offset, "offset")?,
+                }
+            }
+            ColliderShape::Sphere { radius } => ColliderShape::Sphere {
+                radius: positive(radius, "radius")?,
+            },
+            ColliderShape::Box { half_extents } => {
+                finite_vec(half_extents, "half_extents")?;
+                if !half_extents.cmpgt(Vec3::ZERO).all() {
+                    return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
+                }
+                ColliderShape::Box { half_extents }
+            }
+            ColliderShape::Capsule { a, b, radius } => ColliderShape::Capsule {
+                a: finite_vec(a, "a")?,
+                b: finite_vec(b, "b")?,
+                radius: positive(radius, "radius")?,
+            },
+        };
+        let position = finite_vec(position, "position")?;
+        let rotation = unit_rotation(rotation, "rotation")?;
+        let friction = non_negative(friction, "friction")?;
+        if !limit_ok(self.settings.max_colliders, self.colliders.len(), 1) {
+            return Err(Error::limit(format!("max_colliders ({}) reached", self.settings.max_colliders)));
+        }
+        let collider = Collider {
+            shape,
+            position,
+            rotation,
+            friction,
+        };
+        let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
+        Ok(h.into())
+    }
+
+    /// Moves a collider's frame.
+    pub fn set_collider_transform(&mut self, id: ColliderId, position: Vec3, rotation: Quat) -> Result<()> {
+        if !self.colliders.contains(id.into()) {
+            return Err(Self::collider_error(id));
+        }
+        let position = finite_vec(position, "transform.position")?;
+        let rotation = unit_rotation(rotation, "transform.rotation")?;
+        let c = self.colliders.get_mut(id.into()).expect("checked above");
+        c.position = position;
+        c.rotation = rotation;
+        Ok(())
+    }
+
+    /// A collider's frame.
+    pub fn collider_transform(&self, id: ColliderId) -> Result<(Vec3, Quat)> {
+        let c = self.colliders.get(id.into()).ok_or_else(|| Self::collider_error(id))?;
+        Ok((c.position, c.rotation))
+    }
+
+    /// Destroys a collider.
+    pub fn destroy_collider(&mut self, id: ColliderId) -> Result<()> {
+        self.colliders.remove(id.into()).map(|_| ()).ok_or_else(|| Self::collider_error(id))
+    }
+
+    /// True for a live collider of this world.
+    pub fn is_valid_collider(&self, id: ColliderId) -> bool {
+        self.colliders.contains(id.into())
+    }
+
+    // ---- state ----------------------------------------------------------
+
+    /// A hash of everything that decides the future: particles (x, x_prev,
+    /// inverse mass), constraints, targets, colliders, settings, ids, and the
+    /// last substep length. Equal hashes mean equal futures, bit for bit.
+    pub fn state_hash(&self) -> u64 {
+        crate::snapshot::state_hash(self)
+    }
+
+    /// A versioned, checksummed binary image of the whole world.
+    pub fn snapshot(&self) -> Vec<u8> {
+        crate::snapshot::write(self)
+    }
+
+    /// Replaces the world's state with a snapshot's. On error the world is
+    /// unchanged.
+    pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
+        let restored = crate::snapshot::read(bytes)?;
+        *self = restored;
+        Ok(())
+    }
+}
