@@ -12,7 +12,7 @@ use std::ops::Range;
 
 /// Padding unit in particles: 16 `f32` = one 64-byte cache line, enough for
 /// AVX-512 lanes.
-pub const LANES: usize = 16;
+pub(crate) const LANES: usize = 16;
 
 /// Rounds a particle count up to whole lanes.
 pub fn padded(count: usize) -> usize {

@@ -26,7 +26,7 @@ use glam::{Quat, Vec3};
 
 const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 8;
 
 /// Where the payload goes: a byte vector or a hasher.

@@ -14,11 +14,11 @@ use crate::pool::{BodyId, ColliderId, Pool};
 use glam::{Quat, Vec3};
 
 /// The largest accepted `substeps` and `iterations`.
-pub const MAX_SUBSTEPS: u32 = 1024;
+pub(crate) const MAX_SUBSTEPS: u32 = 1024;
 /// The largest accepted `iterations`.
-pub const MAX_ITERATIONS: u32 = 1024;
+pub(crate) const MAX_ITERATIONS: u32 = 1024;
 /// The dt assumed for velocities before the first step (1/60 s).
-pub const DEFAULT_DT: f32 = 1.0 / 60.0;
+pub(crate) const DEFAULT_DT: f32 = 1.0 / 60.0;
 
 /// Settings of a world (the C `SinewWorldDef`).
 #[derive(Debug, Clone, Copy, PartialEq)]

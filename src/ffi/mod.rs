@@ -1,1 +1,46 @@
-//! placeholder
+//! The C ABI: a thin shell over the core (`include/sinew.h` is generated from
+//! these files by cbindgen).
+//!
+//! Every exported function runs inside [`ffi_boundary!`](boundary), which
+//! catches panics and records the thread-local error message; it validates
+//! pointers and plain-struct inputs, locks the world, calls one core method and
+//! maps the error. No physics here.
+//!
+//! Conventions (shared/API.md): results are `SinewResult` codes, outputs are
+//! written only on success, `NULL` with a count of 0 is an empty array, ids are
+//! values whose generation is unique in the process, enum-like inputs arrive as
+//! `uint32_t` and are checked.
+
+#[macro_use]
+pub mod boundary;
+pub mod body;
+pub mod collider;
+pub mod errors;
+pub mod types;
+pub mod world;
+
+pub use body::*;
+pub use boundary::SinewWorld;
+pub use collider::*;
+pub use errors::*;
+pub use types::*;
+pub use world::*;
+
+/// Test hooks for the panic boundary; not part of the C ABI.
+#[doc(hidden)]
+pub mod testing {
+    use super::boundary::{SinewWorld, world_ref};
+    use super::types::SinewResult;
+
+    /// Panics inside a write-locked call on `world`, through the same boundary
+    /// as every exported function.
+    ///
+    /// # Safety
+    /// `world` is NULL or a live world.
+    pub unsafe fn panic_inside_step(world: *mut SinewWorld) -> SinewResult {
+        ffi_boundary!("panic_inside_step", {
+            let world = unsafe { world_ref(world) }?;
+            world.write(|_| -> Result<(), _> { panic!("deliberate test panic") })
+        })
+    }
+}

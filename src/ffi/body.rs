@@ -1,0 +1,360 @@
+//! `sinew_body_*`: particle bodies, sticks, targets, motion control, readback.
+
+use super::boundary::{Failure, SinewWorld, checked_out, checked_slice, optional_out, readback, world_ref};
+use super::types::*;
+use crate::{BodyId, DistanceConstraint, DistanceMethod, Target, Vec3};
+
+/// A stick between two particles of one body (Jakobsen's constraint (C2)).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewDistanceConstraint {
+    /// First particle, an index within the body.
+    pub a: u32,
+    /// Second particle, an index within the body; must differ from `a`.
+    pub b: u32,
+    /// Metres; < 0 takes the distance at the time the constraint is added.
+    pub rest_length: f32,
+    /// XPBD compliance (inverse stiffness, m/N), >= 0; 0 = rigid stick.
+    pub compliance: f32,
+}
+
+/// A target for one particle: where the engine's animation wants it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewTarget {
+    /// Particle index within the body.
+    pub particle: u32,
+    /// World-space target for the end of the next step; interpolated across
+    /// its substeps from the previous target.
+    pub position: SinewVec3,
+    /// XPBD compliance, >= 0; 0 = as stiff as the solver allows.
+    pub compliance: f32,
+    /// Newtons, >= 0; 0 or +inf = unlimited (a hard pin when compliance is 0).
+    /// Caps the correction per substep at `max_force * h^2 / mass`.
+    pub max_force: f32,
+}
+
+/// Sticks compute their length with a true square root (default).
+pub const SINEW_DISTANCE_METHOD_EXACT: u32 = 0;
+/// Sticks use Jakobsen's square-root approximation around the rest length:
+/// cheaper, exact at rest length, too soft far from it.
+pub const SINEW_DISTANCE_METHOD_SQRT_APPROX: u32 = 1;
+
+/// Creates a body of `count` free particles at rest.
+///
+/// - `positions`: `count` world-space positions, read during the call only.
+/// - `inv_masses`: `count` inverse masses (1/kg, >= 0; 0 pins the particle), or
+///   NULL for all 1.
+/// - `out_body`: receives the id, written only on success.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for count 0, NaN/inf positions,
+/// negative or NaN inverse masses; `LIMIT_EXCEEDED` (`max_particles`,
+/// `max_bodies`). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_create_particles(
+    world: *mut SinewWorld,
+    positions: *const SinewVec3,
+    inv_masses: *const f32,
+    count: u32,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_create_particles", {
+        let world = unsafe { world_ref(world) }?;
+        let positions = unsafe { checked_slice(positions, count as usize, "positions") }?;
+        let inv_masses = if inv_masses.is_null() {
+            None
+        } else {
+            Some(unsafe { checked_slice(inv_masses, count as usize, "inv_masses") }?)
+        };
+        let out = unsafe { checked_out(out_body, "out_body") }?;
+        let positions: Vec<Vec3> = positions.iter().map(|&p| p.into()).collect();
+        let id = world.write(|w| Ok(w.create_particles(&positions, inv_masses)?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// Destroys a body, its particles and constraints. Its id (and copies of it)
+/// become invalid; other bodies are unaffected.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_destroy(world: *mut SinewWorld, body: SinewBodyId) -> SinewResult {
+    ffi_boundary!("sinew_body_destroy", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.destroy_body(body.into())?))
+    })
+}
+
+/// 1 when `body` is a live body of `world`, else 0 (also for a NULL or
+/// poisoned world). Never fails. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_is_valid(world: *const SinewWorld, body: SinewBodyId) -> SinewBool {
+    let mut valid = 0;
+    let _ = ffi_boundary!("sinew_body_is_valid", {
+        let world = unsafe { world_ref(world) }?;
+        valid = world.read(|w| Ok(w.is_valid_body(body.into()) as SinewBool))?;
+        Ok(())
+    });
+    valid
+}
+
+/// The number of particles of a body.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_particle_count(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_particle_count", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_count, "out_count") }?;
+        *out = world.read(|w| Ok(w.particle_count(body.into())?))?;
+        Ok(())
+    })
+}
+
+/// Adds sticks between particles of a body. All are checked before any is
+/// added. Constraints are re-ordered into particle-disjoint batches for the
+/// solver; the call costs time proportional to all the body's sticks.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
+/// of range, `a == b`, NaN/inf rest length, negative or NaN compliance.
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_add_distance_constraints(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    constraints: *const SinewDistanceConstraint,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_add_distance_constraints", {
+        let world = unsafe { world_ref(world) }?;
+        let cs = unsafe { checked_slice(constraints, count as usize, "constraints") }?;
+        let cs: Vec<DistanceConstraint> = cs
+            .iter()
+            .map(|c| DistanceConstraint {
+                a: c.a,
+                b: c.b,
+                rest_length: c.rest_length,
+                compliance: c.compliance,
+            })
+            .collect();
+        world.write(|w| Ok(w.add_distance_constraints(body.into(), &cs)?))
+    })
+}
+
+/// Chooses how a body's sticks compute their length:
+/// `SINEW_DISTANCE_METHOD_EXACT` (default) or `SINEW_DISTANCE_METHOD_SQRT_APPROX`.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (unknown method).
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_distance_method(world: *mut SinewWorld, body: SinewBodyId, method: u32) -> SinewResult {
+    ffi_boundary!("sinew_body_set_distance_method", {
+        let world = unsafe { world_ref(world) }?;
+        let method = DistanceMethod::from_u32(method).ok_or_else(|| Failure::invalid(format!("unknown distance method {method}")))?;
+        world.write(|w| Ok(w.set_distance_method(body.into(), method)?))
+    })
+}
+
+/// Sets the collision radius of every particle of a body (metres, >= 0;
+/// default 0: particles are points).
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_particle_radius(world: *mut SinewWorld, body: SinewBodyId, radius: f32) -> SinewResult {
+    ffi_boundary!("sinew_body_set_particle_radius", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_particle_radius(body.into(), radius)?))
+    })
+}
+
+/// Sets or replaces targets (one per particle; a later entry for the same
+/// particle wins). A target stays until replaced or cleared. A new target
+/// starts where it is set; a replaced one moves from its previous position to
+/// the new one across the substeps of the next step. A target on a pinned
+/// particle (inverse mass 0) moves it kinematically.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
+/// of range, NaN/inf position, negative/NaN compliance or max_force; nothing
+/// is changed then. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_targets(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    targets: *const SinewTarget,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_targets", {
+        let world = unsafe { world_ref(world) }?;
+        let ts = unsafe { checked_slice(targets, count as usize, "targets") }?;
+        let ts: Vec<Target> = ts
+            .iter()
+            .map(|t| Target {
+                particle: t.particle,
+                position: t.position.into(),
+                compliance: t.compliance,
+                max_force: t.max_force,
+            })
+            .collect();
+        world.write(|w| Ok(w.set_targets(body.into(), &ts)?))
+    })
+}
+
+/// Removes every target of a body.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_clear_targets(world: *mut SinewWorld, body: SinewBodyId) -> SinewResult {
+    ffi_boundary!("sinew_body_clear_targets", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.clear_targets(body.into())?))
+    })
+}
+
+fn vectors(v: &[SinewVec3]) -> Vec<Vec3> {
+    v.iter().map(|&p| p.into()).collect()
+}
+
+/// Teleports particles `first .. first + count` to `positions`, keeping their
+/// velocities.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+/// outside the body or NaN/inf. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_positions(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    first: u32,
+    positions: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_positions", {
+        let world = unsafe { world_ref(world) }?;
+        let v = vectors(unsafe { checked_slice(positions, count as usize, "positions") }?);
+        world.write(|w| Ok(w.set_positions(body.into(), first, &v)?))
+    })
+}
+
+/// Jakobsen's motion control (a hit, a shove): moves particles
+/// `first .. first + count` by `offsets` now and adds `offset / dt` to their
+/// velocities, `dt` being the last step's (1/60 s before the first step),
+/// whatever the substep count.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+/// outside the body or NaN/inf. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_move_particles(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    first: u32,
+    offsets: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_move_particles", {
+        let world = unsafe { world_ref(world) }?;
+        let v = vectors(unsafe { checked_slice(offsets, count as usize, "offsets") }?);
+        world.write(|w| Ok(w.move_particles(body.into(), first, &v)?))
+    })
+}
+
+/// Sets the inverse masses of particles `first .. first + count` (1/kg, >= 0;
+/// 0 pins a particle where it is, > 0 releases it).
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+/// outside the body or a negative/NaN/inf value. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_inv_masses(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    first: u32,
+    inv_masses: *const f32,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_inv_masses", {
+        let world = unsafe { world_ref(world) }?;
+        let v = unsafe { checked_slice(inv_masses, count as usize, "inv_masses") }?.to_vec();
+        world.write(|w| Ok(w.set_inv_masses(body.into(), first, &v)?))
+    })
+}
+
+/// Which per-particle vector a readback copies.
+#[derive(Clone, Copy)]
+enum Quantity {
+    Positions,
+    Velocities,
+}
+
+/// Shared by the per-particle vector readbacks.
+unsafe fn read_vectors(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out: *mut SinewVec3,
+    capacity: u32,
+    out_count: *mut u32,
+    quantity: Quantity,
+) -> Result<(), Failure> {
+    let world = unsafe { world_ref(world) }?;
+    let out_count = unsafe { optional_out(out_count, "out_count") }?;
+    world.read(|w| {
+        let id = BodyId::from(body);
+        let n = w.particle_count(id)?;
+        let store = || {
+            if let Some(c) = out_count {
+                *c = n;
+            }
+        };
+        if let Some(out) = unsafe { readback(out, capacity as usize, n as usize, store) }? {
+            fn fill(out: &mut [SinewVec3], values: impl Iterator<Item = Vec3>) {
+                for (o, v) in out.iter_mut().zip(values) {
+                    *o = v.into();
+                }
+            }
+            match quantity {
+                Quantity::Positions => fill(out, w.positions(id)?),
+                Quantity::Velocities => fill(out, w.velocities(id)?),
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Copies a body's particle positions (world space, particle order) into
+/// `out`, which holds `capacity` vectors. `out == NULL && capacity == 0` asks
+/// for the count. A too small buffer gets nothing: `BUFFER_TOO_SMALL`, with the
+/// needed count in `*out_count`. `out_count` may be NULL.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read
+/// lock (parallel with other reads).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_read_positions(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out: *mut SinewVec3,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_read_positions", {
+        unsafe { read_vectors(world, body, out, capacity, out_count, Quantity::Positions) }
+    })
+}
+
+/// Copies a body's particle velocities (m/s, over the last substep) into
+/// `out`; same protocol as `sinew_body_read_positions`.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_read_velocities(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out: *mut SinewVec3,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_read_velocities", {
+        unsafe { read_vectors(world, body, out, capacity, out_count, Quantity::Velocities) }
+    })
+}

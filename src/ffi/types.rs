@@ -1,0 +1,162 @@
+//! Plain C types of the ABI and their conversions to the core's.
+
+use crate::{BodyId, ColliderId, ErrorKind, Quat, Vec3};
+
+/// A boolean as a `uint32_t`: 0 is false, 1 is true (no C `bool` in the ABI).
+pub type SinewBool = u32;
+
+/// A 32-bit signed result code; the values below are never renumbered.
+pub type SinewResult = i32;
+/// Success.
+pub const SINEW_RESULT_OK: SinewResult = 0;
+/// A required pointer was NULL.
+pub const SINEW_RESULT_NULL_ARGUMENT: SinewResult = 1;
+/// A body or collider id that is null, destroyed, or from another world.
+pub const SINEW_RESULT_INVALID_ID: SinewResult = 2;
+/// NaN/inf, an out-of-range index or enum value, a bad def (cookie).
+pub const SINEW_RESULT_INVALID_ARGUMENT: SinewResult = 3;
+/// A readback buffer is too small; the needed count was stored.
+pub const SINEW_RESULT_BUFFER_TOO_SMALL: SinewResult = 4;
+/// The call does not apply to this kind of body.
+pub const SINEW_RESULT_WRONG_KIND: SinewResult = 5;
+/// The world is busy in a way that cannot be waited for.
+pub const SINEW_RESULT_WORLD_LOCKED: SinewResult = 6;
+/// An earlier panic left this world unusable; destroy it.
+pub const SINEW_RESULT_POISONED: SinewResult = 7;
+/// sinew panicked inside this call (a bug in sinew); the panic was contained.
+pub const SINEW_RESULT_PANIC: SinewResult = 8;
+/// A configured or addressable limit was reached.
+pub const SINEW_RESULT_LIMIT_EXCEEDED: SinewResult = 9;
+/// A snapshot of another version, or a corrupted one.
+pub const SINEW_RESULT_INCOMPATIBLE: SinewResult = 10;
+
+/// Maps a core error category to its code.
+pub(crate) fn result_of(kind: ErrorKind) -> SinewResult {
+    match kind {
+        ErrorKind::InvalidId => SINEW_RESULT_INVALID_ID,
+        ErrorKind::InvalidArgument => SINEW_RESULT_INVALID_ARGUMENT,
+        ErrorKind::LimitExceeded => SINEW_RESULT_LIMIT_EXCEEDED,
+        ErrorKind::WrongKind => SINEW_RESULT_WRONG_KIND,
+        ErrorKind::Incompatible => SINEW_RESULT_INCOMPATIBLE,
+    }
+}
+
+/// A vector in metres (or m/s, m/s^2): 12 bytes, like Unity's `Vector3`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewVec3 {
+    /// X.
+    pub x: f32,
+    /// Y (up by convention).
+    pub y: f32,
+    /// Z.
+    pub z: f32,
+}
+
+/// A rotation quaternion, x, y, z, w (Unity's and glm's order).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewQuat {
+    /// X.
+    pub x: f32,
+    /// Y.
+    pub y: f32,
+    /// Z.
+    pub z: f32,
+    /// W (1 for the identity).
+    pub w: f32,
+}
+
+/// A rigid transform: rotation, then translation.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewTransform {
+    /// World-space position.
+    pub position: SinewVec3,
+    /// Rotation; normalised by sinew on input, must not be zero.
+    pub rotation: SinewQuat,
+}
+
+/// A body of a world; all zero is the null id.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SinewBodyId {
+    /// Slot index + 1 (0 = null).
+    pub index1: u32,
+    /// Generation, unique in the process.
+    pub generation: u32,
+}
+
+/// A collider of a world; all zero is the null id.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SinewColliderId {
+    /// Slot index + 1 (0 = null).
+    pub index1: u32,
+    /// Generation, unique in the process.
+    pub generation: u32,
+}
+
+const _: () = assert!(size_of::<SinewVec3>() == 12);
+const _: () = assert!(size_of::<SinewQuat>() == 16);
+const _: () = assert!(size_of::<SinewTransform>() == 28);
+const _: () = assert!(size_of::<SinewBodyId>() == 8);
+const _: () = assert!(size_of::<SinewColliderId>() == 8);
+
+impl From<SinewVec3> for Vec3 {
+    fn from(v: SinewVec3) -> Vec3 {
+        Vec3::new(v.x, v.y, v.z)
+    }
+}
+impl From<Vec3> for SinewVec3 {
+    fn from(v: Vec3) -> SinewVec3 {
+        SinewVec3 { x: v.x, y: v.y, z: v.z }
+    }
+}
+impl From<SinewQuat> for Quat {
+    fn from(q: SinewQuat) -> Quat {
+        Quat::from_xyzw(q.x, q.y, q.z, q.w)
+    }
+}
+impl From<Quat> for SinewQuat {
+    fn from(q: Quat) -> SinewQuat {
+        SinewQuat {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            w: q.w,
+        }
+    }
+}
+impl From<SinewBodyId> for BodyId {
+    fn from(id: SinewBodyId) -> BodyId {
+        BodyId {
+            index1: id.index1,
+            generation: id.generation,
+        }
+    }
+}
+impl From<BodyId> for SinewBodyId {
+    fn from(id: BodyId) -> SinewBodyId {
+        SinewBodyId {
+            index1: id.index1,
+            generation: id.generation,
+        }
+    }
+}
+impl From<SinewColliderId> for ColliderId {
+    fn from(id: SinewColliderId) -> ColliderId {
+        ColliderId {
+            index1: id.index1,
+            generation: id.generation,
+        }
+    }
+}
+impl From<ColliderId> for SinewColliderId {
+    fn from(id: ColliderId) -> SinewColliderId {
+        SinewColliderId {
+            index1: id.index1,
+            generation: id.generation,
+        }
+    }
+}
