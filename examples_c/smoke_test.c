@@ -1,0 +1,256 @@
+/* smoke_test.c: calls every function of sinew.h, with good and bad input,
+ * and checks each result code. Run by `cargo test` (tests/c_examples.rs). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sinew.h"
+
+static int failures = 0;
+
+#define EXPECT(call, expected)                                                          \
+    do {                                                                                \
+        SinewResult r_ = (call);                                                        \
+        if (r_ != (expected)) {                                                         \
+            char m_[256];                                                               \
+            sinew_last_error_message(m_, sizeof m_);                                    \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__,       \
+                    __LINE__, #call, sinew_result_name(r_), sinew_result_name(expected), \
+                    m_);                                                                \
+            ++failures;                                                                 \
+        }                                                                               \
+    } while (0)
+
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            ++failures;                                                            \
+        }                                                                          \
+    } while (0)
+
+static uint64_t hash_of(const SinewWorld* w) {
+    uint64_t h = 0;
+    EXPECT(sinew_world_state_hash(w, &h), SINEW_RESULT_OK);
+    return h;
+}
+
+int main(void) {
+    /* ---- version and errors ---- */
+    CHECK(sinew_abi_version() == SINEW_ABI_VERSION);
+    CHECK(strcmp(sinew_result_name(SINEW_RESULT_INVALID_ID), "SINEW_RESULT_INVALID_ID") == 0);
+    CHECK(strcmp(sinew_result_name(12345), "SINEW_RESULT_UNKNOWN") == 0);
+
+    /* ---- world ---- */
+    SinewWorldDef def = sinew_default_world_def();
+    CHECK(def.gravity.y < -9.8f && def.substeps >= 1 && def.iterations >= 1);
+    SinewWorld* world = NULL;
+    SinewWorldDef zero;
+    memset(&zero, 0, sizeof zero);
+    EXPECT(sinew_world_create(&zero, &world), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(world == NULL);
+    {
+        char small[8];
+        size_t full = sinew_last_error_message(small, sizeof small);
+        CHECK(full > 7 && strlen(small) == 7); /* snprintf semantics */
+        CHECK(sinew_last_error_message(NULL, 0) == full);
+    }
+    EXPECT(sinew_world_create(NULL, &world), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_create(&def, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    SinewWorldDef bad_def = def;
+    bad_def.substeps = 0;
+    EXPECT(sinew_world_create(&bad_def, &world), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_def = def;
+    bad_def.gravity.x = NAN;
+    EXPECT(sinew_world_create(&bad_def, &world), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(world == NULL);
+    EXPECT(sinew_world_create(&def, &world), SINEW_RESULT_OK);
+    CHECK(world != NULL);
+    SinewWorldDef got;
+    EXPECT(sinew_world_get_def(world, &got), SINEW_RESULT_OK);
+    CHECK(got.substeps == def.substeps && got.internal_cookie == def.internal_cookie);
+    EXPECT(sinew_world_get_def(world, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_step(NULL, 1.0f / 60.0f), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_step(world, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_step(world, -1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_step(world, NAN), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_step(world, INFINITY), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewVec3 g = {0.0f, -9.81f, 0.0f};
+    EXPECT(sinew_world_set_gravity(world, g), SINEW_RESULT_OK);
+    SinewVec3 nan_g = {0.0f, NAN, 0.0f};
+    EXPECT(sinew_world_set_gravity(world, nan_g), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_state_hash(world, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_state_hash(NULL, NULL), SINEW_RESULT_NULL_ARGUMENT);
+
+    /* ---- bodies ---- */
+    SinewVec3 pos[4] = {{0, 1, 0}, {1, 1, 0}, {2, 1, 0}, {3, 1, 0}};
+    float inv[4] = {0.0f, 1.0f, 1.0f, 1.0f};
+    SinewBodyId body = {0, 0};
+    EXPECT(sinew_body_create_particles(world, NULL, NULL, 4, &body), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_create_particles(world, pos, NULL, 0, &body), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_create_particles(world, pos, inv, 4, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    inv[2] = -1.0f;
+    EXPECT(sinew_body_create_particles(world, pos, inv, 4, &body), SINEW_RESULT_INVALID_ARGUMENT);
+    inv[2] = 1.0f;
+    pos[3].z = INFINITY;
+    EXPECT(sinew_body_create_particles(world, pos, inv, 4, &body), SINEW_RESULT_INVALID_ARGUMENT);
+    pos[3].z = 0.0f;
+    CHECK(body.index1 == 0 && body.generation == 0); /* untouched on failure */
+    EXPECT(sinew_body_create_particles(world, pos, inv, 4, &body), SINEW_RESULT_OK);
+    CHECK(sinew_body_is_valid(world, body) == 1);
+    SinewBodyId null_body = {0, 0};
+    CHECK(sinew_body_is_valid(world, null_body) == 0);
+    CHECK(sinew_body_is_valid(NULL, body) == 0);
+    uint32_t count = 0;
+    EXPECT(sinew_body_particle_count(world, body, &count), SINEW_RESULT_OK);
+    CHECK(count == 4);
+    EXPECT(sinew_body_particle_count(world, null_body, &count), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_particle_count(world, body, NULL), SINEW_RESULT_NULL_ARGUMENT);
+
+    uint64_t before = hash_of(world);
+    SinewDistanceConstraint sticks[3] = {{0, 1, -1.0f, 0.0f}, {1, 2, -1.0f, 0.0f}, {2, 3, 1.0f, 1e-4f}};
+    SinewDistanceConstraint bad_sticks[2] = {{0, 1, -1.0f, 0.0f}, {2, 9, -1.0f, 0.0f}};
+    EXPECT(sinew_body_add_distance_constraints(world, body, bad_sticks, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_sticks[1].b = 2;
+    bad_sticks[1].compliance = -1.0f;
+    EXPECT(sinew_body_add_distance_constraints(world, body, bad_sticks, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_sticks[1].compliance = 0.0f;
+    bad_sticks[1].a = 2;
+    EXPECT(sinew_body_add_distance_constraints(world, body, bad_sticks, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_add_distance_constraints(world, body, NULL, 3), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_add_distance_constraints(world, null_body, sticks, 3), SINEW_RESULT_INVALID_ID);
+    CHECK(hash_of(world) == before); /* refusals change nothing */
+    EXPECT(sinew_body_add_distance_constraints(world, body, NULL, 0), SINEW_RESULT_OK);
+    EXPECT(sinew_body_add_distance_constraints(world, body, sticks, 3), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_distance_method(world, body, SINEW_DISTANCE_METHOD_SQRT_APPROX), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_distance_method(world, body, 7u), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_distance_method(world, body, SINEW_DISTANCE_METHOD_EXACT), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(world, body, 0.05f), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(world, body, -0.05f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_particle_radius(world, body, NAN), SINEW_RESULT_INVALID_ARGUMENT);
+
+    SinewTarget targets[1] = {{3, {3.0f, 2.0f, 0.0f}, 0.0f, 0.0f}};
+    EXPECT(sinew_body_set_targets(world, body, targets, 1), SINEW_RESULT_OK);
+    targets[0].particle = 4;
+    EXPECT(sinew_body_set_targets(world, body, targets, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    targets[0].particle = 3;
+    targets[0].max_force = -1.0f;
+    EXPECT(sinew_body_set_targets(world, body, targets, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    targets[0].max_force = NAN;
+    EXPECT(sinew_body_set_targets(world, body, targets, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    targets[0].max_force = INFINITY; /* unlimited */
+    EXPECT(sinew_body_set_targets(world, body, targets, 1), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_targets(world, body, NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_clear_targets(world, body), SINEW_RESULT_OK);
+    EXPECT(sinew_body_clear_targets(world, null_body), SINEW_RESULT_INVALID_ID);
+
+    SinewVec3 to[2] = {{1, 2, 0}, {2, 2, 0}};
+    EXPECT(sinew_body_set_positions(world, body, 1, to, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_positions(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_positions(world, body, 0xFFFFFFFFu, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_move_particles(world, body, 2, to, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_body_move_particles(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    float w1[1] = {2.0f};
+    EXPECT(sinew_body_set_inv_masses(world, body, 3, w1, 1), SINEW_RESULT_OK);
+    w1[0] = -2.0f;
+    EXPECT(sinew_body_set_inv_masses(world, body, 3, w1, 1), SINEW_RESULT_INVALID_ARGUMENT);
+
+    /* readback protocol */
+    SinewVec3 out[4];
+    memset(out, 0, sizeof out);
+    count = 0;
+    EXPECT(sinew_body_read_positions(world, body, NULL, 0, &count), SINEW_RESULT_OK);
+    CHECK(count == 4);
+    count = 0;
+    EXPECT(sinew_body_read_positions(world, body, out, 2, &count), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(count == 4 && out[0].y == 0.0f); /* nothing written */
+    EXPECT(sinew_body_read_positions(world, body, NULL, 4, &count), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_read_positions(world, body, out, 4, NULL), SINEW_RESULT_OK);
+    CHECK(out[0].y == 1.0f && out[1].y == 2.0f);
+    EXPECT(sinew_body_read_velocities(world, body, out, 4, &count), SINEW_RESULT_OK);
+    CHECK(count == 4 && out[0].x == 0.0f);
+
+    /* ---- colliders ---- */
+    SinewColliderId ground = {0, 0}, ball, box, pill;
+    SinewVec3 up = {0, 1, 0}, zero3 = {0, 0, 0};
+    EXPECT(sinew_collider_create_plane(world, zero3, 0.0f, 0.5f, &ground), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_create_plane(world, up, 0.0f, -0.5f, &ground), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_create_plane(world, up, 0.0f, 0.5f, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(ground.index1 == 0);
+    EXPECT(sinew_collider_create_plane(world, up, 0.0f, 0.5f, &ground), SINEW_RESULT_OK);
+    SinewVec3 c = {5, 0, 0};
+    EXPECT(sinew_collider_create_sphere(world, c, 0.0f, 0.5f, &ball), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_create_sphere(world, c, 1.0f, 0.5f, &ball), SINEW_RESULT_OK);
+    SinewTransform t = {{-5, 0, 0}, {0, 0, 0, 1}};
+    SinewVec3 half = {1, 1, 1}, bad_half = {1, 0, 1};
+    EXPECT(sinew_collider_create_box(world, t, bad_half, 0.5f, &box), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewTransform zero_rot = {{0, 0, 0}, {0, 0, 0, 0}};
+    EXPECT(sinew_collider_create_box(world, zero_rot, half, 0.5f, &box), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_create_box(world, t, half, 0.5f, &box), SINEW_RESULT_OK);
+    SinewVec3 a = {0, 0, 5}, b = {0, 2, 5};
+    EXPECT(sinew_collider_create_capsule(world, a, b, 0.3f, 0.5f, &pill), SINEW_RESULT_OK);
+    b.y = NAN;
+    EXPECT(sinew_collider_create_capsule(world, a, b, 0.3f, 0.5f, &pill), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewTransform moved = {{0, 1, 5}, {0, 0, 0, 2}}; /* not unit: normalised */
+    EXPECT(sinew_collider_set_transform(world, pill, moved), SINEW_RESULT_OK);
+    SinewTransform back;
+    EXPECT(sinew_collider_get_transform(world, pill, &back), SINEW_RESULT_OK);
+    CHECK(back.position.y == 1.0f && back.rotation.w == 1.0f);
+    EXPECT(sinew_collider_set_transform(world, pill, zero_rot), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(sinew_collider_is_valid(world, ball) == 1);
+    EXPECT(sinew_collider_destroy(world, ball), SINEW_RESULT_OK);
+    CHECK(sinew_collider_is_valid(world, ball) == 0);
+    EXPECT(sinew_collider_destroy(world, ball), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_set_transform(world, ball, moved), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_get_transform(world, ball, &back), SINEW_RESULT_INVALID_ID);
+
+    /* ---- stepping, snapshots ---- */
+    for (int i = 0; i < 30; ++i) EXPECT(sinew_world_step(world, 1.0f / 60.0f), SINEW_RESULT_OK);
+    size_t size = 0;
+    EXPECT(sinew_world_snapshot(world, NULL, 0, &size), SINEW_RESULT_OK);
+    CHECK(size > 0 && size < 4096);
+    unsigned char image[4096];
+    size_t needed = 0;
+    EXPECT(sinew_world_snapshot(world, image, 3, &needed), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(needed == size);
+    EXPECT(sinew_world_snapshot(world, NULL, 10, &needed), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_snapshot(world, image, sizeof image, NULL), SINEW_RESULT_OK);
+    uint64_t at_snapshot = hash_of(world);
+    for (int i = 0; i < 30; ++i) EXPECT(sinew_world_step(world, 1.0f / 60.0f), SINEW_RESULT_OK);
+    uint64_t later = hash_of(world);
+    CHECK(later != at_snapshot);
+
+    /* a corrupted or truncated image is refused and changes nothing */
+    image[size / 2] ^= 0x5a;
+    EXPECT(sinew_world_restore(world, image, size), SINEW_RESULT_INCOMPATIBLE);
+    image[size / 2] ^= 0x5a;
+    EXPECT(sinew_world_restore(world, image, size - 1), SINEW_RESULT_INCOMPATIBLE);
+    EXPECT(sinew_world_restore(world, NULL, 0), SINEW_RESULT_INCOMPATIBLE);
+    EXPECT(sinew_world_restore(world, NULL, 8), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(hash_of(world) == later);
+
+    /* restore into a fresh world: same hash, same future */
+    SinewWorld* other = NULL;
+    EXPECT(sinew_world_create(&def, &other), SINEW_RESULT_OK);
+    EXPECT(sinew_world_restore(other, image, size), SINEW_RESULT_OK);
+    CHECK(hash_of(other) == at_snapshot);
+    CHECK(sinew_body_is_valid(other, body) == 1); /* ids survive */
+    for (int i = 0; i < 30; ++i) EXPECT(sinew_world_step(other, 1.0f / 60.0f), SINEW_RESULT_OK);
+    CHECK(hash_of(other) == later);
+
+    /* ---- destruction ---- */
+    EXPECT(sinew_body_destroy(world, body), SINEW_RESULT_OK);
+    CHECK(sinew_body_is_valid(world, body) == 0);
+    EXPECT(sinew_body_destroy(world, body), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_read_positions(world, body, out, 4, &count), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_destroy(other, body), SINEW_RESULT_OK);
+    sinew_world_destroy(world);
+    sinew_world_destroy(other);
+    sinew_world_destroy(NULL);
+
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("smoke test: all checks passed\n");
+    return 0;
+}

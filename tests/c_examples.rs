@@ -1,0 +1,177 @@
+//! Compiles the C programs of `examples_c/` against the real header and the
+//! library cargo built for these tests, with the system C compiler
+//! (`-std=c99 -Wall -Wextra -Werror -pedantic`), and runs them; under valgrind
+//! too when it is installed (CI installs it). Also checks that the header
+//! compiles as C++11.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// target/<profile>/, where cargo put libsinew.so and libsinew.a.
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
+    assert!(
+        dir.join(shared_name()).exists(),
+        "{} not found in {}: cargo builds it with the test targets",
+        shared_name(),
+        dir.display()
+    );
+    dir
+}
+
+fn shared_name() -> &'static str {
+    if cfg!(target_os = "macos") { "libsinew.dylib" } else { "libsinew.so" }
+}
+
+fn out_dir() -> PathBuf {
+    let dir = lib_dir().join("examples_c");
+    std::fs::create_dir_all(&dir).expect("create output folder");
+    dir
+}
+
+/// The system compiler as the `cc` crate finds it (honours CC / CXX).
+fn compiler(cpp: bool) -> cc::Tool {
+    let target = env!("SINEW_BUILD_TARGET");
+    cc::Build::new()
+        .cpp(cpp)
+        .target(target)
+        .host(target)
+        .opt_level(0)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .get_compiler()
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{cmd:?} failed ({}):\n{text}", out.status);
+    text
+}
+
+/// Compiles and links one C example against the shared library.
+fn build_c(name: &str) -> PathBuf {
+    let tool = compiler(false);
+    if tool.is_like_msvc() {
+        panic!("the C example harness supports GCC and Clang only");
+    }
+    let lib = lib_dir();
+    let exe = out_dir().join(name);
+    let mut cmd = tool.to_command();
+    cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"])
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(root().join("examples_c").join(format!("{name}.c")))
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lsinew")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lm")
+        .arg("-o")
+        .arg(&exe);
+    run(&mut cmd);
+    exe
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// Runs the program, under valgrind as well when it is installed.
+fn run_checked(exe: &Path) -> String {
+    let text = run(&mut Command::new(exe));
+    if have("valgrind") {
+        run(Command::new("valgrind")
+            .args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
+            .arg(exe));
+    } else {
+        eprintln!("valgrind not installed: {} ran without it", exe.display());
+    }
+    text
+}
+
+#[test]
+fn smoke_test_exercises_every_function() {
+    let exe = build_c("smoke_test");
+    let text = run_checked(&exe);
+    assert!(text.contains("all checks passed"), "{text}");
+}
+
+#[test]
+fn hello_particles_rope_drapes_over_the_ball() {
+    let exe = build_c("hello_particles");
+    let text = run_checked(&exe);
+    assert!(text.contains("t = 6 s"), "{text}");
+    assert!(text.contains("ok: the rope hangs draped over the ball"), "{text}");
+}
+
+#[test]
+fn every_exported_function_is_called_by_the_smoke_test() {
+    let header = std::fs::read_to_string(root().join("include/sinew.h")).unwrap();
+    let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
+    let functions: Vec<&str> = header
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with('*') && l.contains("sinew_") && l.contains('('))
+        .filter_map(|l| l.split('(').next()?.split_whitespace().last())
+        .map(|f| f.trim_start_matches('*'))
+        .collect();
+    assert!(functions.len() >= 30, "found only {functions:?}");
+    for f in functions {
+        assert!(smoke.contains(&format!("{f}(")), "examples_c/smoke_test.c never calls {f}");
+    }
+}
+
+#[test]
+fn header_compiles_as_cpp11() {
+    let tool = compiler(true);
+    if tool.is_like_msvc() {
+        panic!("the C example harness supports GCC and Clang only");
+    }
+    let src = out_dir().join("header_cpp11.cpp");
+    std::fs::write(
+        &src,
+        "#include \"sinew.h\"\nint main() { SinewWorldDef d = sinew_default_world_def(); return d.substeps > 0 ? 0 : 1; }\n",
+    )
+    .unwrap();
+    let lib = lib_dir();
+    let exe = out_dir().join("header_cpp11");
+    let mut cmd = tool.to_command();
+    cmd.args(["-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(&src)
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lsinew")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-o")
+        .arg(&exe);
+    run(&mut cmd);
+    run(&mut Command::new(&exe));
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn smoke_test_links_the_static_library() {
+    let tool = compiler(false);
+    let lib = lib_dir();
+    let exe = out_dir().join("smoke_test_static");
+    let mut cmd = tool.to_command();
+    cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(root().join("examples_c/smoke_test.c"))
+        .arg(lib.join("libsinew.a"))
+        // What `cargo rustc -- --print native-static-libs` lists for Linux.
+        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
+        .arg("-o")
+        .arg(&exe);
+    run(&mut cmd);
+    let text = run(&mut Command::new(&exe));
+    assert!(text.contains("all checks passed"), "{text}");
+}
