@@ -31,10 +31,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
-        }
+        Error { kind, message: message.into() }
     }
     pub(crate) fn invalid_argument(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::InvalidArgument, message)
@@ -69,11 +66,7 @@ pub(crate) fn finite(value: f32, what: &str) -> Result<f32> {
 
 /// Checks that a vector entering the core is finite.
 pub(crate) fn finite_vec(v: glam::Vec3, what: &str) -> Result<glam::Vec3> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(Error::invalid_argument(format!("{what} must be finite, got {v}")))
-    }
+    if v.is_finite() { Ok(v) } else { Err(Error::invalid_argument(format!("{what} must be finite, got {v}"))) }
 }
 
 /// Checks a non-negative finite float (compliance, friction, radius).

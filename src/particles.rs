@@ -80,15 +80,7 @@ impl Particles {
     }
 
     fn arrays_mut(&mut self) -> [&mut Vec<f32>; 7] {
-        [
-            &mut self.x,
-            &mut self.y,
-            &mut self.z,
-            &mut self.px,
-            &mut self.py,
-            &mut self.pz,
-            &mut self.inv_mass,
-        ]
+        [&mut self.x, &mut self.y, &mut self.z, &mut self.px, &mut self.py, &mut self.pz, &mut self.inv_mass]
     }
 
     /// Removes a range; later particles move down.

@@ -89,11 +89,7 @@ pub(crate) struct Pool<T> {
 
 impl<T> Default for Pool<T> {
     fn default() -> Self {
-        Pool {
-            slots: Vec::new(),
-            free: Vec::new(),
-            live: 0,
-        }
+        Pool { slots: Vec::new(), free: Vec::new(), live: 0 }
     }
 }
 
@@ -124,18 +120,12 @@ impl<T> Pool<T> {
             }
             None => {
                 let i = u32::try_from(self.slots.len()).ok().filter(|&i| i < u32::MAX - 1)?;
-                self.slots.push(Slot {
-                    generation,
-                    value: Some(value),
-                });
+                self.slots.push(Slot { generation, value: Some(value) });
                 i
             }
         };
         self.live += 1;
-        Some(Handle {
-            index1: index + 1,
-            generation,
-        })
+        Some(Handle { index1: index + 1, generation })
     }
 
     fn slot_index(&self, h: Handle) -> Option<usize> {
@@ -169,15 +159,7 @@ impl<T> Pool<T> {
     /// Live objects in slot order (deterministic).
     pub fn iter(&self) -> impl Iterator<Item = (Handle, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.value.as_ref().map(|v| {
-                (
-                    Handle {
-                        index1: i as u32 + 1,
-                        generation: s.generation,
-                    },
-                    v,
-                )
-            })
+            s.value.as_ref().map(|v| (Handle { index1: i as u32 + 1, generation: s.generation }, v))
         })
     }
 

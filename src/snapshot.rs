@@ -419,17 +419,10 @@ impl Reader<'_> {
 
 fn read_collider(r: &mut Reader) -> Result<Collider> {
     let shape = match r.u32()? {
-        0 => ColliderShape::Plane {
-            normal: r.vec3()?,
-            offset: r.finite()?,
-        },
+        0 => ColliderShape::Plane { normal: r.vec3()?, offset: r.finite()? },
         1 => ColliderShape::Sphere { radius: r.finite()? },
         2 => ColliderShape::Box { half_extents: r.vec3()? },
-        3 => ColliderShape::Capsule {
-            a: r.vec3()?,
-            b: r.vec3()?,
-            radius: r.finite()?,
-        },
+        3 => ColliderShape::Capsule { a: r.vec3()?, b: r.vec3()?, radius: r.finite()? },
         _ => return Err(bad("unknown collider shape")),
     };
     let position = r.vec3()?;

@@ -60,7 +60,10 @@ impl WorldSettings {
             return Err(Error::invalid_argument(format!("damping must be in [0, 1], got {}", self.damping)));
         }
         if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
-            return Err(Error::invalid_argument(format!("substeps must be in 1..={MAX_SUBSTEPS}, got {}", self.substeps)));
+            return Err(Error::invalid_argument(format!(
+                "substeps must be in 1..={MAX_SUBSTEPS}, got {}",
+                self.substeps
+            )));
         }
         if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
             return Err(Error::invalid_argument(format!(
@@ -148,9 +151,12 @@ impl World {
     // ---- bodies ---------------------------------------------------------
 
     pub(crate) fn body(&self, id: BodyId) -> Result<&Body> {
-        self.bodies
-            .get(id.into())
-            .ok_or_else(|| Error::invalid_id(format!("body {{index1: {}, generation: {}}} is not a live body of this world", id.index1, id.generation)))
+        self.bodies.get(id.into()).ok_or_else(|| {
+            Error::invalid_id(format!(
+                "body {{index1: {}, generation: {}}} is not a live body of this world",
+                id.index1, id.generation
+            ))
+        })
     }
 
     fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
@@ -423,7 +429,13 @@ impl World {
 
     /// Creates a collider. Its shape is given in a local frame placed by
     /// `position` and `rotation` (normalised here).
-    pub fn create_collider(&mut self, shape: ColliderShape, position: Vec3, rotation: Quat, friction: f32) -> Result<ColliderId> {
+    pub fn create_collider(
+        &mut self,
+        shape: ColliderShape,
+        position: Vec3,
+        rotation: Quat,
+        friction: f32,
+    ) -> Result<ColliderId> {
         let shape = match shape {
             ColliderShape::Plane { normal, offset } => {
                 let normal = finite_vec(normal, "normal")?;
@@ -431,14 +443,9 @@ impl World {
                 if !(len > 1e-6 && len.is_finite()) {
                     return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
                 }
-                ColliderShape::Plane {
-                    normal: normal / len,
-                    offset: finite(offset, "offset")?,
-                }
+                ColliderShape::Plane { normal: normal / len, offset: finite(offset, "offset")? }
             }
-            ColliderShape::Sphere { radius } => ColliderShape::Sphere {
-                radius: positive(radius, "radius")?,
-            },
+            ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
             ColliderShape::Box { half_extents } => {
                 finite_vec(half_extents, "half_extents")?;
                 if !half_extents.cmpgt(Vec3::ZERO).all() {
@@ -458,12 +465,7 @@ impl World {
         if !limit_ok(self.settings.max_colliders, self.colliders.len(), 1) {
             return Err(Error::limit(format!("max_colliders ({}) reached", self.settings.max_colliders)));
         }
-        let collider = Collider {
-            shape,
-            position,
-            rotation,
-            friction,
-        };
+        let collider = Collider { shape, position, rotation, friction };
         let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
         Ok(h.into())
     }

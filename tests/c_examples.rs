@@ -116,7 +116,9 @@ fn every_exported_function_is_called_by_the_smoke_test() {
     let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
     let functions: Vec<&str> = header
         .lines()
-        .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with('*') && l.contains("sinew_") && l.contains('('))
+        .filter(|l| {
+            !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with('*') && l.contains("sinew_") && l.contains('(')
+        })
         .filter_map(|l| l.split('(').next()?.split_whitespace().last())
         .map(|f| f.trim_start_matches('*'))
         .collect();

@@ -17,13 +17,7 @@ impl Capsule {
     pub fn new(a: Vec3, b: Vec3, radius: f32, friction: f32) -> Self {
         let ab = b - a;
         let len2 = ab.length_squared();
-        Capsule {
-            a,
-            ab,
-            inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 },
-            radius,
-            friction,
-        }
+        Capsule { a, ab, inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 }, radius, friction }
     }
 }
 

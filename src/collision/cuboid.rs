@@ -17,12 +17,7 @@ pub struct Cuboid {
 
 impl Cuboid {
     pub fn new(center: Vec3, rotation: Quat, half: Vec3, friction: f32) -> Self {
-        Cuboid {
-            center,
-            axes: Mat3::from_quat(rotation),
-            half,
-            friction,
-        }
+        Cuboid { center, axes: Mat3::from_quat(rotation), half, friction }
     }
 }
 

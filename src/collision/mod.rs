@@ -80,7 +80,9 @@ impl Collider {
             ColliderShape::Plane { normal, offset } => out.planes.push(plane::Plane::new(pos, rot, normal, offset, mu)),
             ColliderShape::Sphere { radius } => out.spheres.push(sphere::Sphere::new(pos, radius, mu)),
             ColliderShape::Box { half_extents } => out.boxes.push(cuboid::Cuboid::new(pos, rot, half_extents, mu)),
-            ColliderShape::Capsule { a, b, radius } => out.capsules.push(capsule::Capsule::new(pos + rot * a, pos + rot * b, radius, mu)),
+            ColliderShape::Capsule { a, b, radius } => {
+                out.capsules.push(capsule::Capsule::new(pos + rot * a, pos + rot * b, radius, mu))
+            }
         }
     }
 }
@@ -135,14 +137,26 @@ impl Candidates {
 }
 
 /// One collision pass over a body's particles against its candidates.
-pub fn project(p: &mut ParticlesMut, contacts: &mut ContactsMut, radius: f32, candidates: &Candidates, prepared: &Prepared) {
+pub fn project(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    radius: f32,
+    candidates: &Candidates,
+    prepared: &Prepared,
+) {
     project_kind(p, contacts, radius, &candidates.planes, &prepared.planes);
     project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres);
     project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes);
     project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules);
 }
 
-fn project_kind<S: Shape>(p: &mut ParticlesMut, contacts: &mut ContactsMut, radius: f32, candidates: &[u32], shapes: &[S]) {
+fn project_kind<S: Shape>(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    radius: f32,
+    candidates: &[u32],
+    shapes: &[S],
+) {
     for &k in candidates {
         let shape = &shapes[k as usize];
         for i in 0..p.len() {

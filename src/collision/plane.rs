@@ -14,11 +14,7 @@ impl Plane {
     /// The local plane moved by the transform.
     pub fn new(position: Vec3, rotation: Quat, normal: Vec3, offset: f32, friction: f32) -> Self {
         let normal = rotation * normal;
-        Plane {
-            normal,
-            offset: offset + normal.dot(position),
-            friction,
-        }
+        Plane { normal, offset: offset + normal.dot(position), friction }
     }
 }
 

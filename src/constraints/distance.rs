@@ -114,15 +114,7 @@ impl DistanceSet {
         method: DistanceMethod,
     ) -> Self {
         let lambda = vec![0.0; a.len()];
-        DistanceSet {
-            a,
-            b,
-            rest,
-            compliance,
-            lambda,
-            batches,
-            method,
-        }
+        DistanceSet { a, b, rest, compliance, lambda, batches, method }
     }
 
     /// XPBD: multipliers start from zero each substep.
@@ -145,16 +137,29 @@ impl DistanceSet {
         for c in range {
             let (i, j) = (self.a[c] as usize, self.b[c] as usize);
             let (dx, dy, dz) = (p.x[j] - p.x[i], p.y[j] - p.y[i], p.z[j] - p.z[i]);
-            let len = (dx * dx + dy * dy + dz * dz).sqrt();
+            let len2 = dx * dx + dy * dy + dz * dz;
+            let len = len2.sqrt();
             let (wi, wj) = (p.inv_mass[i], p.inv_mass[j]);
             let alpha_tilde = self.compliance[c] * inv_h2;
-            let denom = wi + wj + alpha_tilde;
-            if len < MIN_LENGTH || denom == 0.0 {
+            if len < MIN_LENGTH || wi + wj + alpha_tilde == 0.0 {
                 continue;
             }
-            let dlambda = (-(len - self.rest[c]) - alpha_tilde * self.lambda[c]) / denom;
+            // The correction moves along the stick's direction at the start of
+            // the substep, d0 = x_prev_j - x_prev_i (SHAKE), scaled as g = d0 / |d|,
+            // rather than along d: a stick turning while it is corrected keeps
+            // its sideways motion, so a pendulum does not lose (omega h)^2 of its
+            // velocity every substep. When the stick turned by more than 60
+            // degrees in one substep, d itself is used.
+            let (ex, ey, ez) = (p.px[j] - p.px[i], p.py[j] - p.py[i], p.pz[j] - p.pz[i]);
+            let along = dx * ex + dy * ey + dz * ez;
+            let (gx, gy, gz, n_dot_g) = if along > 0.5 * len * (ex * ex + ey * ey + ez * ez).sqrt() {
+                (ex / len, ey / len, ez / len, along / len2)
+            } else {
+                (dx / len, dy / len, dz / len, 1.0)
+            };
+            let dlambda = (-(len - self.rest[c]) - alpha_tilde * self.lambda[c]) / ((wi + wj) * n_dot_g + alpha_tilde);
             self.lambda[c] += dlambda;
-            apply(p, i, j, wi, wj, dlambda / len, dx, dy, dz);
+            apply(p, i, j, wi, wj, dlambda, gx, gy, gz);
         }
     }
 
@@ -268,19 +273,8 @@ mod tests {
     }
 
     fn one_pass(store: &mut Particles, rest: f32, method: DistanceMethod) -> f32 {
-        let mut set = DistanceSet {
-            method,
-            ..Default::default()
-        };
-        set.extend(
-            &[DistanceConstraint {
-                a: 0,
-                b: 1,
-                rest_length: rest,
-                compliance: 0.0,
-            }],
-            store.len(),
-        );
+        let mut set = DistanceSet { method, ..Default::default() };
+        set.extend(&[DistanceConstraint { a: 0, b: 1, rest_length: rest, compliance: 0.0 }], store.len());
         let n = store.len();
         let mut view = store.view(0..n);
         set.project(&mut view, 3600.0);

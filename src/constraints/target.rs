@@ -82,17 +82,15 @@ impl TargetSet {
     }
 
     /// Rebuilds a set from a snapshot (validated by the caller).
-    pub fn from_parts(particle: Vec<u32>, from: Vec<Vec3>, to: Vec<Vec3>, compliance: Vec<f32>, max_force: Vec<f32>) -> Self {
+    pub fn from_parts(
+        particle: Vec<u32>,
+        from: Vec<Vec3>,
+        to: Vec<Vec3>,
+        compliance: Vec<f32>,
+        max_force: Vec<f32>,
+    ) -> Self {
         let n = particle.len();
-        TargetSet {
-            current: to.clone(),
-            lambda: vec![0.0; n],
-            particle,
-            from,
-            to,
-            compliance,
-            max_force,
-        }
+        TargetSet { current: to.clone(), lambda: vec![0.0; n], particle, from, to, compliance, max_force }
     }
 
     /// Interpolates this substep's points (`substep` of `substeps`, 0-based),

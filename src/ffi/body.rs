@@ -135,12 +135,7 @@ pub unsafe extern "C" fn sinew_body_add_distance_constraints(
         let cs = unsafe { checked_slice(constraints, count as usize, "constraints") }?;
         let cs: Vec<DistanceConstraint> = cs
             .iter()
-            .map(|c| DistanceConstraint {
-                a: c.a,
-                b: c.b,
-                rest_length: c.rest_length,
-                compliance: c.compliance,
-            })
+            .map(|c| DistanceConstraint { a: c.a, b: c.b, rest_length: c.rest_length, compliance: c.compliance })
             .collect();
         world.write(|w| Ok(w.add_distance_constraints(body.into(), &cs)?))
     })
@@ -152,10 +147,15 @@ pub unsafe extern "C" fn sinew_body_add_distance_constraints(
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (unknown method).
 /// Threading: write lock.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sinew_body_set_distance_method(world: *mut SinewWorld, body: SinewBodyId, method: u32) -> SinewResult {
+pub unsafe extern "C" fn sinew_body_set_distance_method(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    method: u32,
+) -> SinewResult {
     ffi_boundary!("sinew_body_set_distance_method", {
         let world = unsafe { world_ref(world) }?;
-        let method = DistanceMethod::from_u32(method).ok_or_else(|| Failure::invalid(format!("unknown distance method {method}")))?;
+        let method = DistanceMethod::from_u32(method)
+            .ok_or_else(|| Failure::invalid(format!("unknown distance method {method}")))?;
         world.write(|w| Ok(w.set_distance_method(body.into(), method)?))
     })
 }
@@ -165,7 +165,11 @@ pub unsafe extern "C" fn sinew_body_set_distance_method(world: *mut SinewWorld, 
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT`. Threading: write lock.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sinew_body_set_particle_radius(world: *mut SinewWorld, body: SinewBodyId, radius: f32) -> SinewResult {
+pub unsafe extern "C" fn sinew_body_set_particle_radius(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    radius: f32,
+) -> SinewResult {
     ffi_boundary!("sinew_body_set_particle_radius", {
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_particle_radius(body.into(), radius)?))

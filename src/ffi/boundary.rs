@@ -37,10 +37,7 @@ pub struct Failure {
 
 impl Failure {
     pub(crate) fn new(code: SinewResult, message: impl Into<String>) -> Self {
-        Failure {
-            code,
-            message: message.into(),
-        }
+        Failure { code, message: message.into() }
     }
     pub(crate) fn null(what: &str) -> Self {
         Self::new(SINEW_RESULT_NULL_ARGUMENT, format!("{what} is NULL"))
@@ -100,11 +97,7 @@ pub struct SinewWorld {
 
 impl SinewWorld {
     pub(crate) fn new(world: World) -> Self {
-        SinewWorld {
-            magic: WORLD_MAGIC,
-            world: RwLock::new(world),
-            poisoned: AtomicBool::new(false),
-        }
+        SinewWorld { magic: WORLD_MAGIC, world: RwLock::new(world), poisoned: AtomicBool::new(false) }
     }
 
     pub(crate) fn forget_magic(&mut self) {
@@ -113,10 +106,7 @@ impl SinewWorld {
 
     fn check_poison(&self) -> Result<(), Failure> {
         if self.poisoned.load(Ordering::Acquire) {
-            return Err(Failure::new(
-                SINEW_RESULT_POISONED,
-                "an earlier panic left this world unusable; destroy it",
-            ));
+            return Err(Failure::new(SINEW_RESULT_POISONED, "an earlier panic left this world unusable; destroy it"));
         }
         Ok(())
     }

@@ -35,10 +35,7 @@ pub unsafe extern "C" fn sinew_collider_create_plane(
     out_collider: *mut SinewColliderId,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_create_plane", {
-        let shape = ColliderShape::Plane {
-            normal: normal.into(),
-            offset,
-        };
+        let shape = ColliderShape::Plane { normal: normal.into(), offset };
         create(world, shape, Vec3::ZERO, Quat::IDENTITY, friction, out_collider)
     })
 }
@@ -74,9 +71,7 @@ pub unsafe extern "C" fn sinew_collider_create_box(
     out_collider: *mut SinewColliderId,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_create_box", {
-        let shape = ColliderShape::Box {
-            half_extents: half_extents.into(),
-        };
+        let shape = ColliderShape::Box { half_extents: half_extents.into() };
         create(world, shape, transform.position.into(), transform.rotation.into(), friction, out_collider)
     })
 }
@@ -101,11 +96,7 @@ pub unsafe extern "C" fn sinew_collider_create_capsule(
         // Non-finite ends are refused by the core; the midpoint is then irrelevant.
         let mid = (a + b) * 0.5;
         let mid = if mid.is_finite() { mid } else { Vec3::ZERO };
-        let shape = ColliderShape::Capsule {
-            a: a - mid,
-            b: b - mid,
-            radius,
-        };
+        let shape = ColliderShape::Capsule { a: a - mid, b: b - mid, radius };
         create(world, shape, mid, Quat::IDENTITY, friction, out_collider)
     })
 }
@@ -124,7 +115,9 @@ pub unsafe extern "C" fn sinew_collider_set_transform(
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_set_transform", {
         let world = unsafe { world_ref(world) }?;
-        world.write(|w| Ok(w.set_collider_transform(collider.into(), transform.position.into(), transform.rotation.into())?))
+        world.write(|w| {
+            Ok(w.set_collider_transform(collider.into(), transform.position.into(), transform.rotation.into())?)
+        })
     })
 }
 
@@ -141,10 +134,7 @@ pub unsafe extern "C" fn sinew_collider_get_transform(
         let world = unsafe { world_ref(world) }?;
         let out = unsafe { checked_out(out_transform, "out_transform") }?;
         let (p, q) = world.read(|w| Ok(w.collider_transform(collider.into())?))?;
-        *out = SinewTransform {
-            position: p.into(),
-            rotation: q.into(),
-        };
+        *out = SinewTransform { position: p.into(), rotation: q.into() };
         Ok(())
     })
 }

@@ -120,43 +120,26 @@ impl From<SinewQuat> for Quat {
 }
 impl From<Quat> for SinewQuat {
     fn from(q: Quat) -> SinewQuat {
-        SinewQuat {
-            x: q.x,
-            y: q.y,
-            z: q.z,
-            w: q.w,
-        }
+        SinewQuat { x: q.x, y: q.y, z: q.z, w: q.w }
     }
 }
 impl From<SinewBodyId> for BodyId {
     fn from(id: SinewBodyId) -> BodyId {
-        BodyId {
-            index1: id.index1,
-            generation: id.generation,
-        }
+        BodyId { index1: id.index1, generation: id.generation }
     }
 }
 impl From<BodyId> for SinewBodyId {
     fn from(id: BodyId) -> SinewBodyId {
-        SinewBodyId {
-            index1: id.index1,
-            generation: id.generation,
-        }
+        SinewBodyId { index1: id.index1, generation: id.generation }
     }
 }
 impl From<SinewColliderId> for ColliderId {
     fn from(id: SinewColliderId) -> ColliderId {
-        ColliderId {
-            index1: id.index1,
-            generation: id.generation,
-        }
+        ColliderId { index1: id.index1, generation: id.generation }
     }
 }
 impl From<ColliderId> for SinewColliderId {
     fn from(id: ColliderId) -> SinewColliderId {
-        SinewColliderId {
-            index1: id.index1,
-            generation: id.generation,
-        }
+        SinewColliderId { index1: id.index1, generation: id.generation }
     }
 }

@@ -1,6 +1,8 @@
 //! `sinew_world_*`: creation, stepping, state hash, snapshots.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, readback, world_ref};
+use super::boundary::{
+    Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, readback, world_ref,
+};
 use super::types::*;
 use crate::{World, WorldSettings};
 
@@ -68,9 +70,7 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
         let def = unsafe { checked_ref(def, "def") }?;
         let out = unsafe { checked_out(out_world, "out_world") }?;
         if def.internal_cookie != DEF_COOKIE {
-            return Err(Failure::invalid(
-                "def was not initialised by sinew_default_world_def() (zero-initialised?)",
-            ));
+            return Err(Failure::invalid("def was not initialised by sinew_default_world_def() (zero-initialised?)"));
         }
         let settings = WorldSettings {
             gravity: def.gravity.into(),

@@ -54,17 +54,8 @@ pub fn colour<const K: usize>(items: &[[u32; K]], particle_count: usize) -> Colo
         order[next[c as usize]] = i as u32;
         next[c as usize] += 1;
     }
-    let batches = counts
-        .iter()
-        .zip(&starts)
-        .filter(|(n, _)| **n > 0)
-        .map(|(&n, &s)| s..s + n)
-        .collect();
-    Colouring {
-        order,
-        batches,
-        serial_tail: counts[MAX_COLOURS as usize] > 0,
-    }
+    let batches = counts.iter().zip(&starts).filter(|(n, _)| **n > 0).map(|(&n, &s)| s..s + n).collect();
+    Colouring { order, batches, serial_tail: counts[MAX_COLOURS as usize] > 0 }
 }
 
 #[cfg(test)]

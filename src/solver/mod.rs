@@ -68,13 +68,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     let ctx = StepContext::new(world, dt);
     world.prepared.rebuild(world.colliders.iter().map(|(_, c)| c));
     world.contacts.resize(world.particles.len());
-    let World {
-        particles,
-        bodies,
-        prepared,
-        contacts,
-        ..
-    } = world;
+    let World { particles, bodies, prepared, contacts, .. } = world;
     for body in bodies.values_mut() {
         let range = body.range();
         let mut p = particles.view(range.clone());

@@ -1,0 +1,54 @@
+//! Coulomb friction through x_prev (Jakobsen, "Handling friction"): a particle
+//! sliding on a plane stops after v0^2 / (2 mu g), never moves backwards, and
+//! stays stopped; without friction it keeps sliding.
+
+use sinew::{ColliderShape, Quat, Vec3, World, WorldSettings};
+
+/// Slides a particle resting on y = 0 at `v0` m/s along +x; returns the x
+/// positions after each step.
+fn slide(mu: f32, v0: f32, steps: usize) -> Vec<f32> {
+    let settings = WorldSettings { damping: 0.0, ..Default::default() };
+    let mut world = World::new(settings).unwrap();
+    world
+        .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, mu)
+        .unwrap();
+    let body = world.create_particles(&[Vec3::ZERO], None).unwrap();
+    let dt = 1.0 / 60.0;
+    world.move_particles(body, 0, &[Vec3::new(v0 * dt, 0.0, 0.0)]).unwrap();
+    (0..steps)
+        .map(|_| {
+            world.step(dt).unwrap();
+            let x = world.positions(body).unwrap().next().unwrap();
+            assert!(x.y >= -1e-6, "sank into the plane: {x}");
+            x.x
+        })
+        .collect()
+}
+
+#[test]
+fn sliding_particle_stops_at_the_coulomb_distance() {
+    let (mu, v0, g) = (0.5f32, 2.0f32, 9.81f32);
+    let xs = slide(mu, v0, 120);
+    let expected = v0 * v0 / (2.0 * mu * g);
+    // The move itself puts the particle v0*dt ahead before the first step;
+    // the slide starts there.
+    let travelled = *xs.last().unwrap() - v0 / 60.0;
+    let error = (travelled - expected).abs() / expected;
+    let stop_step = xs.windows(2).position(|w| w[1] == w[0]).expect("it stops");
+    println!(
+        "friction mu {mu}, v0 {v0} m/s: stopped after {travelled:.4} m in {:.3} s (Coulomb: {expected:.4} m in {:.3} s), error {:.2} %",
+        (stop_step + 1) as f32 / 60.0,
+        v0 / (mu * g),
+        error * 100.0
+    );
+    assert!(error < 0.03, "stop distance error {:.2} %", error * 100.0);
+    assert!(xs.windows(2).all(|w| w[1] >= w[0]), "friction reversed the motion");
+    assert!(xs[stop_step..].iter().all(|&x| x == xs[stop_step]), "it did not stay stopped");
+}
+
+#[test]
+fn frictionless_plane_keeps_the_speed() {
+    let xs = slide(0.0, 2.0, 60);
+    let speed = (xs[59] - xs[29]) / (30.0 / 60.0);
+    assert!((speed - 2.0).abs() < 1e-3, "speed {speed}");
+}
