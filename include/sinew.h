@@ -637,7 +637,8 @@ SinewResult sinew_world_get_def(const struct SinewWorld *world, struct SinewWorl
 /**
  * A 64-bit hash of everything that decides the world's future (particle
  * positions and previous positions, masses, constraints, targets, colliders,
- * settings, ids). Two worlds with equal hashes step on to equal bits; use it
+ * settings; not the id generations, so twin worlds built alike hash alike).
+ * Two worlds with equal hashes step on to equal bits; use it
  * to detect desyncs (lockstep, rollback) and in determinism tests.
  *
  * Errors: `NULL_ARGUMENT`. Threading: read lock.

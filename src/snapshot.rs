@@ -32,6 +32,12 @@ const HEADER: usize = 4 + 4 + 8 + 8;
 /// Where the payload goes: a byte vector or a hasher.
 trait Sink {
     fn put(&mut self, bytes: &[u8]);
+    /// Whether id generations are written. They are process-wide unique, so
+    /// twin worlds built alike have different ones; they decide nothing about
+    /// the future, and the state hash leaves them out.
+    fn with_generations(&self) -> bool {
+        true
+    }
     fn u32(&mut self, v: u32) {
         self.put(&v.to_le_bytes());
     }
@@ -73,6 +79,9 @@ impl Sink for Fnv64 {
     fn put(&mut self, bytes: &[u8]) {
         self.bytes(bytes);
     }
+    fn with_generations(&self) -> bool {
+        false
+    }
 }
 
 fn write_payload(w: &World, s: &mut impl Sink) {
@@ -90,7 +99,9 @@ fn write_payload(w: &World, s: &mut impl Sink) {
 
     s.len(w.bodies.slots.len());
     for slot in &w.bodies.slots {
-        s.u32(slot.generation);
+        if s.with_generations() {
+            s.u32(slot.generation);
+        }
         match &slot.value {
             None => s.u32(0),
             Some(b) => {
@@ -108,7 +119,9 @@ fn write_payload(w: &World, s: &mut impl Sink) {
 
     s.len(w.colliders.slots.len());
     for slot in &w.colliders.slots {
-        s.u32(slot.generation);
+        if s.with_generations() {
+            s.u32(slot.generation);
+        }
         match &slot.value {
             None => s.u32(0),
             Some(c) => {

@@ -502,8 +502,9 @@ impl World {
     // ---- state ----------------------------------------------------------
 
     /// A hash of everything that decides the future: particles (x, x_prev,
-    /// inverse mass), constraints, targets, colliders, settings, ids, and the
-    /// last substep length. Equal hashes mean equal futures, bit for bit.
+    /// inverse mass), constraints, targets, colliders, settings, id slots, and
+    /// the last substep length. Equal hashes mean equal futures, bit for bit.
+    /// Id generations are left out, so twin worlds built alike hash alike.
     pub fn state_hash(&self) -> u64 {
         crate::snapshot::state_hash(self)
     }
