@@ -317,7 +317,7 @@ impl World {
             }
             finite_vec(t.position, &format!("targets[{k}].position"))?;
             non_negative(t.compliance, &format!("targets[{k}].compliance"))?;
-            if !(t.max_force >= 0.0) {
+            if t.max_force.is_nan() || t.max_force < 0.0 {
                 return Err(Error::invalid_argument(format!(
                     "targets[{k}].max_force must be >= 0 (0 or +inf = unlimited), got {}",
                     t.max_force

@@ -28,7 +28,7 @@ impl Shape for Plane {
     #[inline(always)]
     fn contact(&self, p: Vec3, r: f32) -> Option<(Vec3, f32)> {
         let s = self.normal.dot(p) - self.offset;
-        (s < r).then(|| (self.normal, r - s))
+        (s < r).then_some((self.normal, r - s))
     }
 
     fn friction(&self) -> f32 {

@@ -10,6 +10,12 @@
 //! written only on success, `NULL` with a count of 0 is an empty array, ids are
 //! values whose generation is unique in the process, enum-like inputs arrive as
 //! `uint32_t` and are checked.
+//!
+//! Safety, for every `unsafe extern "C"` function here: a non-NULL pointer
+//! must be valid for the reads or writes its documentation states (a world
+//! from `sinew_world_create` not yet destroyed; arrays of at least the given
+//! count). NULL, misalignment, bad ids and bad values are checked and refused.
+#![allow(clippy::missing_safety_doc)]
 
 #[macro_use]
 pub mod boundary;

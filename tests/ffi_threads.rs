@@ -1,0 +1,338 @@
+//! The C ABI under threads: worlds stepped on different threads are bit-exact
+//! with one stepped alone; one world shared by four threads (a stepper, two
+//! readers and a writer of targets); and the panic boundary, where a panic
+//! poisons its world and only its world.
+
+use sinew::ffi::*;
+use std::ffi::c_char;
+use std::ptr;
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+
+const DT: f32 = 1.0 / 60.0;
+/// Cloth side, in particles.
+const N: u32 = 10;
+
+fn v(x: f32, y: f32, z: f32) -> SinewVec3 {
+    SinewVec3 { x, y, z }
+}
+
+fn finite(p: &SinewVec3) -> bool {
+    p.x.is_finite() && p.y.is_finite() && p.z.is_finite()
+}
+
+fn last_error() -> String {
+    let len = unsafe { sinew_last_error_message(ptr::null_mut(), 0) };
+    let mut buf = vec![0u8; len + 1];
+    unsafe { sinew_last_error_message(buf.as_mut_ptr().cast::<c_char>(), buf.len()) };
+    buf.truncate(len);
+    String::from_utf8(buf).expect("UTF-8")
+}
+
+#[track_caller]
+fn ok(code: SinewResult) {
+    assert_eq!(code, SINEW_RESULT_OK, "expected OK, got {code} ({:?})", last_error());
+}
+
+/// A world pointer that several threads may use: sinew's world handle is
+/// internally locked (read calls share, write calls exclude).
+struct Shared(*mut SinewWorld);
+
+// SAFETY: every sinew call on a world takes the world's lock; the world is
+// destroyed only after every thread using it has been joined.
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    fn get(&self) -> *mut SinewWorld {
+        self.0
+    }
+}
+
+fn create_world() -> *mut SinewWorld {
+    let mut world = ptr::null_mut();
+    ok(unsafe { sinew_world_create(&sinew_default_world_def(), &mut world) });
+    world
+}
+
+fn state_hash(world: *const SinewWorld) -> u64 {
+    let mut hash = 0;
+    ok(unsafe { sinew_world_state_hash(world, &mut hash) });
+    hash
+}
+
+fn read_positions(world: *const SinewWorld, body: SinewBodyId) -> Vec<SinewVec3> {
+    let mut out = vec![v(0.0, 0.0, 0.0); (N * N) as usize];
+    let mut count = 0;
+    ok(unsafe { sinew_body_read_positions(world, body, out.as_mut_ptr(), N * N, &mut count) });
+    assert_eq!(count, N * N);
+    out
+}
+
+/// An N x N cloth 2 m up with two pinned corners and stretch sticks, over a
+/// sphere and a ground plane: gravity, sticks, collisions and friction all act.
+fn build_cloth(world: *mut SinewWorld) -> SinewBodyId {
+    let mut positions = Vec::new();
+    let mut inv_masses = Vec::new();
+    for j in 0..N {
+        for i in 0..N {
+            positions.push(v(i as f32 * 0.1, 2.0, j as f32 * 0.1));
+            inv_masses.push(if j == 0 && (i == 0 || i == N - 1) { 0.0 } else { 1.0 });
+        }
+    }
+    let mut body = SinewBodyId::default();
+    ok(unsafe {
+        sinew_body_create_particles(world, positions.as_ptr(), inv_masses.as_ptr(), N * N, &mut body)
+    });
+    let mut sticks = Vec::new();
+    for k in 0..N * N {
+        if k % N + 1 < N {
+            sticks.push(SinewDistanceConstraint { a: k, b: k + 1, rest_length: -1.0, compliance: 0.0 });
+        }
+        if k + N < N * N {
+            sticks.push(SinewDistanceConstraint { a: k, b: k + N, rest_length: -1.0, compliance: 1e-6 });
+        }
+    }
+    ok(unsafe { sinew_body_add_distance_constraints(world, body, sticks.as_ptr(), sticks.len() as u32) });
+    ok(unsafe { sinew_body_set_particle_radius(world, body, 0.01) });
+    let mut collider = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_sphere(world, v(0.45, 1.4, 0.6), 0.3, 0.4, &mut collider) });
+    ok(unsafe { sinew_collider_create_plane(world, v(0.0, 1.0, 0.0), 0.0, 0.6, &mut collider) });
+    body
+}
+
+/// Builds the cloth in a new world and steps it, moving a target on the far
+/// corner each step; returns the state hash and the positions.
+fn simulate(steps: u32, start: Option<&Barrier>) -> (u64, Vec<SinewVec3>) {
+    let world = create_world();
+    let body = build_cloth(world);
+    if let Some(barrier) = start {
+        barrier.wait();
+    }
+    for k in 0..steps {
+        let a = k as f32 * 0.05;
+        let target = SinewTarget {
+            particle: N * N - 1,
+            position: v(0.9 + 0.2 * a.cos(), 1.8, 0.9 + 0.2 * a.sin()),
+            compliance: 1e-4,
+            max_force: 30.0,
+        };
+        ok(unsafe { sinew_body_set_targets(world, body, &target, 1) });
+        ok(unsafe { sinew_world_step(world, DT) });
+    }
+    let result = (state_hash(world), read_positions(world, body));
+    unsafe { sinew_world_destroy(world) };
+    result
+}
+
+fn bits(positions: &[SinewVec3]) -> Vec<[u32; 3]> {
+    positions.iter().map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]).collect()
+}
+
+#[test]
+fn worlds_stepped_on_two_threads_match_one_stepped_alone() {
+    let steps = 120;
+    let (alone, alone_positions) = simulate(steps, None);
+    assert!(alone_positions.iter().all(finite));
+    let (initial, _) = simulate(0, None);
+    assert_ne!(alone, initial, "the cloth moved");
+
+    let barrier = Barrier::new(2);
+    let results: Vec<(u64, Vec<SinewVec3>)> = thread::scope(|s| {
+        let handles: Vec<_> = (0..2).map(|_| s.spawn(|| simulate(steps, Some(&barrier)))).collect();
+        handles.into_iter().map(|h| h.join().expect("stepping thread")).collect()
+    });
+    for (k, (hash, positions)) in results.iter().enumerate() {
+        assert_eq!(*hash, alone, "thread {k}: state hash {hash:#018x}, alone {alone:#018x}");
+        assert_eq!(bits(positions), bits(&alone_positions), "thread {k}: positions differ in their bits");
+    }
+}
+
+/// Sets the flag when dropped, also when the owning thread panics.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+#[test]
+fn one_world_shared_by_four_threads() {
+    let world = Shared(create_world());
+    let body = build_cloth(world.get());
+    let done = AtomicBool::new(false);
+    let started = Barrier::new(4);
+    let rounds = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+
+    thread::scope(|s| {
+        // The stepper.
+        s.spawn(|| {
+            let _done = SetOnDrop(&done);
+            started.wait();
+            for _ in 0..200 {
+                ok(unsafe { sinew_world_step(world.get(), DT) });
+            }
+        });
+        // A reader of positions.
+        s.spawn(|| {
+            started.wait();
+            let mut buf = vec![v(0.0, 0.0, 0.0); (N * N) as usize];
+            while !done.load(Ordering::Acquire) {
+                let mut count = 0;
+                ok(unsafe { sinew_body_read_positions(world.get(), body, buf.as_mut_ptr(), N * N, &mut count) });
+                assert_eq!(count, N * N);
+                assert!(buf.iter().all(finite), "non-finite positions while stepping");
+                rounds[0].fetch_add(1, Ordering::Relaxed);
+                thread::yield_now();
+            }
+        });
+        // A reader of the state hash.
+        s.spawn(|| {
+            started.wait();
+            while !done.load(Ordering::Acquire) {
+                let mut hash = 0;
+                ok(unsafe { sinew_world_state_hash(world.get(), &mut hash) });
+                rounds[1].fetch_add(1, Ordering::Relaxed);
+                thread::yield_now();
+            }
+        });
+        // A writer of targets: drags the far corner in a circle.
+        s.spawn(|| {
+            started.wait();
+            let mut k = 0u32;
+            while !done.load(Ordering::Acquire) {
+                let a = k as f32 * 0.1;
+                let target = SinewTarget {
+                    particle: N * N - 1,
+                    position: v(0.9 + 0.2 * a.cos(), 1.8, 0.9 + 0.2 * a.sin()),
+                    compliance: 1e-4,
+                    max_force: 30.0,
+                };
+                ok(unsafe { sinew_body_set_targets(world.get(), body, &target, 1) });
+                k += 1;
+                rounds[2].fetch_add(1, Ordering::Relaxed);
+                thread::yield_now();
+            }
+        });
+    });
+
+    for (name, n) in ["read_positions", "state_hash", "set_targets"].iter().zip(&rounds) {
+        assert!(n.load(Ordering::Relaxed) > 0, "the {name} thread never ran");
+    }
+    let positions = read_positions(world.get(), body);
+    assert!(positions.iter().all(finite), "non-finite positions after the run");
+    let mut hash = 0;
+    ok(unsafe { sinew_world_state_hash(world.get(), &mut hash) });
+    unsafe { sinew_world_destroy(world.get()) };
+}
+
+/// `code` must be POISONED, with a message naming `function`.
+#[track_caller]
+fn poisoned(function: &str, code: SinewResult) {
+    assert_eq!(code, SINEW_RESULT_POISONED, "{function} on a poisoned world returned {code}");
+    let message = last_error();
+    assert!(message.starts_with(&format!("{function}: ")), "{function}: last error message {message:?}");
+}
+
+#[test]
+fn a_panic_poisons_its_world_and_only_its_world() {
+    let world = create_world();
+    let body = build_cloth(world);
+    let mut collider = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_sphere(world, v(5.0, 0.0, 0.0), 0.5, 0.0, &mut collider) });
+    let other = create_world();
+    let other_body = build_cloth(other);
+    ok(unsafe { sinew_world_step(world, DT) });
+    ok(unsafe { sinew_world_step(other, DT) });
+    let mut image_size = 0;
+    ok(unsafe { sinew_world_snapshot(other, ptr::null_mut(), 0, &mut image_size) });
+    let mut image = vec![0u8; image_size];
+    ok(unsafe { sinew_world_snapshot(other, image.as_mut_ptr(), image.len(), &mut image_size) });
+
+    assert_eq!(unsafe { testing::panic_inside_step(ptr::null_mut()) }, SINEW_RESULT_NULL_ARGUMENT);
+
+    // The panic (the hook prints it to stderr) is contained and reported.
+    assert_eq!(unsafe { testing::panic_inside_step(world) }, SINEW_RESULT_PANIC);
+    let message = last_error();
+    assert!(
+        message.starts_with("panic_inside_step: ") && message.contains("deliberate test panic"),
+        "panic message {message:?}"
+    );
+
+    // Every call on the world is now POISONED and writes nothing.
+    poisoned("sinew_world_step", unsafe { sinew_world_step(world, DT) });
+    poisoned("panic_inside_step", unsafe { testing::panic_inside_step(world) });
+    let mut buf = [v(7.0, 7.0, 7.0); 4];
+    let mut count = 0xDEAD_BEEF;
+    poisoned("sinew_body_read_positions", unsafe {
+        sinew_body_read_positions(world, body, buf.as_mut_ptr(), 4, &mut count)
+    });
+    poisoned("sinew_body_read_positions", unsafe {
+        sinew_body_read_positions(world, body, ptr::null_mut(), 0, &mut count)
+    });
+    poisoned("sinew_body_read_velocities", unsafe {
+        sinew_body_read_velocities(world, body, buf.as_mut_ptr(), 4, &mut count)
+    });
+    assert_eq!((buf, count), ([v(7.0, 7.0, 7.0); 4], 0xDEAD_BEEF));
+    let positions = [v(0.0, 1.0, 0.0)];
+    let mut new_body = SinewBodyId { index1: 0xDEAD, generation: 0xBEEF };
+    poisoned("sinew_body_create_particles", unsafe {
+        sinew_body_create_particles(world, positions.as_ptr(), ptr::null(), 1, &mut new_body)
+    });
+    assert_eq!(new_body, SinewBodyId { index1: 0xDEAD, generation: 0xBEEF });
+    poisoned("sinew_body_particle_count", unsafe { sinew_body_particle_count(world, body, &mut count) });
+    assert_eq!(count, 0xDEAD_BEEF);
+    let mut hash = 0xDEAD_BEEF;
+    poisoned("sinew_world_state_hash", unsafe { sinew_world_state_hash(world, &mut hash) });
+    assert_eq!(hash, 0xDEAD_BEEF);
+    let mut size = 0xDEAD_BEEF;
+    poisoned("sinew_world_snapshot", unsafe { sinew_world_snapshot(world, ptr::null_mut(), 0, &mut size) });
+    assert_eq!(size, 0xDEAD_BEEF);
+    let mut def = sinew_default_world_def();
+    def.substeps = 77;
+    poisoned("sinew_world_get_def", unsafe { sinew_world_get_def(world, &mut def) });
+    assert_eq!(def.substeps, 77);
+    poisoned("sinew_world_set_gravity", unsafe { sinew_world_set_gravity(world, v(0.0, -1.0, 0.0)) });
+    poisoned("sinew_world_restore", unsafe { sinew_world_restore(world, image.as_ptr(), image.len()) });
+    let target = SinewTarget { particle: 0, position: v(0.0, 2.0, 0.0), compliance: 0.0, max_force: 0.0 };
+    poisoned("sinew_body_set_targets", unsafe { sinew_body_set_targets(world, body, &target, 1) });
+    poisoned("sinew_body_clear_targets", unsafe { sinew_body_clear_targets(world, body) });
+    poisoned("sinew_body_set_positions", unsafe { sinew_body_set_positions(world, body, 0, positions.as_ptr(), 1) });
+    poisoned("sinew_body_move_particles", unsafe {
+        sinew_body_move_particles(world, body, 0, positions.as_ptr(), 1)
+    });
+    poisoned("sinew_body_set_inv_masses", unsafe { sinew_body_set_inv_masses(world, body, 0, &1.0, 1) });
+    poisoned("sinew_body_set_particle_radius", unsafe { sinew_body_set_particle_radius(world, body, 0.1) });
+    poisoned("sinew_body_set_distance_method", unsafe { sinew_body_set_distance_method(world, body, 1) });
+    let stick = SinewDistanceConstraint { a: 0, b: 5, rest_length: -1.0, compliance: 0.0 };
+    poisoned("sinew_body_add_distance_constraints", unsafe {
+        sinew_body_add_distance_constraints(world, body, &stick, 1)
+    });
+    poisoned("sinew_body_destroy", unsafe { sinew_body_destroy(world, body) });
+    let mut new_collider = SinewColliderId { index1: 0xDEAD, generation: 0xBEEF };
+    poisoned("sinew_collider_create_sphere", unsafe {
+        sinew_collider_create_sphere(world, v(0.0, 0.0, 0.0), 1.0, 0.0, &mut new_collider)
+    });
+    assert_eq!(new_collider, SinewColliderId { index1: 0xDEAD, generation: 0xBEEF });
+    let pose = SinewTransform { position: v(0.0, 0.0, 0.0), rotation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 } };
+    poisoned("sinew_collider_set_transform", unsafe { sinew_collider_set_transform(world, collider, pose) });
+    let mut got = SinewTransform { position: v(7.0, 7.0, 7.0), ..pose };
+    poisoned("sinew_collider_get_transform", unsafe { sinew_collider_get_transform(world, collider, &mut got) });
+    assert_eq!(got.position, v(7.0, 7.0, 7.0));
+    poisoned("sinew_collider_destroy", unsafe { sinew_collider_destroy(world, collider) });
+    assert_eq!(unsafe { sinew_body_is_valid(world, body) }, 0);
+    assert_eq!(unsafe { sinew_collider_is_valid(world, collider) }, 0);
+
+    // The other world is unaffected.
+    let before = state_hash(other);
+    ok(unsafe { sinew_world_step(other, DT) });
+    assert_ne!(state_hash(other), before);
+    assert_eq!(unsafe { sinew_body_is_valid(other, other_body) }, 1);
+    assert!(read_positions(other, other_body).iter().all(finite));
+
+    // A poisoned world is still destroyed.
+    unsafe { sinew_world_destroy(world) };
+    unsafe { sinew_world_destroy(other) };
+}
