@@ -51,9 +51,8 @@ fn rope_over_ball() {
     let mut inv = [1.0f32; 30];
     inv[0] = 0.0;
     let mut rope = SinewBodyId::default();
-    let sticks: Vec<SinewDistanceConstraint> = (0..29)
-        .map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 })
-        .collect();
+    let sticks: Vec<SinewDistanceConstraint> =
+        (0..29).map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 }).collect();
     let mut ball = SinewColliderId::default();
     unsafe {
         ok(sinew_body_create_particles(world, pos.as_ptr(), inv.as_ptr(), 30, &mut rope));
@@ -81,7 +80,8 @@ fn sheet_on_box() {
     let mut sticks = Vec::new();
     for r in 0..n {
         for c in 0..n {
-            let mut add = |b| sticks.push(SinewDistanceConstraint { a: id(r, c), b, rest_length: -1.0, compliance: 0.0 });
+            let mut add =
+                |b| sticks.push(SinewDistanceConstraint { a: id(r, c), b, rest_length: -1.0, compliance: 0.0 });
             if c + 1 < n {
                 add(id(r, c + 1));
             }
@@ -119,9 +119,8 @@ fn dragged_chain() {
     println!("\n== chain dragged by its head: a hard target (IK by pinning) pulls 10 links around a circle ==");
     let world = new_world();
     let pos: Vec<SinewVec3> = (0..10).map(|i| v(0.0, 1.0, i as f32 * 0.2)).collect();
-    let sticks: Vec<SinewDistanceConstraint> = (0..9)
-        .map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 })
-        .collect();
+    let sticks: Vec<SinewDistanceConstraint> =
+        (0..9).map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 }).collect();
     let mut chain = SinewBodyId::default();
     let mut ground = SinewColliderId::default();
     unsafe {
@@ -133,7 +132,12 @@ fn dragged_chain() {
     let start = Instant::now();
     for frame in 1..=240u32 {
         let a = frame as f32 / 60.0;
-        let head = SinewTarget { particle: 0, position: v(a.cos() * 1.5, 0.5, a.sin() * 1.5), compliance: 0.0, max_force: 0.0 };
+        let head = SinewTarget {
+            particle: 0,
+            position: v(a.cos() * 1.5, 0.5, a.sin() * 1.5),
+            compliance: 0.0,
+            max_force: 0.0,
+        };
         unsafe {
             ok(sinew_body_set_targets(world, chain, &head, 1));
             ok(sinew_world_step(world, 1.0 / 60.0));

@@ -612,7 +612,8 @@ void sinew_world_destroy(struct SinewWorld *world);
 /**
  * Advances the world by `dt` seconds: `substeps` substeps of `dt / substeps`.
  *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` unless `dt > 0` and finite;
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` unless `dt` is in [1e-6, 1] seconds
+ * (NaN and inf included);
  * `POISONED`; `PANIC` (the world is then poisoned).
  * Threading: takes the world's write lock; other calls on the same world wait
  * for the step to finish, different worlds step in parallel.

@@ -17,6 +17,10 @@ use glam::{Quat, Vec3};
 pub(crate) const MAX_SUBSTEPS: u32 = 1024;
 /// The largest accepted `iterations`.
 pub(crate) const MAX_ITERATIONS: u32 = 1024;
+/// The shortest accepted step, seconds.
+pub(crate) const MIN_DT: f32 = 1e-6;
+/// The longest accepted step, seconds.
+pub(crate) const MAX_DT: f32 = 1.0;
 /// The dt assumed for velocities before the first step (1/60 s).
 pub(crate) const DEFAULT_DT: f32 = 1.0 / 60.0;
 
@@ -136,9 +140,13 @@ impl World {
         Ok(())
     }
 
-    /// Advances the world by `dt` seconds (`substeps` substeps).
+    /// Advances the world by `dt` seconds (`substeps` substeps); `dt` in
+    /// [1e-6, 1] s: beyond, h^2 and 1/h^2 leave f32's comfortable range.
     pub fn step(&mut self, dt: f32) -> Result<()> {
         positive(dt, "dt")?;
+        if !(MIN_DT..=MAX_DT).contains(&dt) {
+            return Err(Error::invalid_argument(format!("dt must be in [{MIN_DT:e}, {MAX_DT}] s, got {dt:e}")));
+        }
         crate::solver::step(self, dt);
         Ok(())
     }

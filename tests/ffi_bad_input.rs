@@ -380,6 +380,34 @@ fn world_calls_refuse_bad_input() {
     changes(&w, || unsafe { sinew_world_set_gravity(p, v(0.0, -1.0, 0.0)) });
 }
 
+/// A library bug this suite found: `sinew_world_step` takes any finite
+/// `dt > 0`, but with a `dt` far from a frame time (<= ~1e-19 s on a body with
+/// sticks: `1 / h^2` overflows; >= ~1e20 s on any body) it returns OK and
+/// leaves NaN positions for good, and the world's own snapshot is then refused
+/// by `sinew_world_restore`. Either refusing such a `dt` (world unchanged) or
+/// staying finite passes this test.
+#[test]
+fn world_step_with_an_extreme_finite_dt_is_refused_or_stays_finite() {
+    for dt in [f32::MIN_POSITIVE, 1e-20, 1e20, f32::MAX] {
+        let (w, b) = busy_world();
+        let before = w.hash();
+        let code = unsafe { sinew_world_step(w.0, dt) };
+        if code != SINEW_RESULT_OK {
+            assert_eq!(code, SINEW_RESULT_INVALID_ARGUMENT, "dt {dt:e}");
+            assert_eq!(w.hash(), before, "dt {dt:e} was refused but changed the world");
+            continue;
+        }
+        w.step();
+        let positions = w.positions(b);
+        assert!(
+            positions.iter().all(|q| q.x.is_finite() && q.y.is_finite() && q.z.is_finite()),
+            "dt {dt:e} was accepted and left non-finite positions: {positions:?}"
+        );
+        let image = w.snapshot();
+        ok(unsafe { sinew_world_restore(w.0, image.as_ptr(), image.len()) });
+    }
+}
+
 #[test]
 fn world_restore_refuses_bad_images() {
     let (w, _) = busy_world();
