@@ -380,12 +380,9 @@ fn world_calls_refuse_bad_input() {
     changes(&w, || unsafe { sinew_world_set_gravity(p, v(0.0, -1.0, 0.0)) });
 }
 
-/// A library bug this suite found: `sinew_world_step` takes any finite
-/// `dt > 0`, but with a `dt` far from a frame time (<= ~1e-19 s on a body with
-/// sticks: `1 / h^2` overflows; >= ~1e20 s on any body) it returns OK and
-/// leaves NaN positions for good, and the world's own snapshot is then refused
-/// by `sinew_world_restore`. Either refusing such a `dt` (world unchanged) or
-/// staying finite passes this test.
+/// Regression: a finite `dt` far from a frame time (<= ~1e-19 s with sticks:
+/// `1 / h^2` overflows; >= ~1e20 s) used to return OK and leave NaN positions.
+/// Either refusing such a `dt` (world unchanged) or staying finite passes.
 #[test]
 fn world_step_with_an_extreme_finite_dt_is_refused_or_stays_finite() {
     for dt in [f32::MIN_POSITIVE, 1e-20, 1e20, f32::MAX] {
