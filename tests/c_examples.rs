@@ -11,17 +11,25 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// target/<profile>/, where cargo put libsinew.so and libsinew.a.
+/// A folder holding libsinew.so and libsinew.a: target/<profile>/ when cargo
+/// already put them there, else a build of the library (same sources) in a
+/// target folder of its own, made once.
 fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
-    assert!(
-        dir.join(shared_name()).exists(),
-        "{} not found in {}: cargo builds it with the test targets",
-        shared_name(),
-        dir.display()
-    );
-    dir
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test executable path");
+        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
+        if dir.join(shared_name()).exists() && dir.join("libsinew.a").exists() {
+            return dir;
+        }
+        let target = dir.join("c-lib");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        run(Command::new(cargo).current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target));
+        let built = target.join("debug");
+        assert!(built.join(shared_name()).exists(), "{} not built in {}", shared_name(), built.display());
+        built
+    })
+    .clone()
 }
 
 fn shared_name() -> &'static str {
