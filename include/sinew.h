@@ -17,6 +17,23 @@
 #include <stdint.h>
 
 /**
+ * Grid pin flag: the top-left vertex.
+ */
+#define PIN_TOP_LEFT 1
+
+/**
+ * Grid pin flag: the top-right vertex.
+ */
+#define PIN_TOP_RIGHT 2
+
+/**
+ * Grid pin flag: the whole top row.
+ */
+#define PIN_TOP_EDGE 4
+
+#define PIN_ALL ((PIN_TOP_LEFT | PIN_TOP_RIGHT) | PIN_TOP_EDGE)
+
+/**
  * Sticks compute their length with a true square root (default).
  */
 #define SINEW_DISTANCE_METHOD_EXACT 0
@@ -228,6 +245,24 @@ typedef struct SinewWorldDef {
      * Most colliders; 0 (default) = no limit.
      */
     uint32_t max_colliders;
+    /**
+     * Wind velocity every cloth feels, m/s; default (0, 0, 0).
+     */
+    struct SinewVec3 wind;
+    /**
+     * Air density for cloth aerodynamics, kg/m^3, >= 0; default 1.2 (0 = no air).
+     */
+    float air_density;
+    /**
+     * A body (with everything joined to it) slower than this everywhere, m/s,
+     * for `sleep_time` seconds falls asleep and costs nothing until touched,
+     * moved, or its targets, wind or gravity change; default 0.02; 0 = never sleep.
+     */
+    float sleep_speed;
+    /**
+     * Seconds of stillness before sleep, >= 0; default 1.
+     */
+    float sleep_time;
     /**
      * Set by `sinew_default_world_def`; do not touch.
      */

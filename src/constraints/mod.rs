@@ -3,3 +3,5 @@
 
 pub mod distance;
 pub mod target;
+pub mod joint;
+pub mod tether;
