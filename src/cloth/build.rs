@@ -184,8 +184,17 @@ pub fn grid(def: &GridDef) -> Built {
     if def.pins & PIN_TOP_RIGHT != 0 {
         pinned[cols - 1] = true;
     }
-    let w = n as f32 / def.options.mass;
-    let inv_mass: Vec<f32> = pinned.iter().map(|&p| if p { 0.0 } else { w }).collect();
+    // Uniform density: a particle carries a quarter of each quad it is a
+    // corner of, so edges and corners are lighter, as a cut cloth is.
+    let quads = ((cols - 1) * (rows - 1)) as f32;
+    let inv_mass: Vec<f32> = (0..n)
+        .map(|i| {
+            let (r, c) = (i / cols, i % cols);
+            let corners = |k: usize, len: usize| if k == 0 || k == len - 1 { 1.0 } else { 2.0 };
+            let share = corners(r, rows) * corners(c, cols) / 4.0;
+            if pinned[i] { 0.0 } else { quads / (share * def.options.mass) }
+        })
+        .collect();
 
     let o = &def.options;
     let mut sticks = Vec::new();

@@ -151,6 +151,18 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
     })
 }
 
+/// Sets the wind every cloth feels (m/s) from the next step on; wakes every
+/// body.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_wind(world: *mut SinewWorld, wind: SinewVec3) -> SinewResult {
+    ffi_boundary!("sinew_world_set_wind", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_wind(wind.into())?))
+    })
+}
+
 /// The world's current settings, as a def (with the cookie, so it can create
 /// a world alike).
 ///
