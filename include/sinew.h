@@ -279,7 +279,7 @@ typedef struct SinewClothGridDef {
      */
     uint32_t tether_mode;
     /**
-     * >= 1; default 1.
+     * At least 1; default 1.
      */
     float tether_scale;
     /**
@@ -322,7 +322,7 @@ typedef struct SinewClothMeshDef {
      */
     const struct SinewVec3 *vertices;
     /**
-     * >= 1.
+     * At least 1.
      */
     uint32_t vertex_count;
     /**
@@ -331,8 +331,8 @@ typedef struct SinewClothMeshDef {
      */
     const uint32_t *indices;
     /**
-     * >= 1. Degenerate triangles (repeated or welded indices, no area) are
-     * left out.
+     * At least 1. Degenerate triangles (repeated or welded indices, no area)
+     * are dropped.
      */
     uint32_t triangle_count;
     /**
@@ -366,7 +366,7 @@ typedef struct SinewClothMeshDef {
      */
     uint32_t tether_mode;
     /**
-     * >= 1; default 1.
+     * At least 1; default 1.
      */
     float tether_scale;
     /**

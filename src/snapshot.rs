@@ -16,15 +16,15 @@
 
 use crate::body::{Body, BodyKind};
 use crate::cloth::Cloth;
-use crate::constraints::joint::Joint;
-use crate::constraints::tether::TetherSet;
-use crate::pool::BodyId;
 use crate::collision::{Collider, ColliderShape};
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
+use crate::constraints::joint::Joint;
 use crate::constraints::target::TargetSet;
+use crate::constraints::tether::TetherSet;
 use crate::error::{Error, Result};
 use crate::hash::{Fnv64, fnv64};
 use crate::particles::{LANES, Particles, padded};
+use crate::pool::BodyId;
 use crate::pool::{Pool, Slot};
 use crate::world::{World, WorldSettings};
 use glam::{Quat, Vec3};
@@ -529,16 +529,8 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         {
             return Err(bad("cloth data out of range"));
         }
-        body.cloth = Some(Box::new(Cloth::new(
-            count,
-            triangles,
-            vertex_map,
-            drag,
-            lift,
-            wind,
-            flags.0 == 1,
-            flags.1 == 1,
-        )));
+        body.cloth =
+            Some(Box::new(Cloth::new(count, triangles, vertex_map, drag, lift, wind, flags.0 == 1, flags.1 == 1)));
     }
     Ok(body)
 }

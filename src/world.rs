@@ -7,10 +7,10 @@ use crate::body::{Body, BodyKind};
 use crate::collision::friction::Contacts;
 use crate::collision::{Collider, ColliderShape, Prepared};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
+use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
 use crate::particles::{Particles, padded};
-use crate::constraints::joint::Joint;
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
 use crate::solver::Scratch;
 use glam::{Quat, Vec3};
@@ -295,12 +295,8 @@ impl World {
         let range = self.body(id)?.range();
         let body = self.bodies.remove(id.into()).expect("checked above");
         self.particles.remove(range.clone());
-        let dead: Vec<JointId> = self
-            .joints
-            .iter()
-            .filter(|(_, j)| j.body_a == id || j.body_b == id)
-            .map(|(h, _)| h.into())
-            .collect();
+        let dead: Vec<JointId> =
+            self.joints.iter().filter(|(_, j)| j.body_a == id || j.body_b == id).map(|(h, _)| h.into()).collect();
         for j in dead {
             self.destroy_joint(j).expect("listed above");
         }
@@ -628,10 +624,7 @@ impl World {
         } else {
             joint.rest_length
         };
-        let h = self
-            .joints
-            .insert(Joint { rest_length, ..joint })
-            .ok_or_else(|| Error::limit("no joint slot left"))?;
+        let h = self.joints.insert(Joint { rest_length, ..joint }).ok_or_else(|| Error::limit("no joint slot left"))?;
         self.wake(joint.body_a);
         self.wake(joint.body_b);
         Ok(h.into())

@@ -2,8 +2,7 @@
 //! normals, wind, self- and cloth-cloth collision, joints, sleep.
 
 use sinew::{
-    BodyId, ClothOptions, ColliderShape, GridDef, Joint, MeshDef, PIN_TOP_EDGE, Quat, TetherMode, Vec3, World,
-    WorldSettings,
+    BodyId, ClothOptions, ColliderShape, GridDef, Joint, MeshDef, Quat, TetherMode, Vec3, World, WorldSettings,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -186,7 +185,8 @@ fn wind_blows_a_cloth_downwind_and_drag_gives_the_terminal_velocity() {
     // A flat 1 m^2, 0.1 kg cloth falling with drag 1 in air of 1.2 kg/m^3:
     // terminal speed sqrt(2 m g / (rho C_d A)) = 1.2787 m/s.
     let mut world = World::new(WorldSettings { damping: 0.0, sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
-    let options = ClothOptions { mass: 0.1, drag: 1.0, lift: 0.0, tethers: TetherMode::None, ..ClothOptions::default() };
+    let options =
+        ClothOptions { mass: 0.1, drag: 1.0, lift: 0.0, tethers: TetherMode::None, ..ClothOptions::default() };
     let cloth = world.create_cloth_grid(&flat(Vec3::ZERO, 11, 11, options)).unwrap();
     run(&mut world, 4.0);
     let v = world.velocities(cloth).unwrap().map(|v| v.y).sum::<f32>() / 121.0;
@@ -233,7 +233,8 @@ fn self_collision_keeps_the_layers_of_a_folded_cloth_apart() {
     let thickness = 0.02;
     let gap_after = |self_collision: bool| {
         let mut world = World::new(WorldSettings::default()).unwrap();
-        world.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
+        world
+            .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
             .unwrap();
         let (v, t, _) = folded(31, 10, 0.05, 0.3);
         let options = ClothOptions { thickness, self_collision, bend_compliance: 1.0, ..ClothOptions::default() };
@@ -274,7 +275,8 @@ fn cloths_that_collide_with_each_other_stack_instead_of_passing_through() {
     let thickness = 0.02;
     let gap = |collide: bool| {
         let mut world = World::new(WorldSettings::default()).unwrap();
-        world.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
+        world
+            .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
             .unwrap();
         let options = ClothOptions { thickness, cloth_collision: collide, ..ClothOptions::default() };
         let bottom = world.create_cloth_grid(&flat(Vec3::new(0.0, 0.03, 0.0), 12, 12, options)).unwrap();
@@ -298,9 +300,18 @@ fn a_joint_couples_two_bodies_both_ways() {
     let settings = WorldSettings { gravity: Vec3::ZERO, damping: 0.0, air_density: 0.0, ..WorldSettings::default() };
     let mut world = World::new(settings).unwrap();
     let options = ClothOptions { tethers: TetherMode::None, mass: 1.0, ..ClothOptions::default() };
-    let cape = world.create_cloth_grid(&GridDef { columns: 6, rows: 6, pins: 0, options, ..GridDef::default() }).unwrap();
+    let cape =
+        world.create_cloth_grid(&GridDef { columns: 6, rows: 6, pins: 0, options, ..GridDef::default() }).unwrap();
     let anchor = world.create_particles(&[Vec3::new(0.0, 0.0, 0.0)], Some(&[0.5])).unwrap();
-    world.create_joint(Joint { body_a: anchor, particle_a: 0, body_b: cape, particle_b: 0, rest_length: 0.0, compliance: 0.0 })
+    world
+        .create_joint(Joint {
+            body_a: anchor,
+            particle_a: 0,
+            body_b: cape,
+            particle_b: 0,
+            rest_length: 0.0,
+            compliance: 0.0,
+        })
         .unwrap();
     world.move_particles(anchor, 0, &[Vec3::new(0.05, 0.0, 0.0)]).unwrap();
     let momentum = |w: &World| {
@@ -328,12 +339,17 @@ fn a_cloth_at_rest_falls_asleep_and_wakes_when_touched() {
     let mut world = World::new(WorldSettings::default()).unwrap();
     let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
     run(&mut world, 6.0);
-    assert!(world.is_sleeping(cloth).unwrap(), "a hanging cloth at rest should sleep ({} m/s)", max_speed(&world, cloth));
+    assert!(
+        world.is_sleeping(cloth).unwrap(),
+        "a hanging cloth at rest should sleep ({} m/s)",
+        max_speed(&world, cloth)
+    );
     let before = positions(&world, cloth);
     run(&mut world, 1.0);
     assert_eq!(before, positions(&world, cloth), "a sleeping cloth moved");
     // A sphere moved into it wakes it and pushes it.
-    let ball = world.create_collider(ColliderShape::Sphere { radius: 0.2 }, Vec3::new(0.7, -0.7, 1.0), Quat::IDENTITY, 0.0)
+    let ball = world
+        .create_collider(ColliderShape::Sphere { radius: 0.2 }, Vec3::new(0.7, -0.7, 1.0), Quat::IDENTITY, 0.0)
         .unwrap();
     assert!(world.is_sleeping(cloth).unwrap(), "a collider far away must not wake it");
     world.set_collider_transform(ball, Vec3::new(0.7, -0.7, 0.1), Quat::IDENTITY).unwrap();

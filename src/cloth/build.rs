@@ -245,8 +245,7 @@ pub fn grid(def: &GridDef) -> Built {
         }
     }
     // Tether paths may cut across the quads' diagonals.
-    let edges: Vec<(u32, u32)> =
-        sticks.iter().filter(|k| k.rest_length < 1.5 * s).map(|k| (k.a, k.b)).collect();
+    let edges: Vec<(u32, u32)> = sticks.iter().filter(|k| k.rest_length < 1.5 * s).map(|k| (k.a, k.b)).collect();
     let tethers = tethers(&positions, &inv_mass, &edges, o.tethers, o.tether_scale);
     Built { positions, inv_mass, triangles, vertex_map: (0..n as u32).collect(), sticks, tethers }
 }

@@ -55,7 +55,9 @@ pub struct PairFinder {
 const HASH_BITS_MAX: u32 = 22;
 
 fn cell_hash(c: [i32; 3], mask: u32) -> u32 {
-    let h = (c[0] as u32).wrapping_mul(73_856_093) ^ (c[1] as u32).wrapping_mul(19_349_663) ^ (c[2] as u32).wrapping_mul(83_492_791);
+    let h = (c[0] as u32).wrapping_mul(73_856_093)
+        ^ (c[1] as u32).wrapping_mul(19_349_663)
+        ^ (c[2] as u32).wrapping_mul(83_492_791);
     h & mask
 }
 
@@ -146,11 +148,13 @@ impl PairFinder {
                 }
                 self.candidates.sort_unstable();
                 self.candidates.dedup();
-                let near = &vm.neighbours[vm.neighbour_start[i as usize] as usize..vm.neighbour_start[i as usize + 1] as usize];
+                let near = &vm.neighbours
+                    [vm.neighbour_start[i as usize] as usize..vm.neighbour_start[i as usize + 1] as usize];
                 for &(ti, k) in &self.candidates {
                     let tm = &members[ti as usize];
                     let same = ti as usize == vi;
-                    if (same && !vm.self_collision) || (!same && !(vm.cloth_collision && tm.cloth_collision)) {
+                    let enabled = if same { vm.self_collision } else { vm.cloth_collision && tm.cloth_collision };
+                    if !enabled {
                         continue;
                     }
                     let t = tm.triangles[k as usize];

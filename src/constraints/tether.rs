@@ -62,7 +62,10 @@ mod tests {
     #[test]
     fn a_stretched_tether_puts_the_particle_on_its_sphere() {
         let mut store = Particles::default();
-        store.append(&[Vec3::ZERO, Vec3::new(3.0, 4.0, 0.0), Vec3::new(0.5, 0.0, 0.0)], |i| if i == 0 { 0.0 } else { 1.0 });
+        store.append(
+            &[Vec3::ZERO, Vec3::new(3.0, 4.0, 0.0), Vec3::new(0.5, 0.0, 0.0)],
+            |i| if i == 0 { 0.0 } else { 1.0 },
+        );
         let n = store.len();
         let mut p = store.view(0..n);
         let t = TetherSet { particle: vec![1, 2], anchor: vec![0, 0], length: vec![2.5, 1.0] };

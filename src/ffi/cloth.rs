@@ -50,7 +50,7 @@ pub struct SinewClothGridDef {
     /// free vertex within `tether_scale` times its rest distance from the
     /// nearest pinned vertex, so a cloth does not over-stretch under its weight.
     pub tether_mode: u32,
-    /// >= 1; default 1.
+    /// At least 1; default 1.
     pub tether_scale: f32,
     /// Collision radius of the vertices, metres, >= 0; default 0.01.
     pub thickness: f32,
@@ -75,13 +75,13 @@ pub struct SinewClothMeshDef {
     pub transform: SinewTransform,
     /// `vertex_count` positions in the frame above; read during the call only.
     pub vertices: *const SinewVec3,
-    /// >= 1.
+    /// At least 1.
     pub vertex_count: u32,
     /// `3 * triangle_count` vertex indices, counter-clockwise seen from the
     /// front (the side normals point to).
     pub indices: *const u32,
-    /// >= 1. Degenerate triangles (repeated or welded indices, no area) are
-    /// left out.
+    /// At least 1. Degenerate triangles (repeated or welded indices, no area)
+    /// are dropped.
     pub triangle_count: u32,
     /// Vertices closer than this (metres, >= 0) become one particle, as a
     /// mesh split at UV seams needs; default 1e-5; 0 welds only equal positions.
@@ -99,7 +99,7 @@ pub struct SinewClothMeshDef {
     pub bend_compliance: f32,
     /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
     pub tether_mode: u32,
-    /// >= 1; default 1.
+    /// At least 1; default 1.
     pub tether_scale: f32,
     /// Collision radius, metres; default 0.01.
     pub thickness: f32,
@@ -177,9 +177,7 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
         let d = unsafe { checked_ref(def, "def") }?;
         let out = unsafe { checked_out(out_body, "out_body") }?;
         if d.internal_cookie != GRID_COOKIE {
-            return Err(Failure::invalid(
-                "def was not made by sinew_default_cloth_grid_def() (zero-initialised?)",
-            ));
+            return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
         }
         let grid = GridDef {
             position: d.transform.position.into(),
@@ -266,8 +264,11 @@ pub unsafe extern "C" fn sinew_cloth_create(
             .checked_mul(3)
             .ok_or_else(|| Failure::invalid("triangle_count is too large"))?;
         let indices = unsafe { checked_slice(d.indices, triangles, "def.indices") }?;
-        let inv_masses =
-            if d.inv_masses.is_null() { None } else { Some(unsafe { checked_slice(d.inv_masses, n, "def.inv_masses") }?) };
+        let inv_masses = if d.inv_masses.is_null() {
+            None
+        } else {
+            Some(unsafe { checked_slice(d.inv_masses, n, "def.inv_masses") }?)
+        };
         let pinned: Option<Vec<bool>> = if d.pin_mask.is_null() {
             None
         } else {
@@ -419,7 +420,9 @@ pub unsafe extern "C" fn sinew_cloth_write_vertices(
     ffi_boundary!("sinew_cloth_write_vertices", {
         let world = unsafe { world_ref(world) }?;
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
-        for (p, stride, what) in [(positions, position_stride, "position_stride"), (normals, normal_stride, "normal_stride")] {
+        for (p, stride, what) in
+            [(positions, position_stride, "position_stride"), (normals, normal_stride, "normal_stride")]
+        {
             if !p.is_null() {
                 if stride < 12 {
                     return Err(Failure::invalid(format!("{what} must be >= 12 bytes, got {stride}")));
@@ -501,7 +504,11 @@ pub unsafe extern "C" fn sinew_body_get_bounds(
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
 /// (NaN/inf). Threading: write lock.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn sinew_cloth_set_wind(world: *mut SinewWorld, body: SinewBodyId, wind: SinewVec3) -> SinewResult {
+pub unsafe extern "C" fn sinew_cloth_set_wind(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    wind: SinewVec3,
+) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_wind", {
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_cloth_wind(body.into(), wind.into())?))

@@ -28,8 +28,8 @@ pub mod types;
 pub mod world;
 
 pub use body::*;
-pub use cloth::*;
 pub use boundary::SinewWorld;
+pub use cloth::*;
 pub use collider::*;
 pub use errors::*;
 pub use joint::*;

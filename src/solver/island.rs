@@ -48,9 +48,8 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u3
     for (_, j) in joints.iter() {
         sets.union(j.body_a.index1 - 1, j.body_b.index1 - 1);
     }
-    let cloths: Vec<u32> = (0..n as u32)
-        .filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(colliding_cloth))
-        .collect();
+    let cloths: Vec<u32> =
+        (0..n as u32).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(colliding_cloth)).collect();
     for (k, &a) in cloths.iter().enumerate() {
         for &b in &cloths[k + 1..] {
             let (ba, bb) = (bodies.slots[a as usize].value.as_ref(), bodies.slots[b as usize].value.as_ref());
