@@ -253,12 +253,22 @@ fn self_collision_keeps_the_layers_of_a_folded_cloth_apart() {
         for _ in 0..180 {
             world.step(DT).unwrap();
             let p = positions(&world, cloth);
-            // Top-layer vertices (columns 20..) above bottom-layer ones (mirror columns).
-            for r in 1..9 {
-                for c in 22..29 {
+            // The bottom layer (columns 0..9) lies flat; every top-layer vertex
+            // (columns 21..) over its interior must stay a thickness above it.
+            let bottom: Vec<Vec3> =
+                (0..10).flat_map(|r| (0..10).map(move |c| (r, c))).map(|(r, c)| p[r * 31 + c]).collect();
+            let (lo, hi) = bottom.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(l, h), &q| (l.min(q), h.max(q)));
+            for r in 0..10 {
+                for c in 21..31 {
                     let top = p[r * 31 + c];
-                    let bottom = p[r * 31 + (30 - c)];
-                    min_gap = min_gap.min(top.y - bottom.y);
+                    if top.x > lo.x + 0.05 && top.x < hi.x - 0.05 && top.z > lo.z + 0.05 && top.z < hi.z - 0.05 {
+                        let flat = |q: Vec3| Vec3::new(q.x, 0.0, q.z);
+                        let under = bottom
+                            .iter()
+                            .min_by(|a, b| flat(**a).distance(flat(top)).total_cmp(&flat(**b).distance(flat(top))))
+                            .unwrap();
+                        min_gap = min_gap.min(top.y - under.y);
+                    }
                 }
             }
         }

@@ -11,10 +11,11 @@
 //! lift = -q C_l cos (n - cos u_hat)             (across the flow, |.| = q C_l cos sin)
 //! ```
 //!
-//! A third of the force goes to each vertex. The velocity change a vertex gets
-//! in one substep is capped at its own speed through the air: drag can stop a
-//! particle relative to the air, never throw it back (light cloth in a gale
-//! would otherwise oscillate and blow up).
+//! A third of the force goes to each vertex. Forces are computed once per step
+//! and applied in each substep. The velocity change a vertex gets in one step
+//! is capped at its own speed through the air: drag can stop a particle
+//! relative to the air, never throw it back (light cloth in a gale would
+//! otherwise oscillate and blow up).
 
 use crate::particles::ParticlesMut;
 use glam::Vec3;
@@ -35,13 +36,16 @@ impl Air {
     }
 }
 
-/// Adds the aerodynamic displacement `F w h^2` of one substep to the predicted
-/// positions; the velocity is the predicted one, `(x - x_prev) / h`.
-/// `scratch` holds one vector per particle.
-pub fn apply(p: &mut ParticlesMut, triangles: &[[u32; 3]], air: &Air, h: f32, scratch: &mut Vec<Vec3>) {
-    scratch.clear();
-    scratch.resize(p.len(), Vec3::ZERO);
-    let inv_h = 1.0 / h;
+/// The aerodynamic acceleration of every particle for the coming step, from
+/// the velocities of the last substep, `(x - x_prev) / h_prev`, written into
+/// `accel` (one vector per particle). Forces change with the cloth's shape
+/// and speed, which move little within a step, so they are computed once per
+/// step and applied in every substep. The velocity change over the step is
+/// capped at the particle's speed through the air.
+pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, h_prev: f32, dt: f32, accel: &mut Vec<Vec3>) {
+    accel.clear();
+    accel.resize(p.len(), Vec3::ZERO);
+    let inv_h = 1.0 / h_prev;
     for t in triangles {
         let [a, b, c] = t.map(|i| i as usize);
         let (xa, xb, xc) = (p.position(a), p.position(b), p.position(c));
@@ -53,8 +57,7 @@ pub fn apply(p: &mut ParticlesMut, triangles: &[[u32; 3]], air: &Air, h: f32, sc
         if speed2 < 1e-12 || twice_area < 1e-12 {
             continue;
         }
-        let speed = speed2.sqrt();
-        let u_hat = u / speed;
+        let u_hat = u / speed2.sqrt();
         let mut n = cross / twice_area;
         let mut cos = n.dot(u_hat);
         if cos < 0.0 {
@@ -62,24 +65,27 @@ pub fn apply(p: &mut ParticlesMut, triangles: &[[u32; 3]], air: &Air, h: f32, sc
             cos = -cos;
         }
         let q = 0.5 * air.density * speed2 * (0.5 * twice_area);
-        let force = -(u_hat * (air.drag * cos) + (n - u_hat * cos) * (air.lift * cos)) * q;
-        let share = force / 3.0;
-        scratch[a] += share;
-        scratch[b] += share;
-        scratch[c] += share;
+        let share = -(u_hat * (air.drag * cos) + (n - u_hat * cos) * (air.lift * cos)) * (q / 3.0);
+        accel[a] += share;
+        accel[b] += share;
+        accel[c] += share;
     }
-    for (i, f) in scratch.iter().enumerate() {
+    for (i, f) in accel.iter_mut().enumerate() {
         let w = p.inv_mass[i];
-        if w == 0.0 {
-            continue;
-        }
-        // The velocity change, capped at the particle's speed through the air.
-        let mut dv = *f * (w * h);
+        *f *= w;
         let through_air = ((p.position(i) - p.previous(i)) * inv_h - air.wind).length();
-        let len = dv.length();
-        if len > through_air {
-            dv *= through_air / len;
+        let dv = f.length() * dt;
+        if dv > through_air {
+            *f *= through_air / dv;
         }
-        p.set_position(i, p.position(i) + dv * h);
+    }
+}
+
+/// Adds `accel * h^2` to the predicted positions of one substep.
+pub fn apply(p: &mut ParticlesMut, accel: &[Vec3], h2: f32) {
+    for (i, a) in accel.iter().enumerate() {
+        if *a != Vec3::ZERO {
+            p.set_position(i, p.position(i) + *a * h2);
+        }
     }
 }

@@ -53,6 +53,11 @@ pub struct PairFinder {
 }
 
 const HASH_BITS_MAX: u32 = 22;
+/// The most cells a box covers along an axis in the hash, minus one.
+const MAX_SPAN: i32 = 7;
+/// Barycentric slack: a vertex over a triangle's edge still counts, so it
+/// cannot slip between two neighbouring triangles.
+const EDGE_SLACK: f32 = 0.02;
 
 fn cell_hash(c: [i32; 3], mask: u32) -> u32 {
     let h = (c[0] as u32).wrapping_mul(73_856_093)
@@ -80,37 +85,38 @@ impl PairFinder {
     pub fn find(&mut self, views: &[ParticlesMut], members: &[Member], ahead: f32, out: &mut Vec<Pair>) {
         out.clear();
         let grow = members.iter().map(|m| m.thickness).fold(0.0, f32::max);
-        // Cell size: the mean edge length, at least twice the thickness.
-        let (mut edge_sum, mut edge_count) = (0.0f64, 0usize);
-        let mut triangle_count = 0usize;
+        // Cell size: the mean extent of the triangles' swept boxes, so a box
+        // covers a few cells whatever the speed.
+        let (mut extent_sum, mut triangle_count) = (0.0f64, 0usize);
         for m in members {
             let p = &views[m.body as usize];
             for t in m.triangles {
-                edge_sum += f64::from(p.position(t[0] as usize).distance(p.position(t[1] as usize)));
-                edge_count += 1;
+                let (lo, hi) = swept(p, t, ahead, grow);
+                extent_sum += f64::from((hi - lo).max_element());
             }
             triangle_count += m.triangles.len();
         }
         if triangle_count == 0 {
             return;
         }
-        let cell = ((edge_sum / edge_count as f64) as f32).max(2.0 * grow).max(1e-6);
+        let cell = ((extent_sum / triangle_count as f64) as f32).max(2.0 * grow).max(1e-6);
         let inv_cell = 1.0 / cell;
         let bits = (usize::BITS - (2 * triangle_count).leading_zeros()).min(HASH_BITS_MAX);
         let mask = (1u32 << bits) - 1;
         let cell_of = |x: Vec3| (x * inv_cell).floor().to_array().map(|c| c as i32);
 
         // Every cell each triangle's swept box covers (boxes larger than
-        // 4 cells a side are clamped: a triangle that long is torn anyway).
+        // MAX_SPAN cells a side are clamped: such a triangle is torn or
+        // flying apart, and its pairs are the least of the step's worries).
         self.entries.clear();
         for (mi, m) in members.iter().enumerate() {
             let p = &views[m.body as usize];
             for (k, t) in m.triangles.iter().enumerate() {
                 let (lo, hi) = swept(p, t, ahead, grow);
                 let (a, b) = (cell_of(lo), cell_of(hi));
-                for x in a[0]..=b[0].min(a[0].saturating_add(3)) {
-                    for y in a[1]..=b[1].min(a[1].saturating_add(3)) {
-                        for z in a[2]..=b[2].min(a[2].saturating_add(3)) {
+                for x in a[0]..=b[0].min(a[0].saturating_add(MAX_SPAN)) {
+                    for y in a[1]..=b[1].min(a[1].saturating_add(MAX_SPAN)) {
+                        for z in a[2]..=b[2].min(a[2].saturating_add(MAX_SPAN)) {
                             self.entries.push((cell_hash([x, y, z], mask), mi as u32, k as u32));
                         }
                     }
@@ -137,9 +143,9 @@ impl PairFinder {
                 let (lo, hi) = swept(pv, &[i], ahead, vm.thickness);
                 let (a, b) = (cell_of(lo), cell_of(hi));
                 self.candidates.clear();
-                for x in a[0]..=b[0].min(a[0].saturating_add(2)) {
-                    for y in a[1]..=b[1].min(a[1].saturating_add(2)) {
-                        for z in a[2]..=b[2].min(a[2].saturating_add(2)) {
+                for x in a[0]..=b[0].min(a[0].saturating_add(MAX_SPAN)) {
+                    for y in a[1]..=b[1].min(a[1].saturating_add(MAX_SPAN)) {
+                        for z in a[2]..=b[2].min(a[2].saturating_add(MAX_SPAN)) {
                             let h = cell_hash([x, y, z], mask) as usize;
                             let bucket = self.bucket_start[h] as usize..self.bucket_start[h + 1] as usize;
                             self.candidates.extend(self.entries[bucket].iter().map(|e| (e.1, e.2)));
@@ -220,7 +226,7 @@ pub fn project(views: &mut [ParticlesMut], pairs: &[Pair]) {
             continue;
         }
         let Some(bary) = barycentric(x, a, b, c) else { continue };
-        if bary.iter().any(|&u| u < 0.0) {
+        if bary.iter().any(|&u| u < -EDGE_SLACK) {
             continue;
         }
         let denom = wv + wt[0] * bary[0] * bary[0] + wt[1] * bary[1] * bary[1] + wt[2] * bary[2] * bary[2];

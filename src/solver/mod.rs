@@ -10,7 +10,7 @@
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         Verlet, gravity, damping, time-corrected   integrate.rs
-//!       wind            drag and lift per cloth triangle           cloth/aero.rs
+//!       wind            drag and lift, computed once per step      cloth/aero.rs
 //!       targets         interpolate, place kinematic particles     constraints/target.rs
 //!       for each of `iterations` relaxation passes:
 //!         per body:
@@ -88,7 +88,8 @@ impl StepContext {
 /// Scratch kept between steps so a step does not allocate once warm.
 #[derive(Default, Debug, Clone)]
 pub(crate) struct Scratch {
-    aero: Vec<Vec3>,
+    /// Aerodynamic accelerations of the step, per island member.
+    aero: Vec<Vec<Vec3>>,
     finder: PairFinder,
     pairs: Vec<Pair>,
     joints: Vec<Resolved>,
@@ -148,20 +149,24 @@ fn solve_island(
     ctx: &StepContext,
     scratch: &mut Scratch,
 ) {
-    let Scratch { aero: aero_scratch, pairs, joints, .. } = scratch;
+    let Scratch { aero: accel, pairs, joints, .. } = scratch;
+    accel.resize_with(island.len(), Vec::new);
+    for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
+        a.clear();
+        if let Some(cloth) = &body.cloth {
+            let air = Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
+            if air.active() {
+                aero::accelerations(p, &cloth.triangles, &air, ctx.h_prev, ctx.dt, a);
+            }
+        }
+    }
     for substep in 0..ctx.substeps {
         let h_prev = if substep == 0 { ctx.h_prev } else { ctx.h };
         let velocity_scale = ctx.damping * (ctx.h / h_prev);
         let gravity = ctx.gravity * (ctx.h * (h_prev + ctx.h) * 0.5);
-        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+        for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter()) {
             integrate::predict(p, velocity_scale, gravity);
-            if let Some(cloth) = &body.cloth {
-                let air =
-                    Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
-                if air.active() {
-                    aero::apply(p, &cloth.triangles, &air, ctx.h, aero_scratch);
-                }
-            }
+            aero::apply(p, a, ctx.h2);
             body.targets.begin_substep(p, substep, ctx.substeps);
             body.distances.begin_substep();
             c.clear();

@@ -1,0 +1,306 @@
+//! The benchmark harness (shared/BENCHMARKS.md): each scene side by side with
+//! the naive textbook loop, in the same process, medians of timed runs.
+//!
+//! `cargo bench` runs every scene; `cargo bench -- quick` only the small ones.
+//! Scenes are built through the C ABI, as an engine would.
+
+use sinew::ffi::*;
+use std::hint::black_box;
+use std::time::Instant;
+
+const DT: f32 = 1.0 / 60.0;
+
+// ---- the naive reference ----------------------------------------------------
+
+/// Jakobsen's loop, written plainly: array-of-structs, scalar, one Verlet
+/// step, `passes` Gauss-Seidel passes over the sticks in build order with the
+/// mass-weighted projection and a true square root, then a ground clamp.
+struct Naive {
+    x: Vec<[f32; 3]>,
+    old: Vec<[f32; 3]>,
+    inv_mass: Vec<f32>,
+    sticks: Vec<(usize, usize, f32)>,
+}
+
+impl Naive {
+    fn step(&mut self, passes: usize) {
+        let g = -9.81 * DT * DT;
+        for i in 0..self.x.len() {
+            if self.inv_mass[i] == 0.0 {
+                continue;
+            }
+            let (x, o) = (self.x[i], self.old[i]);
+            self.old[i] = x;
+            self.x[i] = [2.0 * x[0] - o[0], 2.0 * x[1] - o[1] + g, 2.0 * x[2] - o[2]];
+        }
+        for _ in 0..passes {
+            for &(a, b, rest) in &self.sticks {
+                let (wa, wb) = (self.inv_mass[a], self.inv_mass[b]);
+                if wa + wb == 0.0 {
+                    continue;
+                }
+                let d = [self.x[b][0] - self.x[a][0], self.x[b][1] - self.x[a][1], self.x[b][2] - self.x[a][2]];
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                if len == 0.0 {
+                    continue;
+                }
+                let k = (len - rest) / (len * (wa + wb));
+                for c in 0..3 {
+                    self.x[a][c] += wa * k * d[c];
+                    self.x[b][c] -= wb * k * d[c];
+                }
+            }
+        }
+        for p in &mut self.x {
+            p[1] = p[1].max(-100.0);
+        }
+    }
+}
+
+// ---- scenes -----------------------------------------------------------------
+
+/// The sticks-N sheet: positions, inverse masses, sticks (a, b, rest).
+fn sheet(n: usize) -> (Vec<[f32; 3]>, Vec<f32>, Vec<(usize, usize, f32)>) {
+    let at = |r: usize, c: usize| r * n + c;
+    let x: Vec<[f32; 3]> = (0..n * n).map(|i| [(i % n) as f32 * 0.1, -((i / n) as f32) * 0.1, 0.0]).collect();
+    let w = (0..n * n).map(|i| if i < n { 0.0 } else { 1.0 }).collect();
+    let mut s = Vec::new();
+    let d = 0.1 * std::f32::consts::SQRT_2;
+    for r in 0..n {
+        for c in 0..n {
+            if c + 1 < n {
+                s.push((at(r, c), at(r, c + 1), 0.1));
+            }
+            if r + 1 < n {
+                s.push((at(r, c), at(r + 1, c), 0.1));
+            }
+            if r + 1 < n && c + 1 < n {
+                s.push((at(r, c), at(r + 1, c + 1), d));
+                s.push((at(r, c + 1), at(r + 1, c), d));
+            }
+            if c + 2 < n {
+                s.push((at(r, c), at(r, c + 2), 0.2));
+            }
+            if r + 2 < n {
+                s.push((at(r, c), at(r + 2, c), 0.2));
+            }
+        }
+    }
+    (x, w, s)
+}
+
+fn mean_stretch(x: &[[f32; 3]], sticks: &[(usize, usize, f32)]) -> f64 {
+    let sum: f64 = sticks
+        .iter()
+        .map(|&(a, b, rest)| {
+            let d = [x[b][0] - x[a][0], x[b][1] - x[a][1], x[b][2] - x[a][2]];
+            f64::from(((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt() - rest).abs() / rest)
+        })
+        .sum();
+    sum / sticks.len() as f64
+}
+
+fn ok(r: SinewResult) {
+    if r != SINEW_RESULT_OK {
+        let mut buf = [0u8; 512];
+        let n = unsafe { sinew_last_error_message(buf.as_mut_ptr() as *mut std::ffi::c_char, buf.len()) };
+        panic!("sinew call failed: {}", String::from_utf8_lossy(&buf[..n.min(511)]));
+    }
+}
+
+/// A world through the C ABI; sleep off so every step is timed at full work.
+fn world(substeps: u32, iterations: u32, damping: f32) -> *mut SinewWorld {
+    let mut def = sinew_default_world_def();
+    def.substeps = substeps;
+    def.iterations = iterations;
+    def.damping = damping;
+    def.sleep_speed = 0.0;
+    if std::env::var("NOAIR").is_ok() {
+        def.air_density = 0.0;
+    }
+    let mut w = std::ptr::null_mut();
+    ok(unsafe { sinew_world_create(&def, &mut w) });
+    let ground = SinewVec3 { x: 0.0, y: 1.0, z: 0.0 };
+    let mut c = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_plane(w, ground, -100.0, 0.5, &mut c) });
+    w
+}
+
+fn read(w: *mut SinewWorld, body: SinewBodyId, n: usize) -> Vec<[f32; 3]> {
+    let mut out = vec![SinewVec3::default(); n];
+    let mut count = 0;
+    ok(unsafe { sinew_body_read_positions(w, body, out.as_mut_ptr(), n as u32, &mut count) });
+    out.iter().map(|v| [v.x, v.y, v.z]).collect()
+}
+
+/// Median milliseconds per step of `step`, over `runs` runs of `steps` steps
+/// after `warm` warm-up steps.
+fn time(mut step: impl FnMut(), warm: usize, runs: usize, steps: usize) -> f64 {
+    for _ in 0..warm {
+        step();
+    }
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..steps {
+                step();
+            }
+            start.elapsed().as_secs_f64() * 1e3 / steps as f64
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[runs / 2]
+}
+
+/// Steps a scene to 220 steps in total (for the stretch figure), timing a
+/// part of them: (ms/step, stretch).
+fn run_sheet_naive(n: usize, runs: usize) -> (f64, f64) {
+    let (x, w, s) = sheet(n);
+    let mut naive = Naive { old: x.clone(), x, inv_mass: w, sticks: s };
+    let steps = 220 / (runs + 2);
+    let ms = time(|| naive.step(10), 220 - runs * steps, runs, steps);
+    (ms, mean_stretch(&naive.x, &naive.sticks))
+}
+
+fn run_sheet_sinew(n: usize, substeps: u32, iterations: u32, runs: usize) -> (f64, f64) {
+    let (x, inv, s) = sheet(n);
+    let w = world(substeps, iterations, 0.0);
+    let pos: Vec<SinewVec3> = x.iter().map(|p| SinewVec3 { x: p[0], y: p[1], z: p[2] }).collect();
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_body_create_particles(w, pos.as_ptr(), inv.as_ptr(), pos.len() as u32, &mut body) });
+    let sticks: Vec<SinewDistanceConstraint> = s
+        .iter()
+        .map(|&(a, b, rest)| SinewDistanceConstraint { a: a as u32, b: b as u32, rest_length: rest, compliance: 0.0 })
+        .collect();
+    ok(unsafe { sinew_body_add_distance_constraints(w, body, sticks.as_ptr(), sticks.len() as u32) });
+    let steps = 220 / (runs + 2);
+    let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 220 - runs * steps, runs, steps);
+    let stretch = mean_stretch(&read(w, body, n * n), &s);
+    unsafe { sinew_world_destroy(w) };
+    (ms, stretch)
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    format!("{cpu}, SIMD level: scalar (no SIMD kernels yet), workers: 1")
+}
+
+fn sticks_scene(n: usize, runs: usize) {
+    let (_, _, s) = sheet(n);
+    let projections = s.len() as f64 * 10.0;
+    println!("\n### sticks-{n}: {} particles, {} sticks, 10 passes per step\n", n * n, s.len());
+    println!("| solver | split | ms/step | M projections/s | mean stretch after 220 steps | speed vs naive |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let (naive_ms, naive_stretch) = run_sheet_naive(n, runs);
+    let row = |name: &str, split: &str, ms: f64, stretch: f64| {
+        println!(
+            "| {name} | {split} | {ms:.3} | {:.1} | {:.2e} | {:.2}x |",
+            projections / ms / 1e3,
+            stretch,
+            naive_ms / ms
+        );
+    };
+    row("naive textbook loop", "1 x 10", naive_ms, naive_stretch);
+    let (ms, stretch) = run_sheet_sinew(n, 1, 10, runs);
+    row("sinew", "1 x 10", ms, stretch);
+    let (ms, stretch) = run_sheet_sinew(n, 10, 1, runs);
+    row("sinew", "10 x 1", ms, stretch);
+}
+
+fn cloth_scene(n: u32, runs: usize) {
+    let defaults = sinew_default_world_def();
+    let w = world(defaults.substeps, defaults.iterations, defaults.damping);
+    let mut def = sinew_default_cloth_grid_def();
+    def.columns = n;
+    def.rows = n;
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_cloth_create_grid(w, &def, &mut body) });
+    let steps = 220 / (runs + 2);
+    let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 220 - runs * steps, runs, steps);
+    let (_, _, structural) = sheet(n as usize);
+    let structural: Vec<_> = structural.into_iter().filter(|s| s.2 < 0.15).collect();
+    let stretch = mean_stretch(&read(w, body, (n * n) as usize), &structural);
+    // The naive loop on the same sheet at the same number of passes per step.
+    let passes = (defaults.substeps * defaults.iterations) as usize;
+    let (x, inv, s) = sheet(n as usize);
+    let mut naive = Naive { old: x.clone(), x, inv_mass: inv, sticks: s };
+    let naive_ms = time(|| naive.step(passes), 220 - runs * steps, runs, steps);
+    println!(
+        "| cloth-{n} | {} x {} | {ms:.3} | {stretch:.2e} | {naive_ms:.3} | {:.2}x |",
+        defaults.substeps,
+        defaults.iterations,
+        naive_ms / ms
+    );
+    unsafe { sinew_world_destroy(w) };
+}
+
+fn readback_scene(n: u32) {
+    let w = world(8, 1, 0.01);
+    let mut def = sinew_default_cloth_grid_def();
+    def.columns = n;
+    def.rows = n;
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_cloth_create_grid(w, &def, &mut body) });
+    let count = (n * n) as usize;
+    let mut out = vec![SinewVec3::default(); count];
+    let mut got = 0;
+    let us = time(
+        || {
+            ok(unsafe { sinew_body_read_positions(w, body, out.as_mut_ptr(), count as u32, &mut got) });
+            black_box(&out);
+        },
+        100,
+        9,
+        200,
+    ) * 1e3;
+    let mut vb = vec![0f32; count * 6];
+    let us_vb = time(
+        || {
+            let base = vb.as_mut_ptr() as *mut u8;
+            ok(unsafe {
+                sinew_cloth_write_vertices(w, body, base, 24, base.wrapping_add(12), 24, count as u32, &mut got)
+            });
+            black_box(&vb);
+        },
+        20,
+        9,
+        50,
+    ) * 1e3;
+    let bytes = (count * 12) as f64;
+    println!("\n### readback-{n}: {count} particles\n");
+    println!("| call | us/call | GB/s |");
+    println!("|---|---:|---:|");
+    println!("| sinew_body_read_positions | {us:.1} | {:.2} |", bytes / us / 1e3);
+    println!(
+        "| sinew_cloth_write_vertices (positions + normals, stride 24) | {us_vb:.1} | {:.2} |",
+        2.0 * bytes / us_vb / 1e3
+    );
+    unsafe { sinew_world_destroy(w) };
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    println!("## sinew benchmarks\n\n{}", machine());
+    let sizes: &[usize] = if quick { &[32, 64] } else { &[32, 64, 128, 256] };
+    let runs = if quick { 3 } else { 7 };
+    for &n in sizes {
+        sticks_scene(n, runs);
+    }
+    println!(
+        "\n### cloth-N: sinew_cloth_create_grid at the library's defaults (sleep off), naive loop at the same passes\n"
+    );
+    println!("| scene | substeps x iterations | ms/step | structural stretch | naive ms/step | speed vs naive |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for &n in sizes {
+        cloth_scene(n as u32, runs);
+    }
+    readback_scene(128);
+    println!("\nragdolls-K and threads: not yet (no ragdolls, one worker).");
+}
