@@ -19,7 +19,7 @@ struct Naive {
     x: Vec<[f32; 3]>,
     old: Vec<[f32; 3]>,
     inv_mass: Vec<f32>,
-    sticks: Vec<(usize, usize, f32)>,
+    sticks: Vec<Stick>,
 }
 
 impl Naive {
@@ -45,9 +45,9 @@ impl Naive {
                     continue;
                 }
                 let k = (len - rest) / (len * (wa + wb));
-                for c in 0..3 {
-                    self.x[a][c] += wa * k * d[c];
-                    self.x[b][c] -= wb * k * d[c];
+                for (c, dc) in d.iter().enumerate() {
+                    self.x[a][c] += wa * k * dc;
+                    self.x[b][c] -= wb * k * dc;
                 }
             }
         }
@@ -59,8 +59,11 @@ impl Naive {
 
 // ---- scenes -----------------------------------------------------------------
 
-/// The sticks-N sheet: positions, inverse masses, sticks (a, b, rest).
-fn sheet(n: usize) -> (Vec<[f32; 3]>, Vec<f32>, Vec<(usize, usize, f32)>) {
+/// A stick: particles a, b and the rest length.
+type Stick = (usize, usize, f32);
+
+/// The sticks-N sheet: positions, inverse masses, sticks.
+fn sheet(n: usize) -> (Vec<[f32; 3]>, Vec<f32>, Vec<Stick>) {
     let at = |r: usize, c: usize| r * n + c;
     let x: Vec<[f32; 3]> = (0..n * n).map(|i| [(i % n) as f32 * 0.1, -((i / n) as f32) * 0.1, 0.0]).collect();
     let w = (0..n * n).map(|i| if i < n { 0.0 } else { 1.0 }).collect();
@@ -89,7 +92,7 @@ fn sheet(n: usize) -> (Vec<[f32; 3]>, Vec<f32>, Vec<(usize, usize, f32)>) {
     (x, w, s)
 }
 
-fn mean_stretch(x: &[[f32; 3]], sticks: &[(usize, usize, f32)]) -> f64 {
+fn mean_stretch(x: &[[f32; 3]], sticks: &[Stick]) -> f64 {
     let sum: f64 = sticks
         .iter()
         .map(|&(a, b, rest)| {
