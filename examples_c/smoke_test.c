@@ -330,6 +330,18 @@ int main(void) {
     EXPECT(sinew_cloth_set_collision(cw, cloth, 1, 1), SINEW_RESULT_OK);
     EXPECT(sinew_cloth_set_collision(cw, cloth, 2, 0), SINEW_RESULT_INVALID_ARGUMENT);
 
+    /* frames */
+    uint32_t top[3] = {0, 1, 2}, frame_index = 99;
+    SinewTransform shoulder = {{0, 0, 0}, {0, 0, 0, 1}};
+    EXPECT(sinew_body_attach_to_frame(cw, cloth, top, 0, shoulder, &frame_index), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_attach_to_frame(cw, cloth, NULL, 3, shoulder, &frame_index), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_attach_to_frame(cw, cloth, top, 3, zero_rot, &frame_index), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_attach_to_frame(cw, cloth, top, 3, shoulder, &frame_index), SINEW_RESULT_OK);
+    CHECK(frame_index == 0);
+    shoulder.position.y = 0.1f;
+    EXPECT(sinew_body_set_frame(cw, cloth, 0, shoulder), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_frame(cw, cloth, 1, shoulder), SINEW_RESULT_INVALID_ARGUMENT);
+
     /* joints, sleep */
     SinewBodyId weight;
     SinewVec3 wp = {0.7f, 0.0f, 0.0f};

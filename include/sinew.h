@@ -147,6 +147,42 @@ typedef struct SinewBodyId {
 typedef uint32_t SinewBool;
 
 /**
+ * A rotation quaternion, x, y, z, w (Unity's and glm's order).
+ */
+typedef struct SinewQuat {
+    /**
+     * X.
+     */
+    float x;
+    /**
+     * Y.
+     */
+    float y;
+    /**
+     * Z.
+     */
+    float z;
+    /**
+     * W (1 for the identity).
+     */
+    float w;
+} SinewQuat;
+
+/**
+ * A rigid transform: rotation, then translation.
+ */
+typedef struct SinewTransform {
+    /**
+     * World-space position.
+     */
+    struct SinewVec3 position;
+    /**
+     * Rotation; normalised by sinew on input, must not be zero.
+     */
+    struct SinewQuat rotation;
+} SinewTransform;
+
+/**
  * A stick between two particles of one body (Jakobsen's constraint (C2)).
  */
 typedef struct SinewDistanceConstraint {
@@ -191,42 +227,6 @@ typedef struct SinewTarget {
      */
     float max_force;
 } SinewTarget;
-
-/**
- * A rotation quaternion, x, y, z, w (Unity's and glm's order).
- */
-typedef struct SinewQuat {
-    /**
-     * X.
-     */
-    float x;
-    /**
-     * Y.
-     */
-    float y;
-    /**
-     * Z.
-     */
-    float z;
-    /**
-     * W (1 for the identity).
-     */
-    float w;
-} SinewQuat;
-
-/**
- * A rigid transform: rotation, then translation.
- */
-typedef struct SinewTransform {
-    /**
-     * World-space position.
-     */
-    struct SinewVec3 position;
-    /**
-     * Rotation; normalised by sinew on input, must not be zero.
-     */
-    struct SinewQuat rotation;
-} SinewTransform;
 
 /**
  * A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
@@ -571,6 +571,41 @@ SinewResult sinew_body_destroy(struct SinewWorld *world, struct SinewBodyId body
  * poisoned world). Never fails. Threading: read lock.
  */
 SinewBool sinew_body_is_valid(const struct SinewWorld *world, struct SinewBodyId body);
+
+/**
+ * Pins `count` particles of a body to a frame the engine moves (a bone, a
+ * pole, a platform): the particles become kinematic (inverse mass 0) and keep
+ * their current place in the frame; `sinew_body_set_frame` moves them, with
+ * the motion interpolated across the substeps so the rest of the body is
+ * dragged along smoothly. A particle attached twice follows the later frame.
+ *
+ * - `particles`: `count` particle indices, read during the call only.
+ * - `frame`: where the frame is now (its rotation is normalised).
+ * - `out_frame`: receives the frame's index within the body (0, 1, ...),
+ *   written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` (count 0, an index
+ * out of range, NaN/inf, a zero quaternion); `LIMIT_EXCEEDED`. Threading:
+ * write lock.
+ */
+SinewResult sinew_body_attach_to_frame(struct SinewWorld *world,
+                                       struct SinewBodyId body,
+                                       const uint32_t *particles,
+                                       uint32_t count,
+                                       struct SinewTransform frame,
+                                       uint32_t *out_frame);
+
+/**
+ * Moves frame `frame` (an index from `sinew_body_attach_to_frame`) of a
+ * body: its particles reach their points in it at the end of the next step.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (frame index out
+ * of range, NaN/inf, a zero quaternion). Threading: write lock.
+ */
+SinewResult sinew_body_set_frame(struct SinewWorld *world,
+                                 struct SinewBodyId body,
+                                 uint32_t frame,
+                                 struct SinewTransform transform);
 
 /**
  * Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps

@@ -3,6 +3,7 @@
 use crate::cloth::Cloth;
 use crate::collision::Candidates;
 use crate::constraints::distance::DistanceSet;
+use crate::constraints::frame::FrameAttachment;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
@@ -42,6 +43,8 @@ pub struct Body {
     pub distances: DistanceSet,
     pub targets: TargetSet,
     pub tethers: TetherSet,
+    /// Particles pinned to engine-moved frames.
+    pub frames: Vec<FrameAttachment>,
     /// Triangles, aerodynamics and render data of a cloth body.
     pub cloth: Option<Box<Cloth>>,
     /// Asleep: skipped by the step until something wakes it.
@@ -64,6 +67,7 @@ impl Body {
             distances: DistanceSet::default(),
             targets: TargetSet::default(),
             tethers: TetherSet::default(),
+            frames: Vec::new(),
             cloth: None,
             sleeping: false,
             still_time: 0.0,

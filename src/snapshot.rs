@@ -18,6 +18,7 @@ use crate::body::{Body, BodyKind};
 use crate::cloth::Cloth;
 use crate::collision::{Collider, ColliderShape};
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
+use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
@@ -192,6 +193,11 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.u32s(&t.particle);
     s.u32s(&t.anchor);
     s.f32s(&t.length);
+    s.len(b.frames.len());
+    for f in &b.frames {
+        s.u32s(&f.particles);
+        s.vec3s(&f.local);
+    }
     s.u32(b.sleeping as u32);
     s.f32(b.still_time);
     match &b.cloth {
@@ -502,6 +508,14 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         return Err(bad("a tether out of range"));
     }
     body.tethers = TetherSet { particle, anchor, length };
+    let n = r.len(8)?;
+    for _ in 0..n {
+        let (particles, local) = (r.u32s()?, r.vec3s()?);
+        if particles.is_empty() || particles.len() != local.len() || particles.iter().any(|&i| i as usize >= count) {
+            return Err(bad("a frame attachment out of range"));
+        }
+        body.frames.push(FrameAttachment { particles, local });
+    }
     body.sleeping = match r.u32()? {
         0 => false,
         1 => true,

@@ -7,6 +7,7 @@ use crate::body::{Body, BodyKind};
 use crate::collision::friction::Contacts;
 use crate::collision::{Collider, ColliderShape, Prepared};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
+use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
@@ -415,6 +416,62 @@ impl World {
             }
         }
         self.body_mut(id)?.targets.set(targets);
+        Ok(())
+    }
+
+    /// Pins `particles` of a body to the frame at `position`, `rotation`:
+    /// they become kinematic (inverse mass 0) and keep their current place in
+    /// the frame; [`World::set_frame`] moves them. Returns the frame's index
+    /// within the body. A particle attached twice follows the later frame.
+    pub fn attach_to_frame(&mut self, id: BodyId, particles: &[u32], position: Vec3, rotation: Quat) -> Result<u32> {
+        let body = self.body(id)?;
+        for (k, &i) in particles.iter().enumerate() {
+            if i as usize >= body.count {
+                return Err(Error::invalid_argument(format!(
+                    "particles[{k}] = {i} out of range (the body has {})",
+                    body.count
+                )));
+            }
+        }
+        if particles.is_empty() {
+            return Err(Error::invalid_argument("a frame attachment needs at least one particle"));
+        }
+        let position = finite_vec(position, "frame.position")?;
+        let rotation = unit_rotation(rotation, "frame.rotation")?;
+        let first = body.first;
+        let points: Vec<Vec3> = particles.iter().map(|&i| self.particles.position(first + i as usize)).collect();
+        if body.frames.len() >= u32::MAX as usize {
+            return Err(Error::limit("too many frames on one body"));
+        }
+        for &i in particles {
+            self.particles.inv_mass[first + i as usize] = 0.0;
+        }
+        let frame = FrameAttachment::new(particles, &points, position, rotation);
+        let targets: Vec<Target> = frame
+            .points(position, rotation)
+            .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
+            .collect();
+        let body = self.body_mut(id)?;
+        body.targets.set(&targets);
+        body.frames.push(frame);
+        Ok(body.frames.len() as u32 - 1)
+    }
+
+    /// Moves a frame of a body: its particles reach their points in it by the
+    /// end of the next step, interpolated across the substeps.
+    pub fn set_frame(&mut self, id: BodyId, frame: u32, position: Vec3, rotation: Quat) -> Result<()> {
+        let n = self.body(id)?.frames.len();
+        if frame as usize >= n {
+            return Err(Error::invalid_argument(format!("frame {frame} out of range (the body has {n})")));
+        }
+        let position = finite_vec(position, "frame.position")?;
+        let rotation = unit_rotation(rotation, "frame.rotation")?;
+        let body = self.body_mut(id)?;
+        let targets: Vec<Target> = body.frames[frame as usize]
+            .points(position, rotation)
+            .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
+            .collect();
+        body.targets.set(&targets);
         Ok(())
     }
 

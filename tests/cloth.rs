@@ -420,3 +420,44 @@ fn mesh_welding_keeps_a_map_back_to_the_engine_vertices() {
     let p = positions(&world, cloth);
     assert!(p[map[3] as usize].y < -0.5, "the free corner should hang");
 }
+
+#[test]
+fn a_frame_drags_its_attached_vertices_and_the_cloth_follows() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    // A cape: no pins of its own; its top row is attached to a "shoulder" frame.
+    let def = GridDef { columns: 8, rows: 10, pins: 0, ..GridDef::default() };
+    let cape = world.create_cloth_grid(&def).unwrap();
+    let top: Vec<u32> = (0..8).collect();
+    let start = positions(&world, cape);
+    let frame = world.attach_to_frame(cape, &top, Vec3::new(0.35, 0.0, 0.0), Quat::IDENTITY).unwrap();
+    assert_eq!(frame, 0);
+    assert!(world.inv_masses(cape).unwrap()[..8].iter().all(|&w| w == 0.0));
+    // The frame walks in a circle while turning about Y.
+    let mut last = start.clone();
+    let mut worst_speed_jump = 0.0f32;
+    let mut last_speed = 0.0f32;
+    for k in 1..=180 {
+        let t = k as f32 * DT;
+        let (p, q) = (Vec3::new(0.35 + (t * 2.0).sin(), 0.0, 1.0 - (t * 2.0).cos()), Quat::from_rotation_y(t));
+        world.set_frame(cape, frame, p, q).unwrap();
+        world.step(DT).unwrap();
+        let now = positions(&world, cape);
+        for i in 0..8 {
+            let expected = p + q * (start[i] - Vec3::new(0.35, 0.0, 0.0));
+            assert!(now[i].distance(expected) < 1e-5, "vertex {i} at {} instead of {expected}", now[i]);
+        }
+        let speed = now[0].distance(last[0]) / DT;
+        if k > 1 {
+            worst_speed_jump = worst_speed_jump.max((speed - last_speed).abs());
+        }
+        last_speed = speed;
+        last = now;
+    }
+    // The cloth below hangs from the moving frame and stays whole.
+    let stretch = world.mean_stretch(cape).unwrap();
+    assert!(stretch < 0.01, "{stretch}");
+    assert!(worst_speed_jump < 0.2, "pinned vertices jerk: {worst_speed_jump} m/s between steps");
+    assert!(world.set_frame(cape, 1, Vec3::ZERO, Quat::IDENTITY).is_err());
+    assert!(world.attach_to_frame(cape, &[80], Vec3::ZERO, Quat::IDENTITY).is_err());
+    assert!(world.attach_to_frame(cape, &[1], Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
+}

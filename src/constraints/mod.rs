@@ -2,6 +2,7 @@
 //! projection kernel.
 
 pub mod distance;
+pub mod frame;
 pub mod joint;
 pub mod target;
 pub mod tether;

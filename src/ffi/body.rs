@@ -99,6 +99,58 @@ pub unsafe extern "C" fn sinew_body_is_valid(world: *const SinewWorld, body: Sin
     valid
 }
 
+/// Pins `count` particles of a body to a frame the engine moves (a bone, a
+/// pole, a platform): the particles become kinematic (inverse mass 0) and keep
+/// their current place in the frame; `sinew_body_set_frame` moves them, with
+/// the motion interpolated across the substeps so the rest of the body is
+/// dragged along smoothly. A particle attached twice follows the later frame.
+///
+/// - `particles`: `count` particle indices, read during the call only.
+/// - `frame`: where the frame is now (its rotation is normalised).
+/// - `out_frame`: receives the frame's index within the body (0, 1, ...),
+///   written only on success.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` (count 0, an index
+/// out of range, NaN/inf, a zero quaternion); `LIMIT_EXCEEDED`. Threading:
+/// write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_attach_to_frame(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    particles: *const u32,
+    count: u32,
+    frame: SinewTransform,
+    out_frame: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_attach_to_frame", {
+        let world = unsafe { world_ref(world) }?;
+        let particles = unsafe { checked_slice(particles, count as usize, "particles") }?;
+        let out = unsafe { checked_out(out_frame, "out_frame") }?;
+        let (p, q) = (frame.position.into(), frame.rotation.into());
+        *out = world.write(|w| Ok(w.attach_to_frame(body.into(), particles, p, q)?))?;
+        Ok(())
+    })
+}
+
+/// Moves frame `frame` (an index from `sinew_body_attach_to_frame`) of a
+/// body: its particles reach their points in it at the end of the next step.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (frame index out
+/// of range, NaN/inf, a zero quaternion). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_frame(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    frame: u32,
+    transform: SinewTransform,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_frame", {
+        let world = unsafe { world_ref(world) }?;
+        let (p, q) = (transform.position.into(), transform.rotation.into());
+        world.write(|w| Ok(w.set_frame(body.into(), frame, p, q)?))
+    })
+}
+
 /// Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps
 /// when it and everything joined to it stayed slower than the world's
 /// `sleep_speed` for `sleep_time`; it wakes when a call changes it, a
