@@ -330,6 +330,29 @@ int main(void) {
     EXPECT(sinew_cloth_set_collision(cw, cloth, 1, 1), SINEW_RESULT_OK);
     EXPECT(sinew_cloth_set_collision(cw, cloth, 2, 0), SINEW_RESULT_INVALID_ARGUMENT);
 
+    /* skin: max distance and backstop */
+    {
+        SinewVec3 skin_p[48], skin_n[48];
+        float maxd[48], back[48];
+        EXPECT(sinew_body_read_positions(cw, cloth, skin_p, 48, &count), SINEW_RESULT_OK);
+        for (int i = 0; i < 48; ++i) {
+            skin_n[i] = (SinewVec3){0, 0, 1};
+            maxd[i] = 0.1f;
+            back[i] = 0.0f;
+        }
+        EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, back, 48), SINEW_RESULT_INVALID_ARGUMENT); /* no skin */
+        EXPECT(sinew_cloth_set_skin(cw, cloth, skin_p, skin_n, 47), SINEW_RESULT_INVALID_ARGUMENT);
+        skin_n[3].z = 0.0f;
+        EXPECT(sinew_cloth_set_skin(cw, cloth, skin_p, skin_n, 48), SINEW_RESULT_INVALID_ARGUMENT);
+        skin_n[3].z = 1.0f;
+        EXPECT(sinew_cloth_set_skin(cw, cloth, skin_p, skin_n, 48), SINEW_RESULT_OK);
+        maxd[5] = -1.0f;
+        EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, back, 48), SINEW_RESULT_INVALID_ARGUMENT);
+        maxd[5] = INFINITY;
+        EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, NULL, 48), SINEW_RESULT_OK);
+        EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, back, 48), SINEW_RESULT_OK);
+    }
+
     /* frames */
     uint32_t top[3] = {0, 1, 2}, frame_index = 99;
     SinewTransform shoulder = {{0, 0, 0}, {0, 0, 0, 1}};

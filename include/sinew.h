@@ -919,6 +919,42 @@ SinewResult sinew_cloth_set_collision(struct SinewWorld *world,
                                       SinewBool cloth_collision);
 
 /**
+ * Sets the skinned pose of a character cloth for the end of the next step
+ * (interpolated across its substeps): per engine vertex (the mesh's
+ * vertices, before welding), the position the animation puts it at and the
+ * surface normal pointing out of the body it covers. Max distances and
+ * backstops (`sinew_cloth_set_max_distances`) are measured from it. Call it
+ * every frame after animation; the first call starts the skin where it is.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (count differs from `sinew_cloth_vertex_count`, NaN/inf, a zero normal).
+ * Threading: write lock.
+ */
+SinewResult sinew_cloth_set_skin(struct SinewWorld *world,
+                                 struct SinewBodyId body,
+                                 const struct SinewVec3 *positions,
+                                 const struct SinewVec3 *normals,
+                                 uint32_t count);
+
+/**
+ * Sets, per engine vertex, how far a cloth particle may move from its
+ * skinned position (`max_distances`, metres, >= 0; `INFINITY` = no limit;
+ * 0 = skinned rigidly) and how far behind the skinned surface it may go
+ * (`backstops`, metres, >= 0, or NULL for none): a cape never passes into
+ * the character. Needs a skin (`sinew_cloth_set_skin`) first. Welded
+ * vertices take the smallest value.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (no skin yet, count differs from the vertex count, NaN or negative).
+ * Threading: write lock.
+ */
+SinewResult sinew_cloth_set_max_distances(struct SinewWorld *world,
+                                          struct SinewBodyId body,
+                                          const float *max_distances,
+                                          const float *backstops,
+                                          uint32_t count);
+
+/**
  * Creates a plane collider: the solid half-space `dot(normal, x) < offset`
  * (particles are kept on the side the normal points to). `normal` is
  * normalised; its frame starts as the identity, so `sinew_collider_set_transform`

@@ -4,6 +4,7 @@ use crate::cloth::Cloth;
 use crate::collision::Candidates;
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::frame::FrameAttachment;
+use crate::constraints::skin::SkinSet;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
@@ -43,6 +44,8 @@ pub struct Body {
     pub distances: DistanceSet,
     pub targets: TargetSet,
     pub tethers: TetherSet,
+    /// Max distance and backstop from the engine's skinned pose.
+    pub skin: SkinSet,
     /// Particles pinned to engine-moved frames.
     pub frames: Vec<FrameAttachment>,
     /// Triangles, aerodynamics and render data of a cloth body.
@@ -68,6 +71,7 @@ impl Body {
             targets: TargetSet::default(),
             tethers: TetherSet::default(),
             frames: Vec::new(),
+            skin: SkinSet::default(),
             cloth: None,
             sleeping: false,
             still_time: 0.0,

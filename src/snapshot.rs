@@ -20,6 +20,7 @@ use crate::collision::{Collider, ColliderShape};
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
+use crate::constraints::skin::SkinSet;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::error::{Error, Result};
@@ -193,6 +194,12 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.u32s(&t.particle);
     s.u32s(&t.anchor);
     s.f32s(&t.length);
+    let k = &b.skin;
+    for v in [&k.from, &k.to, &k.normal_from, &k.normal_to] {
+        s.vec3s(v);
+    }
+    s.f32s(&k.max_distance);
+    s.f32s(&k.backstop);
     s.len(b.frames.len());
     for f in &b.frames {
         s.u32s(&f.particles);
@@ -508,6 +515,16 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         return Err(bad("a tether out of range"));
     }
     body.tethers = TetherSet { particle, anchor, length };
+    let (from, to, nf, nt) = (r.vec3s()?, r.vec3s()?, r.vec3s()?, r.vec3s()?);
+    let (max, back) = (r.f32s_allow_inf()?, r.f32s_allow_inf()?);
+    let m = to.len();
+    if (m != 0 && m != count)
+        || [from.len(), nf.len(), nt.len(), max.len(), back.len()].iter().any(|&l| l != m)
+        || max.iter().chain(&back).any(|&v| v < 0.0)
+    {
+        return Err(bad("skin arrays out of range"));
+    }
+    body.skin = SkinSet::from_parts(from, to, nf, nt, max, back);
     let n = r.len(8)?;
     for _ in 0..n {
         let (particles, local) = (r.u32s()?, r.vec3s()?);

@@ -461,3 +461,36 @@ fn a_frame_drags_its_attached_vertices_and_the_cloth_follows() {
     assert!(world.attach_to_frame(cape, &[80], Vec3::ZERO, Quat::IDENTITY).is_err());
     assert!(world.attach_to_frame(cape, &[1], Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
 }
+
+#[test]
+fn max_distance_and_backstop_hold_a_cape_to_its_skinned_pose() {
+    // A cape hanging from a "back" (the plane z = 0, normal +Z out of the
+    // body), its skin the rest pose sliding sideways with the character.
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let cape = world.create_cloth_grid(&GridDef { columns: 10, rows: 12, ..GridDef::default() }).unwrap();
+    let rest = positions(&world, cape);
+    let normals = vec![Vec3::Z; rest.len()];
+    world.set_cloth_skin(cape, &rest, &normals).unwrap();
+    assert!(world.set_cloth_max_distances(cape, &vec![0.1; 5], None).is_err());
+    let max: Vec<f32> = (0..rest.len()).map(|i| if i < 10 { 0.0 } else { 0.15 }).collect();
+    world.set_cloth_max_distances(cape, &max, Some(&vec![0.0; rest.len()])).unwrap();
+    let (mut worst_behind, mut worst_far, mut farthest) = (0.0f32, 0.0f32, 0.0f32);
+    for k in 0..240 {
+        // Gale into the body for 2 s, then out of it.
+        let wind = if k < 120 { Vec3::new(0.0, 0.0, -30.0) } else { Vec3::new(0.0, 0.0, 30.0) };
+        world.set_wind(wind).unwrap();
+        let shift = Vec3::new(0.3 * (k as f32 * DT).sin(), 0.0, 0.0);
+        let skin: Vec<Vec3> = rest.iter().map(|&p| p + shift).collect();
+        world.set_cloth_skin(cape, &skin, &normals).unwrap();
+        world.step(DT).unwrap();
+        for (x, s) in positions(&world, cape).iter().zip(&skin).skip(10) {
+            worst_behind = worst_behind.max(-(x.z - s.z));
+            worst_far = worst_far.max(x.distance(*s) - 0.15);
+            farthest = farthest.max(x.distance(*s));
+        }
+    }
+    eprintln!("skin: deepest behind the backstop {worst_behind:e} m, farthest beyond max distance {worst_far:e} m");
+    assert!(worst_behind < 1e-4, "{worst_behind}");
+    assert!(worst_far < 1e-4, "{worst_far}");
+    assert!(farthest > 0.1, "the wind should push the cape out to its limit ({farthest})");
+}

@@ -216,6 +216,80 @@ impl World {
         Ok(())
     }
 
+    /// Sets the skinned pose the cloth's max distances and backstops refer
+    /// to, per engine vertex (unit normals pointing out of the body the cloth
+    /// covers), for the end of the next step. Welded vertices: the first one
+    /// of each particle is used.
+    pub fn set_cloth_skin(&mut self, id: BodyId, positions: &[Vec3], normals: &[Vec3]) -> Result<()> {
+        let (body, cloth) = self.cloth(id)?;
+        let n = cloth.vertex_map.len();
+        if positions.len() != n || normals.len() != n {
+            return Err(Error::invalid_argument(format!(
+                "a skin needs one position and one normal per vertex ({n}), got {} and {}",
+                positions.len(),
+                normals.len()
+            )));
+        }
+        let mut p = vec![Vec3::ZERO; body.count];
+        let mut q = vec![Vec3::ZERO; body.count];
+        let mut seen = vec![false; body.count];
+        for (k, (&x, &nv)) in positions.iter().zip(normals).enumerate() {
+            finite_vec(x, &format!("positions[{k}]"))?;
+            finite_vec(nv, &format!("normals[{k}]"))?;
+            let unit = nv.try_normalize().ok_or_else(|| Error::invalid_argument(format!("normals[{k}] is zero")))?;
+            let i = cloth.vertex_map[k] as usize;
+            if !std::mem::replace(&mut seen[i], true) {
+                p[i] = x;
+                q[i] = unit;
+            }
+        }
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        body.skin.set(p, q);
+        body.wake();
+        Ok(())
+    }
+
+    /// Per engine vertex: how far (metres, >= 0, +inf = no limit) a particle
+    /// may move from its skinned position, and how far behind the skinned
+    /// surface it may go (`None` or +inf = no backstop). Needs a skin first.
+    /// Welded vertices: the smallest value wins.
+    pub fn set_cloth_max_distances(
+        &mut self,
+        id: BodyId,
+        max_distances: &[f32],
+        backstops: Option<&[f32]>,
+    ) -> Result<()> {
+        let (body, cloth) = self.cloth(id)?;
+        let n = cloth.vertex_map.len();
+        if !body.skin.is_active() {
+            return Err(Error::invalid_argument("set a skin (sinew_cloth_set_skin) before max distances"));
+        }
+        if max_distances.len() != n || backstops.is_some_and(|b| b.len() != n) {
+            return Err(Error::invalid_argument(format!("one value per vertex ({n}) is needed")));
+        }
+        let check = |v: f32, what: &str| {
+            if v.is_nan() || v < 0.0 {
+                Err(Error::invalid_argument(format!("{what} must be >= 0 (+inf = no limit), got {v}")))
+            } else {
+                Ok(v)
+            }
+        };
+        let mut max = vec![f32::INFINITY; body.count];
+        let mut back = vec![f32::INFINITY; body.count];
+        for k in 0..n {
+            let i = cloth.vertex_map[k] as usize;
+            max[i] = max[i].min(check(max_distances[k], &format!("max_distances[{k}]"))?);
+            if let Some(b) = backstops {
+                back[i] = back[i].min(check(b[k], &format!("backstops[{k}]"))?);
+            }
+        }
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        body.skin.max_distance = max;
+        body.skin.backstop = back;
+        body.wake();
+        Ok(())
+    }
+
     /// Largest relative violation of the body's tethers (0 when all hold).
     pub fn max_tether_violation(&mut self, id: BodyId) -> Result<f32> {
         let range = self.body(id)?.range();

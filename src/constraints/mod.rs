@@ -4,5 +4,6 @@
 pub mod distance;
 pub mod frame;
 pub mod joint;
+pub mod skin;
 pub mod target;
 pub mod tether;

@@ -550,3 +550,61 @@ pub unsafe extern "C" fn sinew_cloth_set_collision(
         world.write(|w| Ok(w.set_cloth_collision(body.into(), s, c)?))
     })
 }
+
+/// Sets the skinned pose of a character cloth for the end of the next step
+/// (interpolated across its substeps): per engine vertex (the mesh's
+/// vertices, before welding), the position the animation puts it at and the
+/// surface normal pointing out of the body it covers. Max distances and
+/// backstops (`sinew_cloth_set_max_distances`) are measured from it. Call it
+/// every frame after animation; the first call starts the skin where it is.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+/// (count differs from `sinew_cloth_vertex_count`, NaN/inf, a zero normal).
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_cloth_set_skin(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    positions: *const SinewVec3,
+    normals: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_cloth_set_skin", {
+        let world = unsafe { world_ref(world) }?;
+        let p = unsafe { checked_slice(positions, count as usize, "positions") }?;
+        let n = unsafe { checked_slice(normals, count as usize, "normals") }?;
+        let p: Vec<Vec3> = p.iter().map(|&v| v.into()).collect();
+        let n: Vec<Vec3> = n.iter().map(|&v| v.into()).collect();
+        world.write(|w| Ok(w.set_cloth_skin(body.into(), &p, &n)?))
+    })
+}
+
+/// Sets, per engine vertex, how far a cloth particle may move from its
+/// skinned position (`max_distances`, metres, >= 0; `INFINITY` = no limit;
+/// 0 = skinned rigidly) and how far behind the skinned surface it may go
+/// (`backstops`, metres, >= 0, or NULL for none): a cape never passes into
+/// the character. Needs a skin (`sinew_cloth_set_skin`) first. Welded
+/// vertices take the smallest value.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+/// (no skin yet, count differs from the vertex count, NaN or negative).
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_cloth_set_max_distances(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    max_distances: *const f32,
+    backstops: *const f32,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_cloth_set_max_distances", {
+        let world = unsafe { world_ref(world) }?;
+        let m = unsafe { checked_slice(max_distances, count as usize, "max_distances") }?;
+        let b = if backstops.is_null() {
+            None
+        } else {
+            Some(unsafe { checked_slice(backstops, count as usize, "backstops") }?)
+        };
+        world.write(|w| Ok(w.set_cloth_max_distances(body.into(), m, b)?))
+    })
+}

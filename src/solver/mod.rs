@@ -17,6 +17,7 @@
 //!           targets     pull towards the animated points
 //!           distances   sticks, batch by batch                     constraints/distance.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
+//!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
@@ -168,6 +169,9 @@ fn solve_island(
             integrate::predict(p, velocity_scale, gravity);
             aero::apply(p, a, ctx.h2);
             body.targets.begin_substep(p, substep, ctx.substeps);
+            if body.skin.is_active() {
+                body.skin.begin_substep(substep, ctx.substeps);
+            }
             body.distances.begin_substep();
             c.clear();
         }
@@ -177,6 +181,9 @@ fn solve_island(
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
                 body.distances.project(p, ctx.inv_h2);
                 body.tethers.project(p);
+                if body.skin.is_active() {
+                    body.skin.project(p);
+                }
                 if !body.candidates.is_empty() {
                     collision::project(p, c, body.radius, &body.candidates, prepared);
                 }
@@ -193,6 +200,7 @@ fn solve_island(
     }
     for body in island.iter_mut() {
         body.targets.end_step();
+        body.skin.end_step();
     }
 }
 
