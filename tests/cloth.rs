@@ -471,7 +471,7 @@ fn max_distance_and_backstop_hold_a_cape_to_its_skinned_pose() {
     let rest = positions(&world, cape);
     let normals = vec![Vec3::Z; rest.len()];
     world.set_cloth_skin(cape, &rest, &normals).unwrap();
-    assert!(world.set_cloth_max_distances(cape, &vec![0.1; 5], None).is_err());
+    assert!(world.set_cloth_max_distances(cape, &[0.1; 5], None).is_err());
     let max: Vec<f32> = (0..rest.len()).map(|i| if i < 10 { 0.0 } else { 0.15 }).collect();
     world.set_cloth_max_distances(cape, &max, Some(&vec![0.0; rest.len()])).unwrap();
     let (mut worst_behind, mut worst_far, mut farthest) = (0.0f32, 0.0f32, 0.0f32);
