@@ -267,6 +267,9 @@ int main(void) {
     gd.tether_mode = 7;
     EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
     gd.tether_mode = SINEW_TETHER_GEODESIC;
+    gd.bend_mode = 2;
+    EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
+    gd.bend_mode = SINEW_BEND_DIHEDRAL;
     gd.rows = 6;
     CHECK(cloth.index1 == 0);
     EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_OK);

@@ -17,23 +17,6 @@
 #include <stdint.h>
 
 /**
- * Grid pin flag: the top-left vertex.
- */
-#define PIN_TOP_LEFT 1
-
-/**
- * Grid pin flag: the top-right vertex.
- */
-#define PIN_TOP_RIGHT 2
-
-/**
- * Grid pin flag: the whole top row.
- */
-#define PIN_TOP_EDGE 4
-
-#define PIN_ALL ((PIN_TOP_LEFT | PIN_TOP_RIGHT) | PIN_TOP_EDGE)
-
-/**
  * Sticks compute their length with a true square root (default).
  */
 #define SINEW_DISTANCE_METHOD_EXACT 0
@@ -74,6 +57,17 @@
  * vertex: looser, right for cloth that wraps around a character.
  */
 #define SINEW_TETHER_GEODESIC 2
+
+/**
+ * Bending by a stick across each interior edge (default).
+ */
+#define SINEW_BEND_DISTANCE 0
+
+/**
+ * Bending by the dihedral angle across each interior edge: bends only,
+ * folds sharper; `bend_compliance` is then in rad/(N m).
+ */
+#define SINEW_BEND_DIHEDRAL 1
 
 /**
  * ABI version of this header and library; bumped on any incompatible change.
@@ -269,6 +263,10 @@ typedef struct SinewClothGridDef {
      */
     float bend_compliance;
     /**
+     * `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+     */
+    uint32_t bend_mode;
+    /**
      * `SINEW_PIN_*` flags; default `SINEW_PIN_TOP_EDGE`.
      */
     uint32_t pin_flags;
@@ -361,6 +359,10 @@ typedef struct SinewClothMeshDef {
      * XPBD compliance of the sticks across interior edges; default 1e-3.
      */
     float bend_compliance;
+    /**
+     * `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+     */
+    uint32_t bend_mode;
     /**
      * `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
      */
@@ -778,7 +780,7 @@ struct SinewClothGridDef sinew_default_cloth_grid_def(void);
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
  * (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
- * negative compliances, unknown pin bits or tether mode, tether_scale < 1;
+ * negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
  * `LIMIT_EXCEEDED`. Threading: write lock.
  */
 SinewResult sinew_cloth_create_grid(struct SinewWorld *world,

@@ -2,6 +2,7 @@
 
 use crate::cloth::Cloth;
 use crate::collision::Candidates;
+use crate::constraints::bend::BendSet;
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::skin::SkinSet;
@@ -44,6 +45,8 @@ pub struct Body {
     pub distances: DistanceSet,
     pub targets: TargetSet,
     pub tethers: TetherSet,
+    /// Dihedral bending.
+    pub bends: BendSet,
     /// Max distance and backstop from the engine's skinned pose.
     pub skin: SkinSet,
     /// Particles pinned to engine-moved frames.
@@ -70,6 +73,7 @@ impl Body {
             distances: DistanceSet::default(),
             targets: TargetSet::default(),
             tethers: TetherSet::default(),
+            bends: BendSet::default(),
             frames: Vec::new(),
             skin: SkinSet::default(),
             cloth: None,

@@ -31,7 +31,9 @@ mod world;
 pub mod ffi;
 
 pub use body::BodyKind;
-pub use cloth::build::{ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode};
+pub use cloth::build::{
+    BendMode, ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode,
+};
 pub use collision::ColliderShape;
 pub use constraints::distance::{DistanceConstraint, DistanceMethod};
 pub use constraints::joint::Joint;

@@ -17,6 +17,7 @@
 use crate::body::{Body, BodyKind};
 use crate::cloth::Cloth;
 use crate::collision::{Collider, ColliderShape};
+use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
@@ -190,6 +191,11 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.vec3s(&t.to);
     s.f32s(&t.compliance);
     s.f32s(&t.max_force);
+    let d = &b.bends;
+    s.len(d.quad.len());
+    d.quad.iter().flatten().for_each(|&i| s.u32(i));
+    s.f32s(&d.rest);
+    s.f32s(&d.compliance);
     let t = &b.tethers;
     s.u32s(&t.particle);
     s.u32s(&t.anchor);
@@ -506,6 +512,20 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     }
     body.targets = TargetSet::from_parts(particle, from, to, compliance, max_force);
 
+    let n = r.len(16)?;
+    let mut quad = Vec::with_capacity(n);
+    for _ in 0..n {
+        quad.push([r.u32()?, r.u32()?, r.u32()?, r.u32()?]);
+    }
+    let (rest, compliance) = (r.f32s()?, r.f32s()?);
+    if rest.len() != n
+        || compliance.len() != n
+        || quad.iter().flatten().any(|&i| i as usize >= count)
+        || compliance.iter().any(|&c| c < 0.0)
+    {
+        return Err(bad("a bending constraint out of range"));
+    }
+    body.bends = BendSet::from_parts(quad, rest, compliance);
     let (particle, anchor, length) = (r.u32s()?, r.u32s()?, r.f32s()?);
     if anchor.len() != particle.len()
         || length.len() != particle.len()

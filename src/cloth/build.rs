@@ -11,6 +11,7 @@
 //! Everything is built in a fixed order from the input alone, so building the
 //! same cloth twice gives the same bits.
 
+use crate::constraints::bend::{self, BendSet};
 use crate::constraints::distance::DistanceConstraint;
 use crate::constraints::tether::TetherSet;
 use glam::{Quat, Vec3};
@@ -42,6 +43,30 @@ impl TetherMode {
     }
 }
 
+/// How a cloth resists bending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum BendMode {
+    /// A stick between the vertices opposite each interior edge (a grid's
+    /// distance-two neighbours): cheap, also resists in-plane compression.
+    #[default]
+    Distance = 0,
+    /// The dihedral angle across each interior edge: bends only; its
+    /// compliance is in rad/(N m).
+    Dihedral = 1,
+}
+
+impl BendMode {
+    /// Converts an ABI value.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Self::Distance),
+            1 => Some(Self::Dihedral),
+            _ => None,
+        }
+    }
+}
+
 /// What grids and meshes share: material and behaviour.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClothOptions {
@@ -51,8 +76,10 @@ pub struct ClothOptions {
     pub stretch_compliance: f32,
     /// XPBD compliance of a grid's diagonals.
     pub shear_compliance: f32,
-    /// XPBD compliance of the bending sticks.
+    /// XPBD compliance of bending (sticks, or angles with [`BendMode::Dihedral`]).
     pub bend_compliance: f32,
+    /// Sticks or dihedral angles.
+    pub bend: BendMode,
     /// Tethers from the pinned particles.
     pub tethers: TetherMode,
     /// Tether length as a multiple of the rest distance (>= 1).
@@ -77,6 +104,7 @@ impl Default for ClothOptions {
             stretch_compliance: 0.0,
             shear_compliance: 1e-6,
             bend_compliance: 1e-3,
+            bend: BendMode::Distance,
             tethers: TetherMode::Euclidean,
             tether_scale: 1.0,
             thickness: 0.01,
@@ -162,6 +190,7 @@ pub struct Built {
     /// The particle of each input vertex.
     pub vertex_map: Vec<u32>,
     pub sticks: Vec<DistanceConstraint>,
+    pub bends: BendSet,
     pub tethers: TetherSet,
 }
 
@@ -220,6 +249,9 @@ pub fn grid(def: &GridDef) -> Built {
     }
     for r in 0..rows {
         for c in 0..cols {
+            if o.bend != BendMode::Distance {
+                break;
+            }
             if c + 2 < cols {
                 stick(at(r, c), at(r, c + 2), o.bend_compliance, 2.0 * s);
             }
@@ -247,7 +279,12 @@ pub fn grid(def: &GridDef) -> Built {
     // Tether paths may cut across the quads' diagonals.
     let edges: Vec<(u32, u32)> = sticks.iter().filter(|k| k.rest_length < 1.5 * s).map(|k| (k.a, k.b)).collect();
     let tethers = tethers(&positions, &inv_mass, &edges, o.tethers, o.tether_scale);
-    Built { positions, inv_mass, triangles, vertex_map: (0..n as u32).collect(), sticks, tethers }
+    let bends = if o.bend == BendMode::Dihedral {
+        dihedrals(&positions, &triangles, o.bend_compliance)
+    } else {
+        BendSet::default()
+    };
+    Built { positions, inv_mass, triangles, vertex_map: (0..n as u32).collect(), sticks, bends, tethers }
 }
 
 /// Builds a mesh cloth (indices and values validated by the caller).
@@ -322,7 +359,7 @@ pub fn mesh(def: &MeshDef) -> Built {
         .iter()
         .map(|&(a, b)| DistanceConstraint { a, b, rest_length: -1.0, compliance: o.stretch_compliance })
         .collect();
-    for key in &order {
+    for key in order.iter().filter(|_| o.bend == BendMode::Distance) {
         if let [c, d] = edges[key][..] {
             if c != d && !edges.contains_key(&(c.min(d), c.max(d))) {
                 sticks.push(DistanceConstraint { a: c, b: d, rest_length: -1.0, compliance: o.bend_compliance });
@@ -333,7 +370,44 @@ pub fn mesh(def: &MeshDef) -> Built {
         s.rest_length = (positions[s.b as usize] - positions[s.a as usize]).length();
     }
     let tethers = tethers(&positions, &inv_mass, &order, o.tethers, o.tether_scale);
-    Built { positions, inv_mass, triangles, vertex_map, sticks, tethers }
+    let bends = if o.bend == BendMode::Dihedral {
+        dihedrals(&positions, &triangles, o.bend_compliance)
+    } else {
+        BendSet::default()
+    };
+    Built { positions, inv_mass, triangles, vertex_map, sticks, bends, tethers }
+}
+
+/// A dihedral constraint across every edge shared by exactly two triangles,
+/// at its current angle.
+pub fn dihedrals(positions: &[Vec3], triangles: &[[u32; 3]], compliance: f32) -> BendSet {
+    let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let mut order = Vec::new();
+    for t in triangles {
+        for e in 0..3 {
+            let (a, b) = (t[e], t[(e + 1) % 3]);
+            let key = (a.min(b), a.max(b));
+            wings
+                .entry(key)
+                .or_insert_with(|| {
+                    order.push(key);
+                    Vec::new()
+                })
+                .push(t[(e + 2) % 3]);
+        }
+    }
+    let mut set = BendSet::default();
+    for key in order {
+        if let [w1, w2] = wings[&key][..] {
+            if w1 == w2 {
+                continue;
+            }
+            let quad = [w1, w2, key.0, key.1];
+            let rest = bend::angle(quad.map(|i| positions[i as usize]));
+            set.push(quad, rest, compliance);
+        }
+    }
+    set
 }
 
 /// Merges vertices closer than `tolerance`; returns the particle of each

@@ -149,6 +149,7 @@ impl World {
         body.radius = o.thickness;
         body.distances.extend(&built.sticks, crate::particles::padded(body.count));
         body.tethers = built.tethers;
+        body.bends = built.bends;
         body.cloth = Some(Box::new(cloth));
         Ok(id)
     }

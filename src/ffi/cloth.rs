@@ -3,7 +3,7 @@
 
 use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, readback, world_ref};
 use super::types::*;
-use crate::{BodyId, ClothOptions, GridDef, MeshDef, TetherMode, Vec3};
+use crate::{BendMode, BodyId, ClothOptions, GridDef, MeshDef, TetherMode, Vec3};
 
 /// Grid pin flag: the top-left vertex (particle 0).
 pub const SINEW_PIN_TOP_LEFT: u32 = 1;
@@ -19,6 +19,12 @@ pub const SINEW_TETHER_EUCLIDEAN: u32 = 1;
 /// Tethers by shortest path along the cloth's edges to the nearest pinned
 /// vertex: looser, right for cloth that wraps around a character.
 pub const SINEW_TETHER_GEODESIC: u32 = 2;
+
+/// Bending by a stick across each interior edge (default).
+pub const SINEW_BEND_DISTANCE: u32 = 0;
+/// Bending by the dihedral angle across each interior edge: bends only,
+/// folds sharper; `bend_compliance` is then in rad/(N m).
+pub const SINEW_BEND_DIHEDRAL: u32 = 1;
 
 /// A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
 #[repr(C)]
@@ -44,6 +50,8 @@ pub struct SinewClothGridDef {
     /// XPBD compliance of the bending sticks (distance-two neighbours);
     /// default 1e-3. Larger is floppier.
     pub bend_compliance: f32,
+    /// `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+    pub bend_mode: u32,
     /// `SINEW_PIN_*` flags; default `SINEW_PIN_TOP_EDGE`.
     pub pin_flags: u32,
     /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
@@ -97,6 +105,8 @@ pub struct SinewClothMeshDef {
     pub stretch_compliance: f32,
     /// XPBD compliance of the sticks across interior edges; default 1e-3.
     pub bend_compliance: f32,
+    /// `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+    pub bend_mode: u32,
     /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
     pub tether_mode: u32,
     /// At least 1; default 1.
@@ -126,6 +136,10 @@ fn boolean(v: SinewBool, what: &str) -> Result<bool, Failure> {
     }
 }
 
+fn bend_mode(v: u32) -> Result<BendMode, Failure> {
+    BendMode::from_u32(v).ok_or_else(|| Failure::invalid(format!("bend_mode {v} is not a SINEW_BEND_* value")))
+}
+
 fn tether_mode(v: u32) -> Result<TetherMode, Failure> {
     TetherMode::from_u32(v).ok_or_else(|| Failure::invalid(format!("tether_mode {v} is not a SINEW_TETHER_* value")))
 }
@@ -144,6 +158,7 @@ pub extern "C" fn sinew_default_cloth_grid_def() -> SinewClothGridDef {
         stretch_compliance: o.stretch_compliance,
         shear_compliance: o.shear_compliance,
         bend_compliance: o.bend_compliance,
+        bend_mode: o.bend as u32,
         pin_flags: d.pins,
         tether_mode: o.tethers as u32,
         tether_scale: o.tether_scale,
@@ -164,7 +179,7 @@ pub extern "C" fn sinew_default_cloth_grid_def() -> SinewClothGridDef {
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
 /// (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
-/// negative compliances, unknown pin bits or tether mode, tether_scale < 1;
+/// negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
 /// `LIMIT_EXCEEDED`. Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_cloth_create_grid(
@@ -191,6 +206,7 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
                 stretch_compliance: d.stretch_compliance,
                 shear_compliance: d.shear_compliance,
                 bend_compliance: d.bend_compliance,
+                bend: bend_mode(d.bend_mode)?,
                 tethers: tether_mode(d.tether_mode)?,
                 tether_scale: d.tether_scale,
                 thickness: d.thickness,
@@ -223,6 +239,7 @@ pub extern "C" fn sinew_default_cloth_mesh_def() -> SinewClothMeshDef {
         mass: o.mass,
         stretch_compliance: o.stretch_compliance,
         bend_compliance: o.bend_compliance,
+        bend_mode: o.bend as u32,
         tether_mode: o.tethers as u32,
         tether_scale: o.tether_scale,
         thickness: o.thickness,
@@ -289,6 +306,7 @@ pub unsafe extern "C" fn sinew_cloth_create(
                 stretch_compliance: d.stretch_compliance,
                 shear_compliance: 0.0,
                 bend_compliance: d.bend_compliance,
+                bend: bend_mode(d.bend_mode)?,
                 tethers: tether_mode(d.tether_mode)?,
                 tether_scale: d.tether_scale,
                 thickness: d.thickness,

@@ -16,6 +16,7 @@
 //!         per body:
 //!           targets     pull towards the animated points
 //!           distances   sticks, batch by batch                     constraints/distance.rs
+//!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           collisions  project out of the candidates              collision/
@@ -173,6 +174,7 @@ fn solve_island(
                 body.skin.begin_substep(substep, ctx.substeps);
             }
             body.distances.begin_substep();
+            body.bends.begin_substep();
             c.clear();
         }
         joint::begin_substep(joints);
@@ -180,6 +182,7 @@ fn solve_island(
             for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
                 body.distances.project(p, ctx.inv_h2);
+                body.bends.project(p, ctx.inv_h2);
                 body.tethers.project(p);
                 if body.skin.is_active() {
                     body.skin.project(p);
