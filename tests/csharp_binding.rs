@@ -11,7 +11,7 @@ mod common;
 
 use common::{have, header_functions, lib_dir, root, run};
 use sinew::ffi::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn mono_missing() -> bool {
@@ -36,7 +36,7 @@ fn runtime_sources() -> Vec<PathBuf> {
     files
 }
 
-fn mcs(args: &[&str], sources: &[PathBuf], out: &PathBuf) {
+fn mcs(args: &[&str], sources: &[PathBuf], out: &Path) {
     run(Command::new("mcs")
         .args(["-unsafe", "-langversion:7.2", "-warnaserror+", "-nologo"])
         .args(args)
@@ -97,4 +97,16 @@ fn world_wraps_every_c_function() {
     let missing: Vec<String> =
         header_functions().into_iter().filter(|f| !wrapper.contains(&format!("Native.{f}("))).collect();
     assert!(missing.is_empty(), "bindings/unity/Runtime/Core never calls {missing:?}");
+}
+
+#[test]
+fn unity_package_version_matches_cargo() {
+    let json = std::fs::read_to_string(root().join("bindings/unity/package.json")).unwrap();
+    let line = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(json.contains(&line), "bindings/unity/package.json lacks {line}");
+    let asmdef = std::fs::read_to_string(root().join("bindings/unity/Runtime/Sinew.asmdef")).unwrap();
+    assert!(
+        asmdef.contains("\"allowUnsafeCode\": true") && asmdef.contains("\"noEngineReferences\": true"),
+        "{asmdef}"
+    );
 }

@@ -203,7 +203,7 @@ fn parse_header(text: &str) -> Header {
         let params = if inner.trim() == "void" || inner.trim().is_empty() {
             Vec::new()
         } else {
-            inner.split(',').map(|p| split_decl(p.trim())).map(|(t, n)| (t, n)).collect()
+            inner.split(',').map(|p| split_decl(p.trim())).collect()
         };
         header.functions.push(Function { ret, name, params, doc: std::mem::take(&mut doc) });
     }
