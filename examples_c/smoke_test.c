@@ -247,6 +247,113 @@ int main(void) {
     sinew_world_destroy(other);
     sinew_world_destroy(NULL);
 
+    /* ---- cloth ---- */
+    SinewWorld* cw = NULL;
+    EXPECT(sinew_world_create(&def, &cw), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_wind(cw, (SinewVec3){0, 0, 2}), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_wind(cw, (SinewVec3){0, NAN, 2}), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewClothGridDef gd = sinew_default_cloth_grid_def();
+    SinewClothGridDef zero_grid;
+    memset(&zero_grid, 0, sizeof zero_grid);
+    SinewBodyId cloth = {0, 0};
+    EXPECT(sinew_cloth_create_grid(cw, &zero_grid, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_cloth_create_grid(cw, NULL, &cloth), SINEW_RESULT_NULL_ARGUMENT);
+    gd.columns = 1;
+    EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
+    gd.columns = 8;
+    gd.spacing = 0.0f;
+    EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
+    gd.spacing = 0.1f;
+    gd.tether_mode = 7;
+    EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_INVALID_ARGUMENT);
+    gd.tether_mode = SINEW_TETHER_GEODESIC;
+    gd.rows = 6;
+    CHECK(cloth.index1 == 0);
+    EXPECT(sinew_cloth_create_grid(cw, &gd, &cloth), SINEW_RESULT_OK);
+    uint32_t n_cloth = 0;
+    EXPECT(sinew_body_particle_count(cw, cloth, &n_cloth), SINEW_RESULT_OK);
+    CHECK(n_cloth == 48);
+    SinewVec3 normals[48];
+    EXPECT(sinew_cloth_read_normals(cw, cloth, NULL, 0, &count), SINEW_RESULT_OK);
+    CHECK(count == 48);
+    EXPECT(sinew_cloth_read_normals(cw, cloth, normals, 10, &count), SINEW_RESULT_BUFFER_TOO_SMALL);
+    EXPECT(sinew_cloth_read_normals(cw, cloth, normals, 48, &count), SINEW_RESULT_OK);
+    CHECK(fabsf(normals[20].z - 1.0f) < 1e-5f); /* a grid at rest faces local +Z */
+    EXPECT(sinew_cloth_read_normals(cw, body, normals, 48, &count), SINEW_RESULT_INVALID_ID);
+
+    /* a mesh: two quads with a seam, welded */
+    SinewVec3 mv[6] = {{0, 0, 0}, {1, 0, 0}, {0, -1, 0}, {1, -1, 0}, {2, 0, 0}, {1, 0, 0}};
+    uint32_t mi[9] = {0, 2, 3, 0, 3, 1, 5, 3, 4};
+    uint8_t pins[6] = {1, 0, 0, 0, 1, 0};
+    SinewClothMeshDef md = sinew_default_cloth_mesh_def();
+    SinewBodyId mesh = {0, 0};
+    EXPECT(sinew_cloth_create(cw, &md, &mesh), SINEW_RESULT_INVALID_ARGUMENT); /* no vertices */
+    md.vertices = mv;
+    md.vertex_count = 6;
+    md.indices = mi;
+    md.triangle_count = 3;
+    md.pin_mask = pins;
+    mi[8] = 6;
+    EXPECT(sinew_cloth_create(cw, &md, &mesh), SINEW_RESULT_INVALID_ARGUMENT); /* index out of range */
+    mi[8] = 4;
+    md.indices = NULL;
+    EXPECT(sinew_cloth_create(cw, &md, &mesh), SINEW_RESULT_NULL_ARGUMENT);
+    md.indices = mi;
+    EXPECT(sinew_cloth_create(cw, &md, &mesh), SINEW_RESULT_OK);
+    uint32_t nv = 0, map[6];
+    EXPECT(sinew_cloth_vertex_count(cw, mesh, &nv), SINEW_RESULT_OK);
+    EXPECT(sinew_body_particle_count(cw, mesh, &count), SINEW_RESULT_OK);
+    CHECK(nv == 6 && count == 5);
+    EXPECT(sinew_cloth_read_vertex_map(cw, mesh, map, 6, &count), SINEW_RESULT_OK);
+    CHECK(map[1] == map[5]);
+    EXPECT(sinew_cloth_vertex_count(cw, body, &nv), SINEW_RESULT_INVALID_ID);
+
+    /* interleaved vertex buffer: position + normal, 24-byte stride */
+    float vb[6 * 6];
+    EXPECT(sinew_cloth_write_vertices(cw, mesh, NULL, 0, NULL, 0, 0, &count), SINEW_RESULT_OK);
+    CHECK(count == 6);
+    EXPECT(sinew_cloth_write_vertices(cw, mesh, (uint8_t*)vb, 8, NULL, 0, 6, &count), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_cloth_write_vertices(cw, mesh, (uint8_t*)vb, 24, (uint8_t*)(vb + 3), 24, 5, &count),
+           SINEW_RESULT_BUFFER_TOO_SMALL);
+    EXPECT(sinew_cloth_write_vertices(cw, mesh, (uint8_t*)vb, 24, (uint8_t*)(vb + 3), 24, 6, &count), SINEW_RESULT_OK);
+    CHECK(vb[5 * 6 + 0] == 1.0f && vb[1 * 6 + 0] == 1.0f); /* vertices 1 and 5 share a particle */
+    CHECK(fabsf(vb[0 * 6 + 5] - 1.0f) < 1e-5f);           /* normal +Z */
+
+    SinewVec3 lo, hi;
+    EXPECT(sinew_body_get_bounds(cw, cloth, &lo, &hi), SINEW_RESULT_OK);
+    CHECK(lo.x < 0.0f && hi.x > 0.69f && lo.y < -0.49f);
+    EXPECT(sinew_body_get_bounds(cw, cloth, NULL, NULL), SINEW_RESULT_OK);
+    EXPECT(sinew_cloth_set_wind(cw, cloth, (SinewVec3){1, 0, 0}), SINEW_RESULT_OK);
+    EXPECT(sinew_cloth_set_wind(cw, cloth, (SinewVec3){INFINITY, 0, 0}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_cloth_set_aerodynamics(cw, cloth, 1.2f, 0.2f), SINEW_RESULT_OK);
+    EXPECT(sinew_cloth_set_aerodynamics(cw, cloth, -1.0f, 0.2f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_cloth_set_collision(cw, cloth, 1, 1), SINEW_RESULT_OK);
+    EXPECT(sinew_cloth_set_collision(cw, cloth, 2, 0), SINEW_RESULT_INVALID_ARGUMENT);
+
+    /* joints, sleep */
+    SinewBodyId weight;
+    SinewVec3 wp = {0.7f, 0.0f, 0.0f};
+    EXPECT(sinew_body_create_particles(cw, &wp, NULL, 1, &weight), SINEW_RESULT_OK);
+    SinewJointId joint = {0, 0};
+    EXPECT(sinew_joint_create(cw, cloth, 7, weight, 1, 0.0f, 0.0f, &joint), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_joint_create(cw, cloth, 7, weight, 0, 0.0f, -1.0f, &joint), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_joint_create(cw, body, 7, weight, 0, 0.0f, 0.0f, &joint), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_joint_create(cw, cloth, 47, weight, 0, -1.0f, 0.0f, &joint), SINEW_RESULT_OK);
+    CHECK(sinew_joint_is_valid(cw, joint) == 1);
+    for (int i = 0; i < 30; ++i) EXPECT(sinew_world_step(cw, 1.0f / 60.0f), SINEW_RESULT_OK);
+    SinewBool asleep = 7;
+    EXPECT(sinew_body_is_sleeping(cw, cloth, &asleep), SINEW_RESULT_OK);
+    CHECK(asleep == 0);
+    EXPECT(sinew_body_set_sleeping(cw, cloth, 1), SINEW_RESULT_OK);
+    EXPECT(sinew_body_is_sleeping(cw, cloth, &asleep), SINEW_RESULT_OK);
+    CHECK(asleep == 1);
+    EXPECT(sinew_body_set_sleeping(cw, cloth, 3), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_is_sleeping(cw, cloth, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_joint_destroy(cw, joint), SINEW_RESULT_OK);
+    CHECK(sinew_joint_is_valid(cw, joint) == 0);
+    EXPECT(sinew_joint_destroy(cw, joint), SINEW_RESULT_INVALID_ID);
+    sinew_world_destroy(cw);
+
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

@@ -17,6 +17,23 @@
 #include <stdint.h>
 
 /**
+ * Grid pin flag: the top-left vertex.
+ */
+#define PIN_TOP_LEFT 1
+
+/**
+ * Grid pin flag: the top-right vertex.
+ */
+#define PIN_TOP_RIGHT 2
+
+/**
+ * Grid pin flag: the whole top row.
+ */
+#define PIN_TOP_EDGE 4
+
+#define PIN_ALL ((PIN_TOP_LEFT | PIN_TOP_RIGHT) | PIN_TOP_EDGE)
+
+/**
  * Sticks compute their length with a true square root (default).
  */
 #define SINEW_DISTANCE_METHOD_EXACT 0
@@ -26,6 +43,37 @@
  * cheaper, exact at rest length, too soft far from it.
  */
 #define SINEW_DISTANCE_METHOD_SQRT_APPROX 1
+
+/**
+ * Grid pin flag: the top-left vertex (particle 0).
+ */
+#define SINEW_PIN_TOP_LEFT 1
+
+/**
+ * Grid pin flag: the top-right vertex (particle `columns - 1`).
+ */
+#define SINEW_PIN_TOP_RIGHT 2
+
+/**
+ * Grid pin flag: the whole top row (particles `0..columns`).
+ */
+#define SINEW_PIN_TOP_EDGE 4
+
+/**
+ * No tethers.
+ */
+#define SINEW_TETHER_NONE 0
+
+/**
+ * Tethers by straight-line distance to the nearest pinned vertex (default).
+ */
+#define SINEW_TETHER_EUCLIDEAN 1
+
+/**
+ * Tethers by shortest path along the cloth's edges to the nearest pinned
+ * vertex: looser, right for cloth that wraps around a character.
+ */
+#define SINEW_TETHER_GEODESIC 2
 
 /**
  * ABI version of this header and library; bumped on any incompatible change.
@@ -145,20 +193,6 @@ typedef struct SinewTarget {
 } SinewTarget;
 
 /**
- * A collider of a world; all zero is the null id.
- */
-typedef struct SinewColliderId {
-    /**
-     * Slot index + 1 (0 = null).
-     */
-    uint32_t index1;
-    /**
-     * Generation, unique in the process.
-     */
-    uint32_t generation;
-} SinewColliderId;
-
-/**
  * A rotation quaternion, x, y, z, w (Unity's and glm's order).
  */
 typedef struct SinewQuat {
@@ -195,6 +229,201 @@ typedef struct SinewTransform {
 } SinewTransform;
 
 /**
+ * A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
+ */
+typedef struct SinewClothGridDef {
+    /**
+     * The grid lies in this frame's local XY plane, +X along columns, -Y
+     * along rows, origin at the top-left vertex. Default: identity (a
+     * curtain hanging in the world XY plane, facing +Z).
+     */
+    struct SinewTransform transform;
+    /**
+     * Vertices along X, >= 2; default 16.
+     */
+    uint32_t columns;
+    /**
+     * Vertices along Y, >= 2; default 16. Particle `r * columns + c` is
+     * column `c` of row `r`.
+     */
+    uint32_t rows;
+    /**
+     * Metres between neighbours, > 0; default 0.1.
+     */
+    float spacing;
+    /**
+     * Total mass, kg, > 0; default 1.
+     */
+    float mass;
+    /**
+     * XPBD compliance (m/N, >= 0) of the edges; default 0 (inextensible).
+     */
+    float stretch_compliance;
+    /**
+     * XPBD compliance of the quads' diagonals; default 1e-6.
+     */
+    float shear_compliance;
+    /**
+     * XPBD compliance of the bending sticks (distance-two neighbours);
+     * default 1e-3. Larger is floppier.
+     */
+    float bend_compliance;
+    /**
+     * `SINEW_PIN_*` flags; default `SINEW_PIN_TOP_EDGE`.
+     */
+    uint32_t pin_flags;
+    /**
+     * `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
+     * free vertex within `tether_scale` times its rest distance from the
+     * nearest pinned vertex, so a cloth does not over-stretch under its weight.
+     */
+    uint32_t tether_mode;
+    /**
+     * At least 1; default 1.
+     */
+    float tether_scale;
+    /**
+     * Collision radius of the vertices, metres, >= 0; default 0.01.
+     */
+    float thickness;
+    /**
+     * Aerodynamic drag coefficient, >= 0; default 1.
+     */
+    float drag;
+    /**
+     * Aerodynamic lift coefficient, >= 0; default 0.3.
+     */
+    float lift;
+    /**
+     * Vertices keep `thickness` from this cloth's own triangles; default 0.
+     */
+    SinewBool self_collision;
+    /**
+     * Vertices keep `thickness` from other cloths that also set this; default 0.
+     */
+    SinewBool cloth_collision;
+    /**
+     * Set by `sinew_default_cloth_grid_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewClothGridDef;
+
+/**
+ * A cloth from an engine's triangle mesh. Fill from
+ * `sinew_default_cloth_mesh_def()`, then set the arrays.
+ */
+typedef struct SinewClothMeshDef {
+    /**
+     * The frame the vertices are given in; default identity.
+     */
+    struct SinewTransform transform;
+    /**
+     * `vertex_count` positions in the frame above; read during the call only.
+     */
+    const struct SinewVec3 *vertices;
+    /**
+     * At least 1.
+     */
+    uint32_t vertex_count;
+    /**
+     * `3 * triangle_count` vertex indices, counter-clockwise seen from the
+     * front (the side normals point to).
+     */
+    const uint32_t *indices;
+    /**
+     * At least 1. Degenerate triangles (repeated or welded indices, no area)
+     * are dropped.
+     */
+    uint32_t triangle_count;
+    /**
+     * Vertices closer than this (metres, >= 0) become one particle, as a
+     * mesh split at UV seams needs; default 1e-5; 0 welds only equal positions.
+     */
+    float weld_tolerance;
+    /**
+     * `vertex_count` inverse masses (1/kg, >= 0, 0 pins), or NULL (default)
+     * to spread `mass` by area.
+     */
+    const float *inv_masses;
+    /**
+     * `vertex_count` bytes, non-zero pins the vertex, or NULL (default).
+     */
+    const uint8_t *pin_mask;
+    /**
+     * Total mass, kg, > 0; default 1 (ignored with `inv_masses`).
+     */
+    float mass;
+    /**
+     * XPBD compliance of the edges; default 0.
+     */
+    float stretch_compliance;
+    /**
+     * XPBD compliance of the sticks across interior edges; default 1e-3.
+     */
+    float bend_compliance;
+    /**
+     * `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
+     */
+    uint32_t tether_mode;
+    /**
+     * At least 1; default 1.
+     */
+    float tether_scale;
+    /**
+     * Collision radius, metres; default 0.01.
+     */
+    float thickness;
+    /**
+     * Drag coefficient; default 1.
+     */
+    float drag;
+    /**
+     * Lift coefficient; default 0.3.
+     */
+    float lift;
+    /**
+     * Self-collision; default 0.
+     */
+    SinewBool self_collision;
+    /**
+     * Collision with other cloths; default 0.
+     */
+    SinewBool cloth_collision;
+    /**
+     * Set by `sinew_default_cloth_mesh_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewClothMeshDef;
+
+/**
+ * A collider of a world; all zero is the null id.
+ */
+typedef struct SinewColliderId {
+    /**
+     * Slot index + 1 (0 = null).
+     */
+    uint32_t index1;
+    /**
+     * Generation, unique in the process.
+     */
+    uint32_t generation;
+} SinewColliderId;
+
+/**
+ * A joint between particles of two bodies; all zero is the null id.
+ */
+typedef struct SinewJointId {
+    /**
+     * Slot index + 1 (0 = null).
+     */
+    uint32_t index1;
+    /**
+     * Generation, unique in the process.
+     */
+    uint32_t generation;
+} SinewJointId;
+
+/**
  * Settings of a new world. Get one from `sinew_default_world_def()`, change
  * what you need, pass it to `sinew_world_create`; a zero-initialised struct
  * is refused.
@@ -228,6 +457,24 @@ typedef struct SinewWorldDef {
      * Most colliders; 0 (default) = no limit.
      */
     uint32_t max_colliders;
+    /**
+     * Wind velocity every cloth feels, m/s; default (0, 0, 0).
+     */
+    struct SinewVec3 wind;
+    /**
+     * Air density for cloth aerodynamics, kg/m^3, >= 0; default 1.2 (0 = no air).
+     */
+    float air_density;
+    /**
+     * A body (with everything joined to it) slower than this everywhere, m/s,
+     * for `sleep_time` seconds falls asleep and costs nothing until touched,
+     * moved, or its targets, wind or gravity change; default 0.02; 0 = never sleep.
+     */
+    float sleep_speed;
+    /**
+     * Seconds of stillness before sleep, >= 0; default 1.
+     */
+    float sleep_time;
     /**
      * Set by `sinew_default_world_def`; do not touch.
      */
@@ -324,6 +571,28 @@ SinewResult sinew_body_destroy(struct SinewWorld *world, struct SinewBodyId body
  * poisoned world). Never fails. Threading: read lock.
  */
 SinewBool sinew_body_is_valid(const struct SinewWorld *world, struct SinewBodyId body);
+
+/**
+ * Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps
+ * when it and everything joined to it stayed slower than the world's
+ * `sleep_speed` for `sleep_time`; it wakes when a call changes it, a
+ * collider moves or appears near it, or the gravity or wind change.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+ */
+SinewResult sinew_body_is_sleeping(const struct SinewWorld *world,
+                                   struct SinewBodyId body,
+                                   SinewBool *out_sleeping);
+
+/**
+ * Puts a body to sleep now (1; its velocities become zero) or wakes it (0).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (a flag other
+ * than 0 or 1). Threading: write lock.
+ */
+SinewResult sinew_body_set_sleeping(struct SinewWorld *world,
+                                    struct SinewBodyId body,
+                                    SinewBool sleeping);
 
 /**
  * The number of particles of a body.
@@ -461,6 +730,160 @@ SinewResult sinew_body_read_velocities(const struct SinewWorld *world,
                                        uint32_t *out_count);
 
 /**
+ * The default grid def (see the field docs), with its cookie. Never fails.
+ */
+struct SinewClothGridDef sinew_default_cloth_grid_def(void);
+
+/**
+ * Creates a rectangular cloth (a body of kind cloth; every `sinew_body_*`
+ * call applies to it).
+ *
+ * - `def`: from `sinew_default_cloth_grid_def()`, read during the call only.
+ * - `out_body`: receives the id, written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
+ * (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
+ * negative compliances, unknown pin bits or tether mode, tether_scale < 1;
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_cloth_create_grid(struct SinewWorld *world,
+                                    const struct SinewClothGridDef *def,
+                                    struct SinewBodyId *out_body);
+
+/**
+ * The default mesh def (see the field docs; the arrays are NULL and the
+ * counts 0, to be set), with its cookie. Never fails.
+ */
+struct SinewClothMeshDef sinew_default_cloth_mesh_def(void);
+
+/**
+ * Creates a cloth from a triangle mesh: welds vertices within
+ * `weld_tolerance` into particles (keeping a map, so
+ * `sinew_cloth_write_vertices` writes per original vertex), builds stretch
+ * sticks on the edges, bending sticks across interior edges and tethers from
+ * the pinned vertices. A welded particle takes the smallest inverse mass of
+ * its vertices and is pinned when any of them is.
+ *
+ * Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
+ * for a def without its cookie, no vertices or triangles, an index out of
+ * range, NaN/inf, negative values, every triangle degenerate;
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_cloth_create(struct SinewWorld *world,
+                               const struct SinewClothMeshDef *def,
+                               struct SinewBodyId *out_body);
+
+/**
+ * Copies a cloth's vertex normals into `out`: one unit vector per particle
+ * (the order of `sinew_body_read_positions`), area-weighted over the
+ * incident triangles, on the side from which the triangles wind
+ * counter-clockwise (a grid's local +Z at rest). Readback protocol of
+ * `sinew_body_read_positions`.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a cloth),
+ * `BUFFER_TOO_SMALL`. Threading: read lock.
+ */
+SinewResult sinew_cloth_read_normals(const struct SinewWorld *world,
+                                     struct SinewBodyId body,
+                                     struct SinewVec3 *out,
+                                     uint32_t capacity,
+                                     uint32_t *out_count);
+
+/**
+ * The number of vertices the engine gave (before welding); a grid's is its
+ * particle count.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`. Threading: read lock.
+ */
+SinewResult sinew_cloth_vertex_count(const struct SinewWorld *world,
+                                     struct SinewBodyId body,
+                                     uint32_t *out_count);
+
+/**
+ * Copies the particle index of each engine vertex (before welding) into
+ * `out`; readback protocol of `sinew_body_read_positions`.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+ * Threading: read lock.
+ */
+SinewResult sinew_cloth_read_vertex_map(const struct SinewWorld *world,
+                                        struct SinewBodyId body,
+                                        uint32_t *out,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
+
+/**
+ * Writes a cloth's positions and normals per engine vertex (before welding)
+ * straight into a vertex buffer: vertex `k`'s position (3 floats) at
+ * `positions + k * position_stride` bytes and its normal at
+ * `normals + k * normal_stride`. Interleaved layouts pass the same buffer
+ * with an offset (`normals = positions + 12`, both strides 24); separate
+ * streams pass stride 12. Either pointer may be NULL to skip it; no
+ * alignment is required. `capacity` is in vertices;
+ * `positions == NULL && normals == NULL && capacity == 0` asks for the count.
+ * A too small capacity writes nothing and returns `BUFFER_TOO_SMALL` with
+ * the count in `*out_count` (which may be NULL).
+ *
+ * Errors: `NULL_ARGUMENT` (world; both buffers NULL with a non-zero
+ * capacity), `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT` (a stride below 12,
+ * or so large the buffer would pass the address space), `BUFFER_TOO_SMALL`.
+ * Threading: read lock.
+ */
+SinewResult sinew_cloth_write_vertices(const struct SinewWorld *world,
+                                       struct SinewBodyId body,
+                                       uint8_t *positions,
+                                       size_t position_stride,
+                                       uint8_t *normals,
+                                       size_t normal_stride,
+                                       uint32_t capacity,
+                                       uint32_t *out_count);
+
+/**
+ * The world-space axis-aligned box around a body's particles, grown by its
+ * particle radius (a cloth's thickness): what an engine sets as the mesh's
+ * culling bounds. Either output may be NULL.
+ *
+ * Errors: `NULL_ARGUMENT` (world), `INVALID_ID`. Threading: read lock.
+ */
+SinewResult sinew_body_get_bounds(const struct SinewWorld *world,
+                                  struct SinewBodyId body,
+                                  struct SinewVec3 *out_min,
+                                  struct SinewVec3 *out_max);
+
+/**
+ * Sets this cloth's own wind (m/s), added to the world's.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (NaN/inf). Threading: write lock.
+ */
+SinewResult sinew_cloth_set_wind(struct SinewWorld *world,
+                                 struct SinewBodyId body,
+                                 struct SinewVec3 wind);
+
+/**
+ * Sets a cloth's drag and lift coefficients (>= 0).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`.
+ * Threading: write lock.
+ */
+SinewResult sinew_cloth_set_aerodynamics(struct SinewWorld *world,
+                                         struct SinewBodyId body,
+                                         float drag,
+                                         float lift);
+
+/**
+ * Turns a cloth's self-collision and its collision with other cloths on (1)
+ * or off (0).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (a flag other than 0 or 1). Threading: write lock.
+ */
+SinewResult sinew_cloth_set_collision(struct SinewWorld *world,
+                                      struct SinewBodyId body,
+                                      SinewBool self_collision,
+                                      SinewBool cloth_collision);
+
+/**
  * Creates a plane collider: the solid half-space `dot(normal, x) < offset`
  * (particles are kept on the side the normal points to). `normal` is
  * normalised; its frame starts as the identity, so `sinew_collider_set_transform`
@@ -582,6 +1005,45 @@ const char *sinew_result_name(SinewResult result);
 size_t sinew_last_error_message(char *buffer, size_t capacity);
 
 /**
+ * Joins particle `particle_a` of `body_a` to particle `particle_b` of
+ * `body_b` with a distance constraint solved in the same relaxation loop as
+ * both bodies and weighted by both particles' masses: the coupling is
+ * two-way (a cape pinned to a ragdoll's shoulders tugs at the ragdoll).
+ * Joined bodies are stepped together and sleep together.
+ *
+ * - `rest_length`: metres; 0 makes the particles one point; < 0 takes their
+ *   current distance.
+ * - `compliance`: XPBD compliance (m/N), >= 0; 0 is rigid.
+ * - `out_joint`: receives the id, written only on success. Destroying
+ *   either body destroys the joint.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
+ * particle index out of range, the same particle twice, NaN/inf, negative
+ * compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_joint_create(struct SinewWorld *world,
+                               struct SinewBodyId body_a,
+                               uint32_t particle_a,
+                               struct SinewBodyId body_b,
+                               uint32_t particle_b,
+                               float rest_length,
+                               float compliance,
+                               struct SinewJointId *out_joint);
+
+/**
+ * Destroys a joint; the bodies it joined go on separately.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+ */
+SinewResult sinew_joint_destroy(struct SinewWorld *world, struct SinewJointId joint);
+
+/**
+ * 1 when `joint` is a live joint of `world`, else 0 (also for a NULL or
+ * poisoned world). Never fails. Threading: read lock.
+ */
+SinewBool sinew_joint_is_valid(const struct SinewWorld *world, struct SinewJointId joint);
+
+/**
  * The default world settings, with the cookie that `sinew_world_create`
  * checks. Never fails; thread-safe.
  */
@@ -626,6 +1088,14 @@ SinewResult sinew_world_step(struct SinewWorld *world, float dt);
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
  */
 SinewResult sinew_world_set_gravity(struct SinewWorld *world, struct SinewVec3 gravity);
+
+/**
+ * Sets the wind every cloth feels (m/s) from the next step on; wakes every
+ * body.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
+ */
+SinewResult sinew_world_set_wind(struct SinewWorld *world, struct SinewVec3 wind);
 
 /**
  * The world's current settings, as a def (with the cookie, so it can create

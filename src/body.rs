@@ -1,9 +1,12 @@
 //! A body: a contiguous range of particles and the constraints among them.
 
+use crate::cloth::Cloth;
 use crate::collision::Candidates;
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::target::TargetSet;
+use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
+use glam::Vec3;
 use std::ops::Range;
 
 /// What built a body; calls meant for another kind return `WrongKind`.
@@ -12,12 +15,15 @@ use std::ops::Range;
 pub enum BodyKind {
     /// A raw particle set with user constraints.
     Particles = 0,
+    /// A cloth from a grid or a triangle mesh.
+    Cloth = 1,
 }
 
 impl BodyKind {
     pub(crate) fn from_u32(v: u32) -> Option<Self> {
         match v {
             0 => Some(Self::Particles),
+            1 => Some(Self::Cloth),
             _ => None,
         }
     }
@@ -35,8 +41,17 @@ pub struct Body {
     pub radius: f32,
     pub distances: DistanceSet,
     pub targets: TargetSet,
+    pub tethers: TetherSet,
+    /// Triangles, aerodynamics and render data of a cloth body.
+    pub cloth: Option<Box<Cloth>>,
+    /// Asleep: skipped by the step until something wakes it.
+    pub sleeping: bool,
+    /// Seconds the body has been slower than the world's sleep speed.
+    pub still_time: f32,
     /// Broad-phase result of the current step.
     pub candidates: Candidates,
+    /// Swept bounds of the current step (particles, not grown by the radius).
+    pub bounds: (Vec3, Vec3),
 }
 
 impl Body {
@@ -48,12 +63,32 @@ impl Body {
             radius: 0.0,
             distances: DistanceSet::default(),
             targets: TargetSet::default(),
+            tethers: TetherSet::default(),
+            cloth: None,
+            sleeping: false,
+            still_time: 0.0,
             candidates: Candidates::default(),
+            bounds: (Vec3::ZERO, Vec3::ZERO),
         }
     }
 
     /// The body's range of the store, padding included.
     pub fn range(&self) -> Range<usize> {
         self.first..self.first + padded(self.count)
+    }
+}
+
+impl Body {
+    /// Wakes the body up; its sleep clock starts again.
+    pub fn wake(&mut self) {
+        self.sleeping = false;
+        self.still_time = 0.0;
+    }
+
+    /// Wakes a sleeping body; an awake one keeps its sleep clock.
+    pub fn wake_if_asleep(&mut self) {
+        if self.sleeping {
+            self.wake();
+        }
     }
 }

@@ -39,6 +39,9 @@ impl Error {
     pub(crate) fn invalid_id(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::InvalidId, message)
     }
+    pub(crate) fn wrong_kind(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::WrongKind, message)
+    }
     pub(crate) fn limit(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::LimitExceeded, message)
     }

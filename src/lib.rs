@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod body;
+mod cloth;
 mod collision;
 mod constraints;
 mod error;
@@ -30,11 +31,13 @@ mod world;
 pub mod ffi;
 
 pub use body::BodyKind;
+pub use cloth::build::{ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode};
 pub use collision::ColliderShape;
 pub use constraints::distance::{DistanceConstraint, DistanceMethod};
+pub use constraints::joint::Joint;
 pub use constraints::target::Target;
 pub use error::{Error, ErrorKind, Result};
-pub use pool::{BodyId, ColliderId};
+pub use pool::{BodyId, ColliderId, JointId};
 pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.

@@ -103,6 +103,30 @@ impl Particles {
         }
     }
 
+    /// Borrows several disjoint ranges at once (an island's bodies), in the
+    /// order given.
+    pub fn views(&mut self, ranges: &[Range<usize>]) -> Vec<ParticlesMut<'_>> {
+        let [x, y, z, px, py, pz, w] = self.arrays_mut();
+        let mut x = split_disjoint(x, ranges).into_iter();
+        let mut y = split_disjoint(y, ranges).into_iter();
+        let mut z = split_disjoint(z, ranges).into_iter();
+        let mut px = split_disjoint(px, ranges).into_iter();
+        let mut py = split_disjoint(py, ranges).into_iter();
+        let mut pz = split_disjoint(pz, ranges).into_iter();
+        let mut w = split_disjoint(w, ranges).into_iter();
+        (0..ranges.len())
+            .map(|_| ParticlesMut {
+                x: x.next().expect("one per range"),
+                y: y.next().expect("one per range"),
+                z: z.next().expect("one per range"),
+                px: px.next().expect("one per range"),
+                py: py.next().expect("one per range"),
+                pz: pz.next().expect("one per range"),
+                inv_mass: w.next().expect("one per range"),
+            })
+            .collect()
+    }
+
     pub fn position(&self, i: usize) -> Vec3 {
         Vec3::new(self.x[i], self.y[i], self.z[i])
     }
@@ -152,4 +176,23 @@ impl ParticlesMut<'_> {
         self.py[i] = p.y;
         self.pz[i] = p.z;
     }
+}
+
+/// Splits `v` into the disjoint `ranges`, returned in the order given.
+/// Panics when ranges overlap (a bug: bodies own disjoint ranges).
+pub(crate) fn split_disjoint<'a, T>(v: &'a mut [T], ranges: &[Range<usize>]) -> Vec<&'a mut [T]> {
+    let mut order: Vec<usize> = (0..ranges.len()).collect();
+    order.sort_by_key(|&k| ranges[k].start);
+    let mut out: Vec<Option<&'a mut [T]>> = (0..ranges.len()).map(|_| None).collect();
+    let mut rest = v;
+    let mut offset = 0;
+    for k in order {
+        let r = &ranges[k];
+        let (_, tail) = rest.split_at_mut(r.start - offset);
+        let (mine, tail) = tail.split_at_mut(r.len());
+        out[k] = Some(mine);
+        rest = tail;
+        offset = r.end;
+    }
+    out.into_iter().map(|s| s.expect("every range split")).collect()
 }

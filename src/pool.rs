@@ -65,6 +65,10 @@ id_type!(
     /// A collider of a [`World`](crate::World).
     ColliderId
 );
+id_type!(
+    /// A joint between particles of two bodies of a [`World`](crate::World).
+    JointId
+);
 
 /// The untyped id the pool hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 //! ```text
 //! magic "SNEW" | format u32 | payload length u64 | FNV-1a-64 of payload | payload
 //! payload: settings, clocks, body pool (slots, bodies, free list),
-//!          particle store, collider pool (slots, colliders, free list)
+//!          particle store, collider pool (slots, colliders, free list),
+//!          joint pool (slots, joints, free list)
 //! ```
 //!
 //! Reading validates everything (counts against the bytes left, indices,
@@ -14,19 +15,23 @@
 //! building it.
 
 use crate::body::{Body, BodyKind};
+use crate::cloth::Cloth;
 use crate::collision::{Collider, ColliderShape};
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
+use crate::constraints::joint::Joint;
 use crate::constraints::target::TargetSet;
+use crate::constraints::tether::TetherSet;
 use crate::error::{Error, Result};
 use crate::hash::{Fnv64, fnv64};
 use crate::particles::{LANES, Particles, padded};
+use crate::pool::BodyId;
 use crate::pool::{Pool, Slot};
 use crate::world::{World, WorldSettings};
 use glam::{Quat, Vec3};
 
 const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 const HEADER: usize = 4 + 4 + 8 + 8;
 
 /// Where the payload goes: a byte vector or a hasher.
@@ -93,6 +98,10 @@ fn write_payload(w: &World, s: &mut impl Sink) {
     s.u32(st.max_particles);
     s.u32(st.max_bodies);
     s.u32(st.max_colliders);
+    s.vec3(st.wind);
+    s.f32(st.air_density);
+    s.f32(st.sleep_speed);
+    s.f32(st.sleep_time);
     s.f32(w.last_dt);
     s.f32(w.last_h);
     s.u64(w.steps);
@@ -131,6 +140,30 @@ fn write_payload(w: &World, s: &mut impl Sink) {
         }
     }
     s.u32s(&w.colliders.free);
+
+    s.len(w.joints.slots.len());
+    for slot in &w.joints.slots {
+        if s.with_generations() {
+            s.u32(slot.generation);
+        }
+        match &slot.value {
+            None => s.u32(0),
+            Some(j) => {
+                s.u32(1);
+                for id in [j.body_a, j.body_b] {
+                    s.u32(id.index1);
+                    if s.with_generations() {
+                        s.u32(id.generation);
+                    }
+                }
+                s.u32(j.particle_a);
+                s.u32(j.particle_b);
+                s.f32(j.rest_length);
+                s.f32(j.compliance);
+            }
+        }
+    }
+    s.u32s(&w.joints.free);
 }
 
 fn write_body(b: &Body, s: &mut impl Sink) {
@@ -155,6 +188,26 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.vec3s(&t.to);
     s.f32s(&t.compliance);
     s.f32s(&t.max_force);
+    let t = &b.tethers;
+    s.u32s(&t.particle);
+    s.u32s(&t.anchor);
+    s.f32s(&t.length);
+    s.u32(b.sleeping as u32);
+    s.f32(b.still_time);
+    match &b.cloth {
+        None => s.u32(0),
+        Some(c) => {
+            s.u32(1);
+            s.len(c.triangles.len());
+            c.triangles.iter().flatten().for_each(|&i| s.u32(i));
+            s.u32s(&c.vertex_map);
+            s.f32(c.drag);
+            s.f32(c.lift);
+            s.vec3(c.wind);
+            s.u32(c.self_collision as u32);
+            s.u32(c.cloth_collision as u32);
+        }
+    }
 }
 
 fn write_collider(c: &Collider, s: &mut impl Sink) {
@@ -303,6 +356,10 @@ fn read_payload(r: &mut Reader) -> Result<World> {
         max_particles: r.u32()?,
         max_bodies: r.u32()?,
         max_colliders: r.u32()?,
+        wind: r.vec3()?,
+        air_density: r.finite()?,
+        sleep_speed: r.finite()?,
+        sleep_time: r.finite()?,
     };
     settings.validate().map_err(|e| bad(e.message))?;
     let mut world = World::new(settings).map_err(|e| bad(e.message))?;
@@ -363,6 +420,21 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     let free = r.u32s()?;
     check_free_list(&slots, &free)?;
     world.colliders = Pool::from_parts(slots, free);
+
+    let n = r.len(8)?;
+    let mut slots = Vec::with_capacity(n);
+    for _ in 0..n {
+        let generation = r.u32()?;
+        let value = match r.u32()? {
+            0 => None,
+            1 => Some(read_joint(r, &world)?),
+            _ => return Err(bad("bad slot flag")),
+        };
+        slots.push(Slot { generation, value });
+    }
+    let free = r.u32s()?;
+    check_free_list(&slots, &free)?;
+    world.joints = Pool::from_parts(slots, free);
     Ok(world)
 }
 
@@ -420,6 +492,46 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         return Err(bad("a target out of range"));
     }
     body.targets = TargetSet::from_parts(particle, from, to, compliance, max_force);
+
+    let (particle, anchor, length) = (r.u32s()?, r.u32s()?, r.f32s()?);
+    if anchor.len() != particle.len()
+        || length.len() != particle.len()
+        || particle.iter().chain(&anchor).any(|&i| i as usize >= count)
+        || length.iter().any(|&l| l < 0.0)
+    {
+        return Err(bad("a tether out of range"));
+    }
+    body.tethers = TetherSet { particle, anchor, length };
+    body.sleeping = match r.u32()? {
+        0 => false,
+        1 => true,
+        _ => return Err(bad("bad sleep flag")),
+    };
+    body.still_time = r.finite()?;
+    let has_cloth = r.u32()?;
+    if has_cloth > 1 || (has_cloth == 1) != (kind == BodyKind::Cloth) {
+        return Err(bad("cloth data does not match the body kind"));
+    }
+    if has_cloth == 1 {
+        let n = r.len(12)?;
+        let mut triangles = Vec::with_capacity(n);
+        for _ in 0..n {
+            triangles.push([r.u32()?, r.u32()?, r.u32()?]);
+        }
+        let vertex_map = r.u32s()?;
+        let (drag, lift, wind) = (r.finite()?, r.finite()?, r.vec3()?);
+        let flags = (r.u32()?, r.u32()?);
+        if triangles.iter().flatten().chain(&vertex_map).any(|&i| i as usize >= count)
+            || drag < 0.0
+            || lift < 0.0
+            || flags.0 > 1
+            || flags.1 > 1
+        {
+            return Err(bad("cloth data out of range"));
+        }
+        body.cloth =
+            Some(Box::new(Cloth::new(count, triangles, vertex_map, drag, lift, wind, flags.0 == 1, flags.1 == 1)));
+    }
     Ok(body)
 }
 
@@ -448,6 +560,31 @@ fn read_collider(r: &mut Reader) -> Result<Collider> {
         .map_err(|e| bad(format!("a collider: {}", e.message)))?;
     let made = probe.colliders.iter().next().expect("just created").1;
     Ok(*made)
+}
+
+fn read_joint(r: &mut Reader, world: &World) -> Result<Joint> {
+    let mut ids = [BodyId::NULL; 2];
+    for id in &mut ids {
+        *id = BodyId { index1: r.u32()?, generation: r.u32()? };
+    }
+    let joint = Joint {
+        body_a: ids[0],
+        body_b: ids[1],
+        particle_a: r.u32()?,
+        particle_b: r.u32()?,
+        rest_length: r.finite()?,
+        compliance: r.finite()?,
+    };
+    let count = |id: BodyId| world.bodies.get(id.into()).map(|b| b.count);
+    let ok = |id: BodyId, i: u32| count(id).is_some_and(|n| (i as usize) < n);
+    if !ok(joint.body_a, joint.particle_a)
+        || !ok(joint.body_b, joint.particle_b)
+        || joint.rest_length < 0.0
+        || joint.compliance < 0.0
+    {
+        return Err(bad("a joint names a missing body or particle"));
+    }
+    Ok(joint)
 }
 
 fn check_free_list<T>(slots: &[Slot<T>], free: &[u32]) -> Result<()> {

@@ -7,10 +7,12 @@ use crate::body::{Body, BodyKind};
 use crate::collision::friction::Contacts;
 use crate::collision::{Collider, ColliderShape, Prepared};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
+use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
 use crate::particles::{Particles, padded};
-use crate::pool::{BodyId, ColliderId, Pool};
+use crate::pool::{BodyId, ColliderId, JointId, Pool};
+use crate::solver::Scratch;
 use glam::{Quat, Vec3};
 
 /// The largest accepted `substeps` and `iterations`.
@@ -41,6 +43,15 @@ pub struct WorldSettings {
     pub max_bodies: u32,
     /// Most colliders; 0 = no limit.
     pub max_colliders: u32,
+    /// Wind velocity (m/s) every cloth feels.
+    pub wind: Vec3,
+    /// Air density (kg/m^3, default 1.2); 0 turns aerodynamics off.
+    pub air_density: f32,
+    /// A body slower than this (m/s) everywhere for `sleep_time` falls
+    /// asleep; 0 disables sleeping.
+    pub sleep_speed: f32,
+    /// Seconds of stillness before sleep.
+    pub sleep_time: f32,
 }
 
 impl Default for WorldSettings {
@@ -53,6 +64,10 @@ impl Default for WorldSettings {
             max_particles: 0,
             max_bodies: 0,
             max_colliders: 0,
+            wind: Vec3::ZERO,
+            air_density: 1.2,
+            sleep_speed: 0.02,
+            sleep_time: 1.0,
         }
     }
 }
@@ -69,6 +84,10 @@ impl WorldSettings {
                 self.substeps
             )));
         }
+        finite_vec(self.wind, "wind")?;
+        non_negative(self.air_density, "air_density")?;
+        non_negative(self.sleep_speed, "sleep_speed")?;
+        non_negative(self.sleep_time, "sleep_time")?;
         if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
             return Err(Error::invalid_argument(format!(
                 "iterations must be in 1..={MAX_ITERATIONS}, got {}",
@@ -86,6 +105,7 @@ pub struct World {
     pub(crate) particles: Particles,
     pub(crate) bodies: Pool<Body>,
     pub(crate) colliders: Pool<Collider>,
+    pub(crate) joints: Pool<Joint>,
     /// Real (unpadded) particles of all bodies.
     pub(crate) particle_count: usize,
     /// The last step's dt (DEFAULT_DT before the first step).
@@ -96,6 +116,7 @@ pub struct World {
     /// Scratch of the step.
     pub(crate) prepared: Prepared,
     pub(crate) contacts: Contacts,
+    pub(crate) scratch: Scratch,
 }
 
 fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
@@ -120,12 +141,14 @@ impl World {
             particles: Particles::default(),
             bodies: Pool::default(),
             colliders: Pool::default(),
+            joints: Pool::default(),
             particle_count: 0,
             last_dt: DEFAULT_DT,
             last_h: DEFAULT_DT / settings.substeps as f32,
             steps: 0,
             prepared: Prepared::default(),
             contacts: Contacts::default(),
+            scratch: Scratch::default(),
         })
     }
 
@@ -137,6 +160,46 @@ impl World {
     /// Changes gravity (m/s^2) from the next step on.
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
         self.settings.gravity = finite_vec(gravity, "gravity")?;
+        self.wake_all();
+        Ok(())
+    }
+
+    /// Changes the wind every cloth feels (m/s) from the next step on.
+    pub fn set_wind(&mut self, wind: Vec3) -> Result<()> {
+        self.settings.wind = finite_vec(wind, "wind")?;
+        self.wake_all();
+        Ok(())
+    }
+
+    fn wake_all(&mut self) {
+        self.bodies.values_mut().for_each(Body::wake);
+    }
+
+    /// Wakes a body (a no-op for a stale id).
+    pub(crate) fn wake(&mut self, id: BodyId) {
+        if let Some(b) = self.bodies.get_mut(id.into()) {
+            b.wake();
+        }
+    }
+
+    /// Whether a body is asleep.
+    pub fn is_sleeping(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.sleeping)
+    }
+
+    /// Wakes a body up, or puts it to sleep now (velocities zeroed).
+    pub fn set_sleeping(&mut self, id: BodyId, sleeping: bool) -> Result<()> {
+        let range = self.body(id)?.range();
+        if sleeping {
+            for i in range {
+                let x = self.particles.position(i);
+                self.particles.set_previous(i, x);
+            }
+            let b = self.body_mut(id)?;
+            b.sleeping = true;
+        } else {
+            self.body_mut(id)?.wake();
+        }
         Ok(())
     }
 
@@ -167,14 +230,34 @@ impl World {
         })
     }
 
+    /// The body, woken: whatever changes it may set it moving.
     fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
         self.body(id)?;
-        Ok(self.bodies.get_mut(id.into()).expect("checked above"))
+        let body = self.bodies.get_mut(id.into()).expect("checked above");
+        body.wake();
+        Ok(body)
     }
 
     /// Creates a body of free particles at rest. `inv_masses` of `None` means
     /// all 1 (1 kg each); 0 pins a particle.
     pub fn create_particles(&mut self, positions: &[Vec3], inv_masses: Option<&[f32]>) -> Result<BodyId> {
+        if let Some(w) = inv_masses {
+            debug_assert_eq!(w.len(), positions.len());
+            for (i, &w) in w.iter().enumerate() {
+                non_negative(w, &format!("inv_masses[{i}]"))?;
+            }
+        }
+        self.add_body(BodyKind::Particles, positions, |i| inv_masses.map_or(1.0, |w| w[i]))
+    }
+
+    /// Adds a body of `kind` with particles at rest (inverse masses checked
+    /// by the caller).
+    pub(crate) fn add_body(
+        &mut self,
+        kind: BodyKind,
+        positions: &[Vec3],
+        inv_mass: impl Fn(usize) -> f32,
+    ) -> Result<BodyId> {
         if positions.is_empty() {
             return Err(Error::invalid_argument("a body needs at least one particle (count was 0)"));
         }
@@ -183,12 +266,6 @@ impl World {
         }
         for (i, p) in positions.iter().enumerate() {
             finite_vec(*p, &format!("positions[{i}]"))?;
-        }
-        if let Some(w) = inv_masses {
-            debug_assert_eq!(w.len(), positions.len());
-            for (i, &w) in w.iter().enumerate() {
-                non_negative(w, &format!("inv_masses[{i}]"))?;
-            }
         }
         if !limit_ok(self.settings.max_particles, self.particle_count, positions.len()) {
             return Err(Error::limit(format!(
@@ -205,9 +282,9 @@ impl World {
             return Err(Error::limit("the world's particle store would exceed 2^32 entries"));
         }
         let first = self.particles.len();
-        let body = Body::new(BodyKind::Particles, first, positions.len());
+        let body = Body::new(kind, first, positions.len());
         let handle = self.bodies.insert(body).ok_or_else(|| Error::limit("no body slot left"))?;
-        self.particles.append(positions, |i| inv_masses.map_or(1.0, |w| w[i]));
+        self.particles.append(positions, inv_mass);
         self.particle_count += positions.len();
         Ok(handle.into())
     }
@@ -218,6 +295,11 @@ impl World {
         let range = self.body(id)?.range();
         let body = self.bodies.remove(id.into()).expect("checked above");
         self.particles.remove(range.clone());
+        let dead: Vec<JointId> =
+            self.joints.iter().filter(|(_, j)| j.body_a == id || j.body_b == id).map(|(h, _)| h.into()).collect();
+        for j in dead {
+            self.destroy_joint(j).expect("listed above");
+        }
         self.particle_count -= body.count;
         for b in self.bodies.values_mut() {
             if b.first > range.start {
@@ -359,6 +441,7 @@ impl World {
     /// Teleports particles `first..` to `positions`, keeping their velocities.
     pub fn set_positions(&mut self, id: BodyId, first: u32, positions: &[Vec3]) -> Result<()> {
         let start = self.check_vectors(id, first, positions, "positions")?;
+        self.wake(id);
         let p = &mut self.particles;
         for (k, &to) in positions.iter().enumerate() {
             let i = start + k;
@@ -373,6 +456,7 @@ impl World {
     /// `offset / dt` to their velocities, `dt` being the last step's.
     pub fn move_particles(&mut self, id: BodyId, first: u32, offsets: &[Vec3]) -> Result<()> {
         let start = self.check_vectors(id, first, offsets, "offsets")?;
+        self.wake(id);
         // The implicit velocity is (x - x_prev) / h: to add offset/dt, x_prev
         // moves by offset * (1 - h/dt).
         let keep = 1.0 - self.last_h / self.last_dt;
@@ -394,6 +478,7 @@ impl World {
         }
         let start = body.first + first as usize;
         self.particles.inv_mass[start..start + inv_masses.len()].copy_from_slice(inv_masses);
+        self.wake(id);
         Ok(())
     }
 
@@ -475,6 +560,7 @@ impl World {
         }
         let collider = Collider { shape, position, rotation, friction };
         let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
+        self.wake_touching(&collider);
         Ok(h.into())
     }
 
@@ -486,8 +572,12 @@ impl World {
         let position = finite_vec(position, "transform.position")?;
         let rotation = unit_rotation(rotation, "transform.rotation")?;
         let c = self.colliders.get_mut(id.into()).expect("checked above");
+        let before = *c;
         c.position = position;
         c.rotation = rotation;
+        let after = *c;
+        self.wake_touching(&before);
+        self.wake_touching(&after);
         Ok(())
     }
 
@@ -499,7 +589,70 @@ impl World {
 
     /// Destroys a collider.
     pub fn destroy_collider(&mut self, id: ColliderId) -> Result<()> {
-        self.colliders.remove(id.into()).map(|_| ()).ok_or_else(|| Self::collider_error(id))
+        let c = self.colliders.remove(id.into()).ok_or_else(|| Self::collider_error(id))?;
+        self.wake_touching(&c);
+        Ok(())
+    }
+
+    /// Wakes the sleeping bodies whose bounds the collider reaches.
+    fn wake_touching(&mut self, collider: &Collider) {
+        for b in self.bodies.values_mut().filter(|b| b.sleeping) {
+            let grow = b.radius + 0.05;
+            if collider.overlaps(b.bounds.0 - grow, b.bounds.1 + grow) {
+                b.wake();
+            }
+        }
+    }
+
+    // ---- joints ---------------------------------------------------------
+
+    /// Joins a particle of one body to a particle of another (or the same)
+    /// body: a two-way distance constraint solved with both bodies. A
+    /// negative rest length takes the current distance.
+    pub fn create_joint(&mut self, joint: Joint) -> Result<JointId> {
+        let (a, b) = (self.body(joint.body_a)?, self.body(joint.body_b)?);
+        Self::check_range(a.count, joint.particle_a, 1, "particle_a")?;
+        Self::check_range(b.count, joint.particle_b, 1, "particle_b")?;
+        if joint.body_a == joint.body_b && joint.particle_a == joint.particle_b {
+            return Err(Error::invalid_argument("a joint needs two different particles"));
+        }
+        finite(joint.rest_length, "rest_length")?;
+        non_negative(joint.compliance, "compliance")?;
+        let rest_length = if joint.rest_length < 0.0 {
+            let xa = self.particles.position(a.first + joint.particle_a as usize);
+            xa.distance(self.particles.position(b.first + joint.particle_b as usize))
+        } else {
+            joint.rest_length
+        };
+        let h = self.joints.insert(Joint { rest_length, ..joint }).ok_or_else(|| Error::limit("no joint slot left"))?;
+        self.wake(joint.body_a);
+        self.wake(joint.body_b);
+        Ok(h.into())
+    }
+
+    /// Destroys a joint.
+    pub fn destroy_joint(&mut self, id: JointId) -> Result<()> {
+        let j = self.joints.remove(id.into()).ok_or_else(|| {
+            Error::invalid_id(format!(
+                "joint {{index1: {}, generation: {}}} is not a live joint of this world",
+                id.index1, id.generation
+            ))
+        })?;
+        self.wake(j.body_a);
+        self.wake(j.body_b);
+        Ok(())
+    }
+
+    /// True for a live joint of this world.
+    pub fn is_valid_joint(&self, id: JointId) -> bool {
+        self.joints.contains(id.into())
+    }
+
+    /// The world-space box around a body's particles, grown by its particle
+    /// radius.
+    pub fn body_bounds(&self, id: BodyId) -> Result<(Vec3, Vec3)> {
+        let b = self.body(id)?;
+        Ok(crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius))
     }
 
     /// True for a live collider of this world.

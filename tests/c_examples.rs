@@ -67,6 +67,14 @@ fn hello_particles_rope_drapes_over_the_ball() {
 }
 
 #[test]
+fn flag_flies_in_the_wind() {
+    let exe = build_c("flag");
+    let text = run_checked(&exe);
+    assert!(text.contains("t = 4.0 s"), "{text}");
+    assert!(text.contains("ok: the flag flies"), "{text}");
+}
+
+#[test]
 fn every_exported_function_is_called_by_the_smoke_test() {
     let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
     let functions = header_functions();

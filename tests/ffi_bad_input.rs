@@ -264,16 +264,8 @@ fn world_create_refuses_bad_defs() {
     });
 
     // A zero-initialised def, and a default one whose cookie was cleared or changed.
-    let zeroed = SinewWorldDef {
-        gravity: v(0.0, 0.0, 0.0),
-        damping: 0.0,
-        substeps: 0,
-        iterations: 0,
-        max_particles: 0,
-        max_bodies: 0,
-        max_colliders: 0,
-        internal_cookie: 0,
-    };
+    // SAFETY: SinewWorldDef is plain old data; all zero is what C's `= {0}` gives.
+    let zeroed: SinewWorldDef = unsafe { std::mem::zeroed() };
     create_refused(&zeroed, SINEW_RESULT_INVALID_ARGUMENT);
     create_refused(&SinewWorldDef { internal_cookie: 0, ..default }, SINEW_RESULT_INVALID_ARGUMENT);
     create_refused(
@@ -288,6 +280,14 @@ fn world_create_refuses_bad_defs() {
     }
     for damping in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.01, 1.01, -f32::MIN_POSITIVE] {
         bad_defs.push(SinewWorldDef { damping, ..default });
+    }
+    for wind in non_finite_vectors(default.wind) {
+        bad_defs.push(SinewWorldDef { wind, ..default });
+    }
+    for x in [f32::NAN, f32::INFINITY, -1.0] {
+        bad_defs.push(SinewWorldDef { air_density: x, ..default });
+        bad_defs.push(SinewWorldDef { sleep_speed: x, ..default });
+        bad_defs.push(SinewWorldDef { sleep_time: x, ..default });
     }
     for n in [0, 1025, u32::MAX] {
         bad_defs.push(SinewWorldDef { substeps: n, ..default });
@@ -341,6 +341,10 @@ fn world_calls_refuse_bad_input() {
         max_particles: U32_SENTINEL,
         max_bodies: U32_SENTINEL,
         max_colliders: U32_SENTINEL,
+        wind: VEC_SENTINEL,
+        air_density: 42.0,
+        sleep_speed: 42.0,
+        sleep_time: 42.0,
         internal_cookie: U32_SENTINEL,
     };
     let mut def = def_sentinel;
@@ -442,7 +446,8 @@ fn world_restore_refuses_bad_images() {
     }
     // Another format version.
     let mut other_version = image.clone();
-    other_version[4..8].copy_from_slice(&2u32.to_le_bytes());
+    let version = u32::from_le_bytes(image[4..8].try_into().unwrap());
+    other_version[4..8].copy_from_slice(&(version + 1).to_le_bytes());
     refused(p, restore, SINEW_RESULT_INCOMPATIBLE, || unsafe {
         sinew_world_restore(p, other_version.as_ptr(), other_version.len())
     });

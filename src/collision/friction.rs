@@ -36,14 +36,23 @@ impl Contacts {
         }
     }
 
-    pub fn view(&mut self, r: std::ops::Range<usize>) -> ContactsMut<'_> {
-        ContactsMut {
-            depth: &mut self.depth[r.clone()],
-            nx: &mut self.nx[r.clone()],
-            ny: &mut self.ny[r.clone()],
-            nz: &mut self.nz[r.clone()],
-            friction: &mut self.friction[r],
-        }
+    /// Borrows several disjoint ranges at once, in the order given.
+    pub fn views(&mut self, ranges: &[std::ops::Range<usize>]) -> Vec<ContactsMut<'_>> {
+        use crate::particles::split_disjoint;
+        let mut depth = split_disjoint(&mut self.depth, ranges).into_iter();
+        let mut nx = split_disjoint(&mut self.nx, ranges).into_iter();
+        let mut ny = split_disjoint(&mut self.ny, ranges).into_iter();
+        let mut nz = split_disjoint(&mut self.nz, ranges).into_iter();
+        let mut friction = split_disjoint(&mut self.friction, ranges).into_iter();
+        (0..ranges.len())
+            .map(|_| ContactsMut {
+                depth: depth.next().expect("one per range"),
+                nx: nx.next().expect("one per range"),
+                ny: ny.next().expect("one per range"),
+                nz: nz.next().expect("one per range"),
+                friction: friction.next().expect("one per range"),
+            })
+            .collect()
     }
 }
 

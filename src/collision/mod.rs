@@ -73,6 +73,16 @@ pub trait Shape {
 }
 
 impl Collider {
+    /// May a point inside `lo..hi` touch this collider?
+    pub fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
+        let mut one = Prepared::default();
+        self.prepare(&mut one);
+        one.planes.iter().any(|s| s.overlaps(lo, hi))
+            || one.spheres.iter().any(|s| s.overlaps(lo, hi))
+            || one.boxes.iter().any(|s| s.overlaps(lo, hi))
+            || one.capsules.iter().any(|s| s.overlaps(lo, hi))
+    }
+
     /// Adds this collider, in world space, to the lists of the step.
     fn prepare(&self, out: &mut Prepared) {
         let (pos, rot, mu) = (self.position, self.rotation, self.friction);

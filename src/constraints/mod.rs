@@ -2,4 +2,6 @@
 //! projection kernel.
 
 pub mod distance;
+pub mod joint;
 pub mod target;
+pub mod tether;

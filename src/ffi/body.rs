@@ -99,6 +99,45 @@ pub unsafe extern "C" fn sinew_body_is_valid(world: *const SinewWorld, body: Sin
     valid
 }
 
+/// Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps
+/// when it and everything joined to it stayed slower than the world's
+/// `sleep_speed` for `sleep_time`; it wakes when a call changes it, a
+/// collider moves or appears near it, or the gravity or wind change.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_is_sleeping(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out_sleeping: *mut SinewBool,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_is_sleeping", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_sleeping, "out_sleeping") }?;
+        *out = world.read(|w| Ok(w.is_sleeping(body.into())?))? as SinewBool;
+        Ok(())
+    })
+}
+
+/// Puts a body to sleep now (1; its velocities become zero) or wakes it (0).
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (a flag other
+/// than 0 or 1). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_sleeping(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    sleeping: SinewBool,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_sleeping", {
+        let world = unsafe { world_ref(world) }?;
+        if sleeping > 1 {
+            return Err(Failure::invalid(format!("sleeping must be 0 or 1, got {sleeping}")));
+        }
+        world.write(|w| Ok(w.set_sleeping(body.into(), sleeping == 1)?))
+    })
+}
+
 /// The number of particles of a body.
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.

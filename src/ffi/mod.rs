@@ -20,15 +20,19 @@
 #[macro_use]
 pub mod boundary;
 pub mod body;
+pub mod cloth;
 pub mod collider;
 pub mod errors;
+pub mod joint;
 pub mod types;
 pub mod world;
 
 pub use body::*;
 pub use boundary::SinewWorld;
+pub use cloth::*;
 pub use collider::*;
 pub use errors::*;
+pub use joint::*;
 pub use types::*;
 pub use world::*;
 

@@ -1,6 +1,6 @@
 //! Plain C types of the ABI and their conversions to the core's.
 
-use crate::{BodyId, ColliderId, ErrorKind, Quat, Vec3};
+use crate::{BodyId, ColliderId, ErrorKind, JointId, Quat, Vec3};
 
 /// A boolean as a `uint32_t`: 0 is false, 1 is true (no C `bool` in the ABI).
 pub type SinewBool = u32;
@@ -97,6 +97,16 @@ pub struct SinewColliderId {
     pub generation: u32,
 }
 
+/// A joint between particles of two bodies; all zero is the null id.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SinewJointId {
+    /// Slot index + 1 (0 = null).
+    pub index1: u32,
+    /// Generation, unique in the process.
+    pub generation: u32,
+}
+
 const _: () = assert!(size_of::<SinewVec3>() == 12);
 const _: () = assert!(size_of::<SinewQuat>() == 16);
 const _: () = assert!(size_of::<SinewTransform>() == 28);
@@ -141,5 +151,15 @@ impl From<SinewColliderId> for ColliderId {
 impl From<ColliderId> for SinewColliderId {
     fn from(id: ColliderId) -> SinewColliderId {
         SinewColliderId { index1: id.index1, generation: id.generation }
+    }
+}
+impl From<SinewJointId> for JointId {
+    fn from(id: SinewJointId) -> JointId {
+        JointId { index1: id.index1, generation: id.generation }
+    }
+}
+impl From<JointId> for SinewJointId {
+    fn from(id: JointId) -> SinewJointId {
+        SinewJointId { index1: id.index1, generation: id.generation }
     }
 }

@@ -29,6 +29,16 @@ pub struct SinewWorldDef {
     pub max_bodies: u32,
     /// Most colliders; 0 (default) = no limit.
     pub max_colliders: u32,
+    /// Wind velocity every cloth feels, m/s; default (0, 0, 0).
+    pub wind: SinewVec3,
+    /// Air density for cloth aerodynamics, kg/m^3, >= 0; default 1.2 (0 = no air).
+    pub air_density: f32,
+    /// A body (with everything joined to it) slower than this everywhere, m/s,
+    /// for `sleep_time` seconds falls asleep and costs nothing until touched,
+    /// moved, or its targets, wind or gravity change; default 0.02; 0 = never sleep.
+    pub sleep_speed: f32,
+    /// Seconds of stillness before sleep, >= 0; default 1.
+    pub sleep_time: f32,
     /// Set by `sinew_default_world_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -43,6 +53,10 @@ impl From<WorldSettings> for SinewWorldDef {
             max_particles: s.max_particles,
             max_bodies: s.max_bodies,
             max_colliders: s.max_colliders,
+            wind: s.wind.into(),
+            air_density: s.air_density,
+            sleep_speed: s.sleep_speed,
+            sleep_time: s.sleep_time,
             internal_cookie: DEF_COOKIE,
         }
     }
@@ -80,6 +94,10 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
             max_particles: def.max_particles,
             max_bodies: def.max_bodies,
             max_colliders: def.max_colliders,
+            wind: def.wind.into(),
+            air_density: def.air_density,
+            sleep_speed: def.sleep_speed,
+            sleep_time: def.sleep_time,
         };
         let world = World::new(settings)?;
         *out = Box::into_raw(Box::new(SinewWorld::new(world)));
@@ -130,6 +148,18 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
     ffi_boundary!("sinew_world_set_gravity", {
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_gravity(gravity.into())?))
+    })
+}
+
+/// Sets the wind every cloth feels (m/s) from the next step on; wakes every
+/// body.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_wind(world: *mut SinewWorld, wind: SinewVec3) -> SinewResult {
+    ffi_boundary!("sinew_world_set_wind", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_wind(wind.into())?))
     })
 }
 

@@ -3,36 +3,49 @@
 //! ```text
 //! step(dt):
 //!   prepare colliders in world space                      (once per step)
-//!   for each body:
-//!     broad phase: colliders its swept bounds may reach   (once per step)
+//!   bounds of every body, swept over the step             (once per step)
+//!   islands: bodies coupled by joints or cloth contact    island.rs
+//!   for each awake island:
+//!     broad phase: colliders each body may reach          (once per step)
+//!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         Verlet, gravity, damping, time-corrected   integrate.rs
+//!       wind            drag and lift per cloth triangle           cloth/aero.rs
 //!       targets         interpolate, place kinematic particles     constraints/target.rs
 //!       for each of `iterations` relaxation passes:
-//!         targets       pull towards the animated points
-//!         distances     sticks, batch by batch                     constraints/distance.rs
-//!         collisions    project out of the candidates              collision/
+//!         per body:
+//!           targets     pull towards the animated points
+//!           distances   sticks, batch by batch                     constraints/distance.rs
+//!           tethers     no farther from the anchor than L          constraints/tether.rs
+//!           collisions  project out of the candidates              collision/
+//!         joints        two-way links between bodies               constraints/joint.rs
+//!         cloth pairs   keep vertices off triangles
 //!       velocities      no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
+//!     sleep             an island still for `sleep_time` stops
 //! ```
 //!
-//! Bodies do not interact with each other yet, so each body runs all its
-//! substeps while its particles are in cache; a body is the unit a worker
-//! thread would take. The order of every loop is fixed, which makes a step
-//! deterministic.
+//! An island of one body runs all its substeps while its particles are in
+//! cache; an island is the unit a worker thread would take. The order of
+//! every loop is fixed, which makes a step deterministic.
 
 pub mod batches;
 pub mod integrate;
+pub mod island;
 
 use crate::body::Body;
+use crate::cloth::aero::{self, Air};
+use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
 use crate::collision::friction::{self, ContactsMut};
 use crate::collision::{self, Prepared};
-use crate::particles::ParticlesMut;
+use crate::constraints::joint::{self, Resolved};
+use crate::particles::{Particles, ParticlesMut};
 use crate::world::World;
 use glam::Vec3;
 
 /// Constants of one step, hoisted out of the loops.
 struct StepContext {
+    dt: f32,
     substeps: u32,
     iterations: u32,
     h: f32,
@@ -43,6 +56,10 @@ struct StepContext {
     gravity: Vec3,
     /// Velocity factor per substep: (1 - damping)^h.
     damping: f32,
+    wind: Vec3,
+    air_density: f32,
+    sleep_speed: f32,
+    sleep_time: f32,
 }
 
 impl StepContext {
@@ -51,6 +68,7 @@ impl StepContext {
         let h = dt / s.substeps as f32;
         let damping = (1.0 - f64::from(s.damping)).powf(f64::from(h)) as f32;
         StepContext {
+            dt,
             substeps: s.substeps,
             iterations: s.iterations,
             h,
@@ -59,8 +77,21 @@ impl StepContext {
             h_prev: world.last_h,
             gravity: s.gravity,
             damping,
+            wind: s.wind,
+            air_density: s.air_density,
+            sleep_speed: s.sleep_speed,
+            sleep_time: s.sleep_time,
         }
     }
+}
+
+/// Scratch kept between steps so a step does not allocate once warm.
+#[derive(Default, Debug, Clone)]
+pub(crate) struct Scratch {
+    aero: Vec<Vec3>,
+    finder: PairFinder,
+    pairs: Vec<Pair>,
+    joints: Vec<Resolved>,
 }
 
 /// Advances the world by `dt` (validated by the caller).
@@ -68,51 +99,127 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     let ctx = StepContext::new(world, dt);
     world.prepared.rebuild(world.colliders.iter().map(|(_, c)| c));
     world.contacts.resize(world.particles.len());
-    let World { particles, bodies, prepared, contacts, .. } = world;
-    for body in bodies.values_mut() {
-        let range = body.range();
-        let mut p = particles.view(range.clone());
-        let mut c = contacts.view(range);
-        broad_phase(body, &p, prepared, &ctx, dt);
-        solve_body(body, &mut p, &mut c, prepared, &ctx);
+    for body in world.bodies.values_mut() {
+        body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
+    }
+    let islands = island::build(&mut world.bodies, &world.joints);
+    let World { particles, bodies, joints, prepared, contacts, scratch, .. } = world;
+
+    let mut slots: Vec<Option<&mut Body>> = bodies.slots.iter_mut().map(|s| s.value.as_mut()).collect();
+    for members in &islands {
+        let mut island: Vec<&mut Body> = members.iter().map(|&i| slots[i as usize].take().expect("live")).collect();
+        // Joints of this island, with bodies as island indices.
+        scratch.joints.clear();
+        for (_, j) in joints.iter() {
+            let at = |id: crate::pool::BodyId| members.binary_search(&(id.index1 - 1)).ok();
+            if let (Some(a), Some(b)) = (at(j.body_a), at(j.body_b)) {
+                scratch.joints.push(Resolved {
+                    body_a: a as u32,
+                    a: j.particle_a,
+                    body_b: b as u32,
+                    b: j.particle_b,
+                    rest: j.rest_length,
+                    compliance: j.compliance,
+                    lambda: 0.0,
+                });
+            }
+        }
+        let ranges: Vec<_> = island.iter().map(|b| b.range()).collect();
+        let mut views = particles.views(&ranges);
+        let mut cviews = contacts.views(&ranges);
+        for body in island.iter_mut() {
+            broad_phase(body, prepared, &ctx);
+        }
+        find_cloth_pairs(&island, &views, &ctx, scratch);
+        solve_island(&mut island, &mut views, &mut cviews, prepared, &ctx, scratch);
+        update_sleep(&mut island, &mut views, &ctx);
     }
     world.last_dt = dt;
     world.last_h = ctx.h;
     world.steps += 1;
 }
 
-/// The substeps of one body.
-fn solve_body(body: &mut Body, p: &mut ParticlesMut, c: &mut ContactsMut, prepared: &Prepared, ctx: &StepContext) {
-    let collide = !body.candidates.is_empty();
+/// The substeps of one island.
+fn solve_island(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    prepared: &Prepared,
+    ctx: &StepContext,
+    scratch: &mut Scratch,
+) {
+    let Scratch { aero: aero_scratch, pairs, joints, .. } = scratch;
     for substep in 0..ctx.substeps {
         let h_prev = if substep == 0 { ctx.h_prev } else { ctx.h };
         let velocity_scale = ctx.damping * (ctx.h / h_prev);
-        integrate::predict(p, velocity_scale, ctx.gravity * (ctx.h * (h_prev + ctx.h) * 0.5));
-        body.targets.begin_substep(p, substep, ctx.substeps);
-        body.distances.begin_substep();
-        c.clear();
+        let gravity = ctx.gravity * (ctx.h * (h_prev + ctx.h) * 0.5);
+        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+            integrate::predict(p, velocity_scale, gravity);
+            if let Some(cloth) = &body.cloth {
+                let air =
+                    Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
+                if air.active() {
+                    aero::apply(p, &cloth.triangles, &air, ctx.h, aero_scratch);
+                }
+            }
+            body.targets.begin_substep(p, substep, ctx.substeps);
+            body.distances.begin_substep();
+            c.clear();
+        }
+        joint::begin_substep(joints);
         for _ in 0..ctx.iterations {
-            body.targets.project(p, ctx.inv_h2, ctx.h2);
-            body.distances.project(p, ctx.inv_h2);
-            if collide {
-                collision::project(p, c, body.radius, &body.candidates, prepared);
+            for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+                body.targets.project(p, ctx.inv_h2, ctx.h2);
+                body.distances.project(p, ctx.inv_h2);
+                body.tethers.project(p);
+                if !body.candidates.is_empty() {
+                    collision::project(p, c, body.radius, &body.candidates, prepared);
+                }
+            }
+            joint::project(views, joints, ctx.inv_h2);
+            self_collision::project(views, pairs);
+        }
+        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter()) {
+            body.distances.project_velocities(p, ctx.inv_h2);
+            if !body.candidates.is_empty() {
+                friction::apply(p, c);
             }
         }
-        body.distances.project_velocities(p, ctx.inv_h2);
-        if collide {
-            friction::apply(p, c);
-        }
     }
-    body.targets.end_step();
+    for body in island.iter_mut() {
+        body.targets.end_step();
+    }
 }
 
-/// Lists the colliders the body may reach during this step: its bounds now,
-/// extrapolated by its velocity over `dt`, and its targets' points, widened by
-/// what gravity, its particle radius and constraint corrections may add.
-fn broad_phase(body: &mut Body, p: &ParticlesMut, prepared: &Prepared, ctx: &StepContext, dt: f32) {
+/// Lists the vertex-triangle pairs of the island's colliding cloths.
+fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Scratch) {
+    let members: Vec<Member> = island
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| {
+            let c = b.cloth.as_ref()?;
+            (c.self_collision || c.cloth_collision).then_some(Member {
+                body: k as u32,
+                triangles: &c.triangles,
+                neighbour_start: &c.neighbour_start,
+                neighbours: &c.neighbours,
+                thickness: b.radius,
+                self_collision: c.self_collision,
+                cloth_collision: c.cloth_collision,
+            })
+        })
+        .collect();
+    scratch.pairs.clear();
+    if !members.is_empty() {
+        scratch.finder.find(views, &members, ctx.dt / ctx.h_prev, &mut scratch.pairs);
+    }
+}
+
+/// The body's particles now and where their velocity takes them by the end
+/// of the step (`ahead` = dt / h_prev), and its targets' points.
+fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    let ahead = dt / ctx.h_prev;
-    for i in 0..body.count {
+    for i in body.first..body.first + body.count {
         let x = p.position(i);
         let later = x + (x - p.previous(i)) * ahead;
         lo = lo.min(x).min(later);
@@ -122,6 +229,40 @@ fn broad_phase(body: &mut Body, p: &ParticlesMut, prepared: &Prepared, ctx: &Ste
         lo = lo.min(t);
         hi = hi.max(t);
     }
+    (lo, hi)
+}
+
+/// Lists the colliders the body may reach during this step: its swept
+/// bounds, widened by what gravity, its particle radius and constraint
+/// corrections may add.
+fn broad_phase(body: &mut Body, prepared: &Prepared, ctx: &StepContext) {
+    let (lo, hi) = body.bounds;
+    let dt = ctx.dt;
     let margin = body.radius + ctx.gravity.length() * dt * dt + 0.05 + 0.25 * (hi - lo).max_element().min(1.0);
     body.candidates.find(prepared, lo - margin, hi + margin);
+}
+
+/// Sleep: when every particle of every body of the island has been slower
+/// than `sleep_speed` for `sleep_time`, the island stops (velocities zeroed)
+/// until something wakes it.
+fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], ctx: &StepContext) {
+    if ctx.sleep_speed <= 0.0 {
+        return;
+    }
+    let limit = ctx.sleep_speed * ctx.h;
+    let limit2 = limit * limit;
+    let mut all_still = true;
+    for (body, p) in island.iter_mut().zip(views.iter()) {
+        let still = (0..body.count).all(|i| (p.position(i) - p.previous(i)).length_squared() <= limit2);
+        body.still_time = if still { body.still_time + ctx.dt } else { 0.0 };
+        all_still &= body.still_time >= ctx.sleep_time;
+    }
+    if all_still {
+        for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+            body.sleeping = true;
+            for i in 0..body.count {
+                p.set_previous(i, p.position(i));
+            }
+        }
+    }
 }

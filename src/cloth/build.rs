@@ -1,0 +1,532 @@
+//! Cloth builders: a grid or a triangle mesh turned into particles, triangles
+//! and the constraints of its topology.
+//!
+//! - stretch: every edge of the mesh (a grid's horizontal and vertical edges);
+//! - shear: a grid's two quad diagonals (a mesh has no quads to shear);
+//! - bend: across each interior edge, the distance between the two opposite
+//!   vertices (a grid's distance-two neighbours along rows and columns);
+//! - tethers: from every free particle to its nearest pinned one, by
+//!   Euclidean or geodesic (shortest path along the edges) distance.
+//!
+//! Everything is built in a fixed order from the input alone, so building the
+//! same cloth twice gives the same bits.
+
+use crate::constraints::distance::DistanceConstraint;
+use crate::constraints::tether::TetherSet;
+use glam::{Quat, Vec3};
+use std::collections::{BinaryHeap, HashMap};
+
+/// How tethers measure the distance to their anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum TetherMode {
+    /// No tethers.
+    None = 0,
+    /// Straight-line distance to the nearest pinned particle (the default).
+    #[default]
+    Euclidean = 1,
+    /// Shortest path along the cloth's edges to the nearest pinned particle:
+    /// looser than Euclidean, right for cloth that folds around a body.
+    Geodesic = 2,
+}
+
+impl TetherMode {
+    /// Converts an ABI value.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Self::None),
+            1 => Some(Self::Euclidean),
+            2 => Some(Self::Geodesic),
+            _ => None,
+        }
+    }
+}
+
+/// What grids and meshes share: material and behaviour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClothOptions {
+    /// Total mass, kg (> 0).
+    pub mass: f32,
+    /// XPBD compliance of the edges (m/N).
+    pub stretch_compliance: f32,
+    /// XPBD compliance of a grid's diagonals.
+    pub shear_compliance: f32,
+    /// XPBD compliance of the bending sticks.
+    pub bend_compliance: f32,
+    /// Tethers from the pinned particles.
+    pub tethers: TetherMode,
+    /// Tether length as a multiple of the rest distance (>= 1).
+    pub tether_scale: f32,
+    /// Collision radius of each vertex, metres (>= 0): the distance kept from
+    /// colliders, from the cloth's own triangles and from other cloths.
+    pub thickness: f32,
+    /// Aerodynamic drag coefficient (>= 0).
+    pub drag: f32,
+    /// Aerodynamic lift coefficient (>= 0).
+    pub lift: f32,
+    /// Vertices keep `thickness` from the cloth's own triangles.
+    pub self_collision: bool,
+    /// Vertices keep `thickness` from other cloths that also enable it.
+    pub cloth_collision: bool,
+}
+
+impl Default for ClothOptions {
+    fn default() -> Self {
+        ClothOptions {
+            mass: 1.0,
+            stretch_compliance: 0.0,
+            shear_compliance: 1e-6,
+            bend_compliance: 1e-3,
+            tethers: TetherMode::Euclidean,
+            tether_scale: 1.0,
+            thickness: 0.01,
+            drag: 1.0,
+            lift: 0.3,
+            self_collision: false,
+            cloth_collision: false,
+        }
+    }
+}
+
+/// Grid pin flag: the top-left vertex.
+pub const PIN_TOP_LEFT: u32 = 1;
+/// Grid pin flag: the top-right vertex.
+pub const PIN_TOP_RIGHT: u32 = 2;
+/// Grid pin flag: the whole top row.
+pub const PIN_TOP_EDGE: u32 = 4;
+pub const PIN_ALL: u32 = PIN_TOP_LEFT | PIN_TOP_RIGHT | PIN_TOP_EDGE;
+
+/// A rectangular cloth: in the frame's local XY plane, +X along columns, -Y
+/// along rows, origin at the top-left vertex; particle `r * columns + c`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridDef {
+    /// Where the top-left vertex goes.
+    pub position: Vec3,
+    /// Orientation of the grid's frame.
+    pub rotation: Quat,
+    /// Vertices along X (>= 2).
+    pub columns: u32,
+    /// Vertices along Y (>= 2).
+    pub rows: u32,
+    /// Metres between neighbours (> 0).
+    pub spacing: f32,
+    /// `PIN_*` flags.
+    pub pins: u32,
+    /// Material and behaviour.
+    pub options: ClothOptions,
+}
+
+impl Default for GridDef {
+    fn default() -> Self {
+        GridDef {
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            columns: 16,
+            rows: 16,
+            spacing: 0.1,
+            pins: PIN_TOP_EDGE,
+            options: ClothOptions::default(),
+        }
+    }
+}
+
+/// A cloth from an engine's triangle mesh.
+#[derive(Debug, Clone, Copy)]
+pub struct MeshDef<'a> {
+    /// The frame the vertices are given in: position.
+    pub position: Vec3,
+    /// The frame the vertices are given in: orientation.
+    pub rotation: Quat,
+    /// Vertex positions in the frame above.
+    pub vertices: &'a [Vec3],
+    /// Triangles as vertex indices, counter-clockwise seen from the front.
+    pub triangles: &'a [[u32; 3]],
+    /// Vertices closer than this (metres, >= 0) become one particle; 0 welds
+    /// only exactly equal positions.
+    pub weld_tolerance: f32,
+    /// Per-vertex inverse mass overriding `options.mass` (0 pins).
+    pub inv_masses: Option<&'a [f32]>,
+    /// Per-vertex pin mask (true pins), applied after the masses.
+    pub pinned: Option<&'a [bool]>,
+    /// Material and behaviour.
+    pub options: ClothOptions,
+}
+
+/// A built cloth, ready to become a body.
+#[derive(Debug, Clone, Default)]
+pub struct Built {
+    pub positions: Vec<Vec3>,
+    pub inv_mass: Vec<f32>,
+    /// Non-degenerate triangles over particles.
+    pub triangles: Vec<[u32; 3]>,
+    /// The particle of each input vertex.
+    pub vertex_map: Vec<u32>,
+    pub sticks: Vec<DistanceConstraint>,
+    pub tethers: TetherSet,
+}
+
+/// Builds a grid (validated by the caller).
+pub fn grid(def: &GridDef) -> Built {
+    let (cols, rows) = (def.columns as usize, def.rows as usize);
+    let n = cols * rows;
+    let at = |r: usize, c: usize| (r * cols + c) as u32;
+    let s = def.spacing;
+    let positions: Vec<Vec3> = (0..n)
+        .map(|i| def.position + def.rotation * Vec3::new((i % cols) as f32 * s, -((i / cols) as f32) * s, 0.0))
+        .collect();
+    let mut pinned = vec![false; n];
+    if def.pins & PIN_TOP_EDGE != 0 {
+        pinned[..cols].fill(true);
+    }
+    if def.pins & PIN_TOP_LEFT != 0 {
+        pinned[0] = true;
+    }
+    if def.pins & PIN_TOP_RIGHT != 0 {
+        pinned[cols - 1] = true;
+    }
+    // Uniform density: a particle carries a quarter of each quad it is a
+    // corner of, so edges and corners are lighter, as a cut cloth is.
+    let quads = ((cols - 1) * (rows - 1)) as f32;
+    let inv_mass: Vec<f32> = (0..n)
+        .map(|i| {
+            let (r, c) = (i / cols, i % cols);
+            let corners = |k: usize, len: usize| if k == 0 || k == len - 1 { 1.0 } else { 2.0 };
+            let share = corners(r, rows) * corners(c, cols) / 4.0;
+            if pinned[i] { 0.0 } else { quads / (share * def.options.mass) }
+        })
+        .collect();
+
+    let o = &def.options;
+    let mut sticks = Vec::new();
+    let mut stick = |a: u32, b: u32, compliance: f32, rest: f32| {
+        sticks.push(DistanceConstraint { a, b, rest_length: rest, compliance })
+    };
+    let diagonal = s * std::f32::consts::SQRT_2;
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                stick(at(r, c), at(r, c + 1), o.stretch_compliance, s);
+            }
+            if r + 1 < rows {
+                stick(at(r, c), at(r + 1, c), o.stretch_compliance, s);
+            }
+        }
+    }
+    for r in 0..rows - 1 {
+        for c in 0..cols - 1 {
+            stick(at(r, c), at(r + 1, c + 1), o.shear_compliance, diagonal);
+            stick(at(r, c + 1), at(r + 1, c), o.shear_compliance, diagonal);
+        }
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 2 < cols {
+                stick(at(r, c), at(r, c + 2), o.bend_compliance, 2.0 * s);
+            }
+            if r + 2 < rows {
+                stick(at(r, c), at(r + 2, c), o.bend_compliance, 2.0 * s);
+            }
+        }
+    }
+
+    // Two triangles per quad, the diagonal alternating so the cloth folds
+    // alike both ways; counter-clockwise seen from local +Z.
+    let mut triangles = Vec::with_capacity(2 * (rows - 1) * (cols - 1));
+    for r in 0..rows - 1 {
+        for c in 0..cols - 1 {
+            let (a, b, cc, d) = (at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1));
+            if (r + c) % 2 == 0 {
+                triangles.push([a, cc, d]);
+                triangles.push([a, d, b]);
+            } else {
+                triangles.push([a, cc, b]);
+                triangles.push([b, cc, d]);
+            }
+        }
+    }
+    // Tether paths may cut across the quads' diagonals.
+    let edges: Vec<(u32, u32)> = sticks.iter().filter(|k| k.rest_length < 1.5 * s).map(|k| (k.a, k.b)).collect();
+    let tethers = tethers(&positions, &inv_mass, &edges, o.tethers, o.tether_scale);
+    Built { positions, inv_mass, triangles, vertex_map: (0..n as u32).collect(), sticks, tethers }
+}
+
+/// Builds a mesh cloth (indices and values validated by the caller).
+pub fn mesh(def: &MeshDef) -> Built {
+    let world: Vec<Vec3> = def.vertices.iter().map(|&v| def.position + def.rotation * v).collect();
+    let (vertex_map, positions) = weld(&world, def.weld_tolerance * (1.0 + 1e-6));
+    let n = positions.len();
+
+    let mut triangles = Vec::with_capacity(def.triangles.len());
+    for t in def.triangles {
+        let [a, b, c] = t.map(|v| vertex_map[v as usize]);
+        let (pa, pb, pc) = (positions[a as usize], positions[b as usize], positions[c as usize]);
+        let area2 = (pb - pa).cross(pc - pa).length();
+        let scale = (pb - pa).length_squared().max((pc - pa).length_squared()).max((pc - pb).length_squared());
+        if a != b && b != c && a != c && area2 > 1e-6 * scale {
+            triangles.push([a, b, c]);
+        }
+    }
+
+    // Masses by area: each particle carries a third of its triangles' area.
+    let mut area = vec![0.0f64; n];
+    for t in &triangles {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        let third = f64::from((b - a).cross(c - a).length()) / 6.0;
+        t.iter().for_each(|&i| area[i as usize] += third);
+    }
+    let total: f64 = area.iter().sum();
+    let mean = total / n as f64;
+    let mass = f64::from(def.options.mass);
+    let mut inv_mass: Vec<f32> = area
+        .iter()
+        .map(|&a| {
+            let a = if a > 0.0 { a } else { mean.max(1e-12) };
+            (total.max(1e-12) / (a * mass)) as f32
+        })
+        .collect();
+    if let Some(w) = def.inv_masses {
+        // A welded particle takes the smallest inverse mass of its vertices,
+        // so a pin on any of them pins it.
+        let mut set = vec![f32::INFINITY; n];
+        for (v, &w) in w.iter().enumerate() {
+            let i = vertex_map[v] as usize;
+            set[i] = set[i].min(w);
+        }
+        inv_mass = set;
+    }
+    if let Some(pinned) = def.pinned {
+        for (v, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
+            inv_mass[vertex_map[v] as usize] = 0.0;
+        }
+    }
+
+    // Edges and the triangles on each side of them.
+    let mut edges: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let mut order = Vec::new();
+    for t in &triangles {
+        for e in 0..3 {
+            let (a, b) = (t[e], t[(e + 1) % 3]);
+            let key = (a.min(b), a.max(b));
+            let opposite = t[(e + 2) % 3];
+            edges
+                .entry(key)
+                .or_insert_with(|| {
+                    order.push(key);
+                    Vec::new()
+                })
+                .push(opposite);
+        }
+    }
+    let o = &def.options;
+    let mut sticks: Vec<DistanceConstraint> = order
+        .iter()
+        .map(|&(a, b)| DistanceConstraint { a, b, rest_length: -1.0, compliance: o.stretch_compliance })
+        .collect();
+    for key in &order {
+        if let [c, d] = edges[key][..] {
+            if c != d && !edges.contains_key(&(c.min(d), c.max(d))) {
+                sticks.push(DistanceConstraint { a: c, b: d, rest_length: -1.0, compliance: o.bend_compliance });
+            }
+        }
+    }
+    for s in &mut sticks {
+        s.rest_length = (positions[s.b as usize] - positions[s.a as usize]).length();
+    }
+    let tethers = tethers(&positions, &inv_mass, &order, o.tethers, o.tether_scale);
+    Built { positions, inv_mass, triangles, vertex_map, sticks, tethers }
+}
+
+/// Merges vertices closer than `tolerance`; returns the particle of each
+/// vertex and the particles' positions (the first vertex of each group).
+pub fn weld(vertices: &[Vec3], tolerance: f32) -> (Vec<u32>, Vec<Vec3>) {
+    let mut map = Vec::with_capacity(vertices.len());
+    let mut positions: Vec<Vec3> = Vec::new();
+    if tolerance <= 0.0 {
+        let mut seen: HashMap<[u32; 3], u32> = HashMap::new();
+        for &v in vertices {
+            // +0.0 makes -0.0 and 0.0 one key.
+            let key = (v + Vec3::ZERO).to_array().map(f32::to_bits);
+            let next = positions.len() as u32;
+            let i = *seen.entry(key).or_insert(next);
+            if i == next {
+                positions.push(v);
+            }
+            map.push(i);
+        }
+        return (map, positions);
+    }
+    let cell = |v: Vec3| (v / tolerance).floor().to_array().map(|c| c as i64);
+    let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+    for &v in vertices {
+        let [x, y, z] = cell(v);
+        let mut found = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let key = [x.saturating_add(dx), y.saturating_add(dy), z.saturating_add(dz)];
+                    for &i in grid.get(&key).into_iter().flatten() {
+                        if positions[i as usize].distance_squared(v) <= tolerance * tolerance {
+                            found = Some(found.map_or(i, |f: u32| f.min(i)));
+                        }
+                    }
+                }
+            }
+        }
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let i = positions.len() as u32;
+                positions.push(v);
+                grid.entry([x, y, z]).or_default().push(i);
+                i
+            }
+        };
+        map.push(i);
+    }
+    (map, positions)
+}
+
+/// One tether per free particle, to its nearest pinned particle: by straight
+/// line, or by shortest path along `edges` (multi-source Dijkstra; particles
+/// no path reaches get none).
+pub fn tethers(positions: &[Vec3], inv_mass: &[f32], edges: &[(u32, u32)], mode: TetherMode, scale: f32) -> TetherSet {
+    let anchors: Vec<u32> = (0..positions.len() as u32).filter(|&i| inv_mass[i as usize] == 0.0).collect();
+    let mut set = TetherSet::default();
+    if anchors.is_empty() || mode == TetherMode::None {
+        return set;
+    }
+    let mut push = |i: usize, anchor: u32, length: f32| {
+        set.particle.push(i as u32);
+        set.anchor.push(anchor);
+        set.length.push(length * scale);
+    };
+    match mode {
+        TetherMode::None => {}
+        TetherMode::Euclidean => {
+            for (i, &x) in positions.iter().enumerate() {
+                if inv_mass[i] == 0.0 {
+                    continue;
+                }
+                // Ties go to the lowest index: deterministic.
+                let (mut best, mut best_d) = (anchors[0], f32::INFINITY);
+                for &a in &anchors {
+                    let d = x.distance_squared(positions[a as usize]);
+                    if d < best_d {
+                        (best, best_d) = (a, d);
+                    }
+                }
+                push(i, best, best_d.sqrt());
+            }
+        }
+        TetherMode::Geodesic => {
+            let n = positions.len();
+            let mut adjacency: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+            for &(a, b) in edges {
+                let d = f64::from(positions[a as usize].distance(positions[b as usize]));
+                adjacency[a as usize].push((b, d));
+                adjacency[b as usize].push((a, d));
+            }
+            let mut dist = vec![f64::INFINITY; n];
+            let mut source = vec![u32::MAX; n];
+            let mut heap = BinaryHeap::new();
+            for &a in &anchors {
+                dist[a as usize] = 0.0;
+                source[a as usize] = a;
+                heap.push(Visit { dist: 0.0, node: a });
+            }
+            while let Some(Visit { dist: d, node }) = heap.pop() {
+                if d > dist[node as usize] {
+                    continue;
+                }
+                for &(next, len) in &adjacency[node as usize] {
+                    let nd = d + len;
+                    if nd < dist[next as usize] {
+                        dist[next as usize] = nd;
+                        source[next as usize] = source[node as usize];
+                        heap.push(Visit { dist: nd, node: next });
+                    }
+                }
+            }
+            for i in 0..n {
+                if inv_mass[i] > 0.0 && dist[i].is_finite() {
+                    push(i, source[i], dist[i] as f32);
+                }
+            }
+        }
+    }
+    set
+}
+
+/// A Dijkstra queue entry, smallest distance first, ties by node.
+#[derive(PartialEq)]
+struct Visit {
+    dist: f64,
+    node: u32,
+}
+
+impl Eq for Visit {}
+
+impl Ord for Visit {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.dist.total_cmp(&self.dist).then_with(|| other.node.cmp(&self.node))
+    }
+}
+
+impl PartialOrd for Visit {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_topology_counts() {
+        let def = GridDef { columns: 4, rows: 3, ..GridDef::default() };
+        let b = grid(&def);
+        assert_eq!(b.positions.len(), 12);
+        // stretch 3*3 + 4*2 = 17, shear 2 per quad * 6 = 12, bend 2*3 + 4*1 = 10
+        assert_eq!(b.sticks.len(), 17 + 12 + 10);
+        assert_eq!(b.triangles.len(), 12);
+        // Top row pinned; 8 free particles, one tether each, straight up.
+        assert_eq!(b.tethers.len(), 8);
+        let k = b.tethers.particle.iter().position(|&p| p == 11).unwrap();
+        assert_eq!(b.tethers.anchor[k], 3);
+        assert!((b.tethers.length[k] - 0.2).abs() < 1e-6);
+        // Particle r*columns + c sits at (c s, -r s, 0).
+        assert_eq!(b.positions[6], Vec3::new(0.2, -0.1, 0.0));
+    }
+
+    #[test]
+    fn grid_triangles_face_local_z() {
+        let b = grid(&GridDef { columns: 5, rows: 4, ..GridDef::default() });
+        for t in &b.triangles {
+            let [a, c, d] = t.map(|i| b.positions[i as usize]);
+            assert!((c - a).cross(d - a).z > 0.0);
+        }
+    }
+
+    #[test]
+    fn welding_merges_within_tolerance_and_keeps_a_map() {
+        let v = [Vec3::ZERO, Vec3::X, Vec3::new(1.0005, 0.0, 0.0), Vec3::new(-0.0, 0.0, 0.0), Vec3::Y];
+        let (map, pos) = weld(&v, 0.001);
+        assert_eq!(map, vec![0, 1, 1, 0, 2]);
+        assert_eq!(pos.len(), 3);
+        let (map, _) = weld(&v, 0.0);
+        assert_eq!(map, vec![0, 1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn geodesic_tethers_follow_the_edges() {
+        // A path bent into a U: 0 (pinned) - 1 - 2 - 3, with 3 back next to 0.
+        let p = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
+        let w = [0.0, 1.0, 1.0, 1.0];
+        let e = [(0, 1), (1, 2), (2, 3)];
+        let g = tethers(&p, &w, &e, TetherMode::Geodesic, 1.0);
+        assert_eq!(g.length, vec![1.0, 2.0, 3.0]);
+        let eu = tethers(&p, &w, &e, TetherMode::Euclidean, 1.0);
+        assert_eq!(eu.length[2], 1.0);
+    }
+}

@@ -1,0 +1,231 @@
+//! Cloth: bodies built from a grid or a triangle mesh (Jakobsen's "Cloth
+//! simulation": particles at the vertices, sticks along the edges), with
+//! shear, bending and tethers, wind, collisions of its own triangles, and the
+//! readback an engine's renderer needs (per-vertex normals, bounds, positions
+//! per original vertex).
+
+pub mod aero;
+pub mod build;
+pub mod render;
+pub mod self_collision;
+
+use crate::body::{Body, BodyKind};
+use crate::error::{Error, Result, finite_vec, non_negative, positive};
+use crate::pool::BodyId;
+use crate::world::{World, unit_rotation};
+use build::{Built, ClothOptions, GridDef, MeshDef, PIN_ALL};
+use glam::Vec3;
+
+/// The cloth part of a cloth body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cloth {
+    /// Triangles over the body's particles, counter-clockwise from the front.
+    pub triangles: Vec<[u32; 3]>,
+    /// The particle of each vertex the engine gave (identity for grids).
+    pub vertex_map: Vec<u32>,
+    pub drag: f32,
+    pub lift: f32,
+    /// This cloth's wind, added to the world's (m/s).
+    pub wind: Vec3,
+    pub self_collision: bool,
+    pub cloth_collision: bool,
+    /// Neighbours of each particle (CSR), derived from the triangles.
+    pub neighbour_start: Vec<u32>,
+    pub neighbours: Vec<u32>,
+}
+
+impl Cloth {
+    /// A cloth part over `count` particles; derives the neighbour lists.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        count: usize,
+        triangles: Vec<[u32; 3]>,
+        vertex_map: Vec<u32>,
+        drag: f32,
+        lift: f32,
+        wind: Vec3,
+        self_collision: bool,
+        cloth_collision: bool,
+    ) -> Self {
+        let (neighbour_start, neighbours) = self_collision::neighbours(count, &triangles);
+        Cloth { triangles, vertex_map, drag, lift, wind, self_collision, cloth_collision, neighbour_start, neighbours }
+    }
+}
+
+fn check_options(o: &ClothOptions) -> Result<()> {
+    positive(o.mass, "mass")?;
+    non_negative(o.stretch_compliance, "stretch_compliance")?;
+    non_negative(o.shear_compliance, "shear_compliance")?;
+    non_negative(o.bend_compliance, "bend_compliance")?;
+    if !(o.tether_scale.is_finite() && o.tether_scale >= 1.0) {
+        return Err(Error::invalid_argument(format!("tether_scale must be >= 1, got {}", o.tether_scale)));
+    }
+    non_negative(o.thickness, "thickness")?;
+    non_negative(o.drag, "drag")?;
+    non_negative(o.lift, "lift")?;
+    Ok(())
+}
+
+/// Grids beyond this many vertices per side are refused (2^16 x 2^16 would
+/// not fit a u32 particle index anyway).
+const MAX_GRID_SIDE: u32 = 1 << 15;
+
+impl World {
+    /// Creates a cloth from a grid definition.
+    pub fn create_cloth_grid(&mut self, def: &GridDef) -> Result<BodyId> {
+        finite_vec(def.position, "transform.position")?;
+        let rotation = unit_rotation(def.rotation, "transform.rotation")?;
+        for (v, what) in [(def.columns, "columns"), (def.rows, "rows")] {
+            if !(2..=MAX_GRID_SIDE).contains(&v) {
+                return Err(Error::invalid_argument(format!("{what} must be in 2..={MAX_GRID_SIDE}, got {v}")));
+            }
+        }
+        positive(def.spacing, "spacing")?;
+        if def.pins & !PIN_ALL != 0 {
+            return Err(Error::invalid_argument(format!("pin_flags has unknown bits: {:#x}", def.pins & !PIN_ALL)));
+        }
+        check_options(&def.options)?;
+        let far = def.spacing * def.columns.max(def.rows) as f32;
+        if !far.is_finite() || !(def.position.abs().max_element() + far).is_finite() {
+            return Err(Error::invalid_argument("the grid's extent is not finite"));
+        }
+        let built = build::grid(&GridDef { rotation, ..*def });
+        self.add_cloth(built, &def.options)
+    }
+
+    /// Creates a cloth from a triangle mesh, welding vertices closer than the
+    /// tolerance. Degenerate triangles (repeated or welded indices, no area)
+    /// are left out; their vertices still map to particles.
+    pub fn create_cloth_mesh(&mut self, def: &MeshDef) -> Result<BodyId> {
+        finite_vec(def.position, "transform.position")?;
+        let rotation = unit_rotation(def.rotation, "transform.rotation")?;
+        let n = def.vertices.len();
+        if n == 0 || def.triangles.is_empty() {
+            return Err(Error::invalid_argument(format!(
+                "a mesh cloth needs vertices and triangles (got {n} vertices, {} triangles)",
+                def.triangles.len()
+            )));
+        }
+        if u32::try_from(n).is_err() {
+            return Err(Error::limit("more than 2^32 - 1 vertices"));
+        }
+        for (i, &v) in def.vertices.iter().enumerate() {
+            finite_vec(v, &format!("vertices[{i}]"))?;
+        }
+        for (k, t) in def.triangles.iter().enumerate() {
+            if let Some(&v) = t.iter().find(|&&v| v as usize >= n) {
+                return Err(Error::invalid_argument(format!(
+                    "triangles[{k}] = {t:?}: index {v} out of range ({n} vertices)"
+                )));
+            }
+        }
+        non_negative(def.weld_tolerance, "weld_tolerance")?;
+        if let Some(w) = def.inv_masses {
+            for (i, &w) in w.iter().enumerate() {
+                non_negative(w, &format!("inv_masses[{i}]"))?;
+            }
+        }
+        check_options(&def.options)?;
+        let built = build::mesh(&MeshDef { rotation, ..*def });
+        if built.triangles.is_empty() {
+            return Err(Error::invalid_argument("every triangle of the mesh is degenerate"));
+        }
+        self.add_cloth(built, &def.options)
+    }
+
+    fn add_cloth(&mut self, built: Built, o: &ClothOptions) -> Result<BodyId> {
+        let id = self.add_body(BodyKind::Cloth, &built.positions, |i| built.inv_mass[i])?;
+        let cloth = Cloth::new(
+            built.positions.len(),
+            built.triangles,
+            built.vertex_map,
+            o.drag,
+            o.lift,
+            Vec3::ZERO,
+            o.self_collision,
+            o.cloth_collision,
+        );
+        let body = self.bodies.get_mut(id.into()).expect("just created");
+        body.radius = o.thickness;
+        body.distances.extend(&built.sticks, crate::particles::padded(body.count));
+        body.tethers = built.tethers;
+        body.cloth = Some(Box::new(cloth));
+        Ok(id)
+    }
+
+    pub(crate) fn cloth(&self, id: BodyId) -> Result<(&Body, &Cloth)> {
+        let body = self.body(id)?;
+        match &body.cloth {
+            Some(c) => Ok((body, c)),
+            None => Err(Error::wrong_kind(format!("body is a {:?} body, not a cloth", body.kind))),
+        }
+    }
+
+    fn cloth_mut(&mut self, id: BodyId) -> Result<&mut Cloth> {
+        self.cloth(id)?;
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        Ok(body.cloth.as_mut().expect("checked"))
+    }
+
+    /// Area-weighted unit normals, one per particle (front = counter-clockwise).
+    pub fn cloth_normals(&self, id: BodyId) -> Result<Vec<Vec3>> {
+        let (body, cloth) = self.cloth(id)?;
+        Ok(render::normals(&self.particles, body.first, body.count, &cloth.triangles))
+    }
+
+    /// The engine's vertex count (before welding).
+    pub fn cloth_vertex_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.cloth(id)?.1.vertex_map.len() as u32)
+    }
+
+    /// The particle of each engine vertex.
+    pub fn cloth_vertex_map(&self, id: BodyId) -> Result<&[u32]> {
+        Ok(&self.cloth(id)?.1.vertex_map)
+    }
+
+    /// The cloth's triangles over its particles.
+    pub fn cloth_triangles(&self, id: BodyId) -> Result<&[[u32; 3]]> {
+        Ok(&self.cloth(id)?.1.triangles)
+    }
+
+    /// Sets this cloth's own wind (m/s), added to the world's.
+    pub fn set_cloth_wind(&mut self, id: BodyId, wind: Vec3) -> Result<()> {
+        let wind = finite_vec(wind, "wind")?;
+        self.cloth_mut(id)?.wind = wind;
+        self.wake(id);
+        Ok(())
+    }
+
+    /// Sets the aerodynamic coefficients (>= 0).
+    pub fn set_cloth_aerodynamics(&mut self, id: BodyId, drag: f32, lift: f32) -> Result<()> {
+        non_negative(drag, "drag")?;
+        non_negative(lift, "lift")?;
+        let c = self.cloth_mut(id)?;
+        c.drag = drag;
+        c.lift = lift;
+        self.wake(id);
+        Ok(())
+    }
+
+    /// Turns collision with the cloth's own triangles and with other cloths on or off.
+    pub fn set_cloth_collision(&mut self, id: BodyId, self_collision: bool, cloth_collision: bool) -> Result<()> {
+        let c = self.cloth_mut(id)?;
+        c.self_collision = self_collision;
+        c.cloth_collision = cloth_collision;
+        self.wake(id);
+        Ok(())
+    }
+
+    /// Largest relative violation of the body's tethers (0 when all hold).
+    pub fn max_tether_violation(&mut self, id: BodyId) -> Result<f32> {
+        let range = self.body(id)?.range();
+        let body = self.bodies.get(id.into()).expect("checked");
+        let view = self.particles.view(range);
+        Ok(body.tethers.max_violation(&view))
+    }
+
+    /// Number of tethers of a body.
+    pub fn tether_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.body(id)?.tethers.len() as u32)
+    }
+}

@@ -1,0 +1,412 @@
+//! Cloth behaviour against numbers: stretch, sag, tethers, penetration,
+//! normals, wind, self- and cloth-cloth collision, joints, sleep.
+
+use sinew::{
+    BodyId, ClothOptions, ColliderShape, GridDef, Joint, MeshDef, Quat, TetherMode, Vec3, World, WorldSettings,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn run(world: &mut World, seconds: f32) {
+    for _ in 0..(seconds / DT).round() as usize {
+        world.step(DT).unwrap();
+    }
+}
+
+fn positions(world: &World, body: BodyId) -> Vec<Vec3> {
+    world.positions(body).unwrap().collect()
+}
+
+fn max_speed(world: &World, body: BodyId) -> f32 {
+    world.velocities(body).unwrap().map(Vec3::length).fold(0.0, f32::max)
+}
+
+/// A grid lying flat (its front, local +Z, facing world +Y), top-left vertex at `at`.
+fn flat(at: Vec3, columns: u32, rows: u32, options: ClothOptions) -> GridDef {
+    GridDef {
+        position: at,
+        rotation: Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+        columns,
+        rows,
+        pins: 0,
+        options,
+        ..GridDef::default()
+    }
+}
+
+#[test]
+fn a_hanging_cloth_settles_with_under_one_percent_stretch_at_defaults() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
+    run(&mut world, 5.0);
+    let stretch = world.mean_stretch(cloth).unwrap();
+    eprintln!("default 16x16 hanging cloth: mean stretch {:.4} %", stretch * 100.0);
+    assert!(stretch < 0.01, "mean stretch {stretch}");
+    assert!(max_speed(&world, cloth) < 0.05, "still moving at {} m/s", max_speed(&world, cloth));
+
+    // A larger cloth hanging from its two top corners only.
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let def = GridDef { columns: 32, rows: 32, pins: sinew::PIN_TOP_LEFT | sinew::PIN_TOP_RIGHT, ..GridDef::default() };
+    let cloth = world.create_cloth_grid(&def).unwrap();
+    run(&mut world, 8.0);
+    let stretch = world.mean_stretch(cloth).unwrap();
+    eprintln!("default 32x32 cloth on two corners: mean stretch {:.4} %", stretch * 100.0);
+    assert!(stretch < 0.01, "mean stretch {stretch}");
+}
+
+/// The lowest point of a soft cloth hanging from its top edge, at `substeps`.
+fn sag(substeps: u32) -> f32 {
+    let mut world = World::new(WorldSettings { substeps, ..WorldSettings::default() }).unwrap();
+    let options = ClothOptions {
+        stretch_compliance: 1e-2,
+        shear_compliance: 1e-2,
+        bend_compliance: 1e-1,
+        tethers: TetherMode::None,
+        ..ClothOptions::default()
+    };
+    let cloth = world.create_cloth_grid(&GridDef { columns: 12, rows: 16, options, ..GridDef::default() }).unwrap();
+    run(&mut world, 6.0);
+    positions(&world, cloth).iter().map(|p| -p.y).fold(0.0, f32::max)
+}
+
+#[test]
+fn sag_does_not_depend_on_the_substep_count() {
+    let (s10, s40) = (sag(10), sag(40));
+    let length = 1.5;
+    eprintln!("sag at 10 substeps {s10:.4} m, at 40 {s40:.4} m (rest length {length} m)");
+    assert!(s10 > length * 1.02, "the soft cloth should stretch visibly ({s10})");
+    assert!((s10 - s40).abs() < 0.03 * length, "sag differs: {s10} vs {s40}");
+}
+
+#[test]
+fn tethers_keep_every_vertex_within_its_tether_length() {
+    // A long, stretchy strip: without tethers it stretches far.
+    let options = ClothOptions {
+        stretch_compliance: 5e-2,
+        shear_compliance: 5e-2,
+        bend_compliance: 5e-2,
+        ..ClothOptions::default()
+    };
+    let def = GridDef { columns: 6, rows: 40, options, ..GridDef::default() };
+    let lowest = |mode: TetherMode| {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let def = GridDef { options: ClothOptions { tethers: mode, ..options }, ..def };
+        let cloth = world.create_cloth_grid(&def).unwrap();
+        let mut worst = 0.0f32;
+        for _ in 0..300 {
+            world.step(DT).unwrap();
+            worst = worst.max(world.max_tether_violation(cloth).unwrap());
+        }
+        (positions(&world, cloth).iter().map(|p| -p.y).fold(0.0, f32::max), worst, world.tether_count(cloth).unwrap())
+    };
+    let (free, _, none) = lowest(TetherMode::None);
+    let (euclid, worst_e, n_e) = lowest(TetherMode::Euclidean);
+    let (geo, worst_g, n_g) = lowest(TetherMode::Geodesic);
+    eprintln!("lowest point: no tethers {free:.3} m, euclidean {euclid:.3} m, geodesic {geo:.3} m (rest 3.9 m)");
+    eprintln!("largest tether violation: euclidean {worst_e:e}, geodesic {worst_g:e}");
+    assert_eq!(none, 0);
+    assert_eq!(n_e, 6 * 39);
+    assert_eq!(n_g, 6 * 39);
+    assert!(free > 3.9 * 1.03, "without tethers the strip should stretch by > 3 % ({free})");
+    assert!(worst_e <= 1e-5 && worst_g <= 1e-5, "a tether was violated: {worst_e} {worst_g}");
+    assert!(euclid <= 3.9 * 1.0001 + 0.01, "{euclid}");
+}
+
+#[test]
+fn a_cloth_dropped_on_a_sphere_never_sinks_more_than_its_thickness() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let (centre, radius) = (Vec3::new(0.0, 0.0, 0.0), 0.5);
+    world.create_collider(ColliderShape::Sphere { radius }, centre, Quat::IDENTITY, 0.5).unwrap();
+    let options = ClothOptions { thickness: 0.02, ..ClothOptions::default() };
+    let def = flat(Vec3::new(-1.0, 0.7, -1.0), 21, 21, options);
+    let cloth = world.create_cloth_grid(&def).unwrap();
+    let triangles = world.cloth_triangles(cloth).unwrap().to_vec();
+    let (mut worst_vertex, mut worst_centroid) = (f32::INFINITY, f32::INFINITY);
+    for _ in 0..240 {
+        world.step(DT).unwrap();
+        let p = positions(&world, cloth);
+        for x in &p {
+            worst_vertex = worst_vertex.min(x.distance(centre) - radius);
+        }
+        for t in &triangles {
+            let c = (p[t[0] as usize] + p[t[1] as usize] + p[t[2] as usize]) / 3.0;
+            worst_centroid = worst_centroid.min(c.distance(centre) - radius);
+        }
+    }
+    eprintln!(
+        "cloth on sphere: closest vertex {worst_vertex:.4} m, closest triangle centroid {worst_centroid:.4} m from the surface (thickness 0.02)"
+    );
+    assert!(worst_vertex > 0.0, "a vertex went inside the sphere: {worst_vertex}");
+    assert!(worst_centroid > -0.02, "the surface sank deeper than the thickness: {worst_centroid}");
+
+    // Normals: unit length, and outward on the top of the sphere.
+    let normals = world.cloth_normals(cloth).unwrap();
+    let p = positions(&world, cloth);
+    let mut touching = 0;
+    for (n, x) in normals.iter().zip(&p) {
+        assert!((n.length() - 1.0).abs() < 1e-5);
+        if x.distance(centre) < radius + 0.03 {
+            touching += 1;
+            assert!(n.dot((*x - centre).normalize()) > 0.5, "normal {n} at {x} does not face out");
+        }
+    }
+    assert!(touching > 50, "{touching}");
+}
+
+#[test]
+fn normals_of_a_hanging_grid_face_local_z() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let rotation = Quat::from_rotation_y(0.7);
+    let cloth = world.create_cloth_grid(&GridDef { rotation, ..GridDef::default() }).unwrap();
+    let front = rotation * Vec3::Z;
+    for n in world.cloth_normals(cloth).unwrap() {
+        assert!((n.length() - 1.0).abs() < 1e-6 && n.dot(front) > 0.9999, "{n}");
+    }
+    run(&mut world, 1.0);
+    for n in world.cloth_normals(cloth).unwrap() {
+        assert!((n.length() - 1.0).abs() < 1e-5 && n.dot(front) > 0.9, "{n}");
+    }
+}
+
+#[test]
+fn wind_blows_a_cloth_downwind_and_drag_gives_the_terminal_velocity() {
+    let mut world = World::new(WorldSettings { wind: Vec3::new(0.0, 0.0, 6.0), ..WorldSettings::default() }).unwrap();
+    let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
+    run(&mut world, 3.0);
+    let mean_z = positions(&world, cloth).iter().map(|p| p.z).sum::<f32>() / 256.0;
+    eprintln!("6 m/s wind along +Z: mean z {mean_z:.3} m");
+    assert!(mean_z > 0.2, "{mean_z}");
+    // The cloth's own wind adds to the world's: cancel it and blow the other way.
+    world.set_cloth_wind(cloth, Vec3::new(0.0, 0.0, -12.0)).unwrap();
+    run(&mut world, 3.0);
+    let mean_z = positions(&world, cloth).iter().map(|p| p.z).sum::<f32>() / 256.0;
+    assert!(mean_z < -0.2, "{mean_z}");
+
+    // A flat 1 m^2, 0.1 kg cloth falling with drag 1 in air of 1.2 kg/m^3:
+    // terminal speed sqrt(2 m g / (rho C_d A)) = 1.2787 m/s.
+    let mut world = World::new(WorldSettings { damping: 0.0, sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+    let options =
+        ClothOptions { mass: 0.1, drag: 1.0, lift: 0.0, tethers: TetherMode::None, ..ClothOptions::default() };
+    let cloth = world.create_cloth_grid(&flat(Vec3::ZERO, 11, 11, options)).unwrap();
+    run(&mut world, 4.0);
+    let v = world.velocities(cloth).unwrap().map(|v| v.y).sum::<f32>() / 121.0;
+    let expected = (2.0f32 * 0.1 * 9.81 / 1.2).sqrt();
+    eprintln!("terminal velocity {:.4} m/s, analytic {expected:.4}", -v);
+    assert!((-v - expected).abs() < 0.02 * expected, "{v}");
+}
+
+/// A strip folded in a U: the bottom layer on the ground, the top layer
+/// `gap` above it, joined by a half circle at x = `length`.
+fn folded(columns: u32, rows: u32, spacing: f32, gap: f32) -> (Vec<Vec3>, Vec<[u32; 3]>, Vec<bool>) {
+    let length = spacing * (columns as f32 - 1.0);
+    let arc = std::f32::consts::PI * gap * 0.5;
+    let half = (length - arc) * 0.5;
+    let mut v = Vec::new();
+    for r in 0..rows {
+        for c in 0..columns {
+            let s = c as f32 * spacing;
+            let z = r as f32 * spacing;
+            let p = if s <= half {
+                Vec3::new(s, 0.0, z)
+            } else if s <= half + arc {
+                let a = (s - half) / (gap * 0.5);
+                Vec3::new(half + a.sin() * gap * 0.5, gap * 0.5 * (1.0 - a.cos()), z)
+            } else {
+                Vec3::new(half - (s - half - arc), gap, z)
+            };
+            v.push(p + Vec3::new(0.0, 0.03, 0.0));
+        }
+    }
+    let mut t = Vec::new();
+    let at = |r: u32, c: u32| r * columns + c;
+    for r in 0..rows - 1 {
+        for c in 0..columns - 1 {
+            t.push([at(r, c), at(r + 1, c), at(r + 1, c + 1)]);
+            t.push([at(r, c), at(r + 1, c + 1), at(r, c + 1)]);
+        }
+    }
+    (v, t, vec![false; (columns * rows) as usize])
+}
+
+#[test]
+fn self_collision_keeps_the_layers_of_a_folded_cloth_apart() {
+    let thickness = 0.02;
+    let gap_after = |self_collision: bool| {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        world
+            .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
+            .unwrap();
+        let (v, t, _) = folded(31, 10, 0.05, 0.3);
+        let options = ClothOptions { thickness, self_collision, bend_compliance: 1.0, ..ClothOptions::default() };
+        let def = MeshDef {
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            vertices: &v,
+            triangles: &t,
+            weld_tolerance: 0.0,
+            inv_masses: None,
+            pinned: None,
+            options: ClothOptions { tethers: TetherMode::None, ..options },
+        };
+        let cloth = world.create_cloth_mesh(&def).unwrap();
+        let mut min_gap = f32::INFINITY;
+        for _ in 0..180 {
+            world.step(DT).unwrap();
+            let p = positions(&world, cloth);
+            // Top-layer vertices (columns 20..) above bottom-layer ones (mirror columns).
+            for r in 1..9 {
+                for c in 22..29 {
+                    let top = p[r * 31 + c];
+                    let bottom = p[r * 31 + (30 - c)];
+                    min_gap = min_gap.min(top.y - bottom.y);
+                }
+            }
+        }
+        min_gap
+    };
+    let (with, without) = (gap_after(true), gap_after(false));
+    eprintln!("folded cloth: smallest layer gap {with:.4} m with self-collision, {without:.4} m without");
+    assert!(with >= 0.9 * thickness, "layers closer than the thickness: {with}");
+    assert!(without < 0.5 * thickness, "the test scene should need self-collision ({without})");
+}
+
+#[test]
+fn cloths_that_collide_with_each_other_stack_instead_of_passing_through() {
+    let thickness = 0.02;
+    let gap = |collide: bool| {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        world
+            .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6)
+            .unwrap();
+        let options = ClothOptions { thickness, cloth_collision: collide, ..ClothOptions::default() };
+        let bottom = world.create_cloth_grid(&flat(Vec3::new(0.0, 0.03, 0.0), 12, 12, options)).unwrap();
+        let top = world.create_cloth_grid(&flat(Vec3::new(0.25, 0.5, 0.25), 6, 6, options)).unwrap();
+        run(&mut world, 2.0);
+        let (b, t) = (positions(&world, bottom), positions(&world, top));
+        let floor = b.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+        t.iter().map(|p| p.y).fold(f32::INFINITY, f32::min) - floor
+    };
+    let (with, without) = (gap(true), gap(false));
+    eprintln!("cloth on cloth: top layer {with:.4} m above the bottom one with collision, {without:.4} m without");
+    assert!(with >= 0.9 * thickness, "{with}");
+    assert!(without < 0.5 * thickness, "{without}");
+}
+
+#[test]
+fn a_joint_couples_two_bodies_both_ways() {
+    // Zero gravity: a cape (cloth) joined to a heavy free particle. Give the
+    // particle a velocity; momentum of the pair is conserved and the cape
+    // follows: the link is two-way and mass-weighted.
+    let settings = WorldSettings { gravity: Vec3::ZERO, damping: 0.0, air_density: 0.0, ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let options = ClothOptions { tethers: TetherMode::None, mass: 1.0, ..ClothOptions::default() };
+    let cape =
+        world.create_cloth_grid(&GridDef { columns: 6, rows: 6, pins: 0, options, ..GridDef::default() }).unwrap();
+    let anchor = world.create_particles(&[Vec3::new(0.0, 0.0, 0.0)], Some(&[0.5])).unwrap();
+    world
+        .create_joint(Joint {
+            body_a: anchor,
+            particle_a: 0,
+            body_b: cape,
+            particle_b: 0,
+            rest_length: 0.0,
+            compliance: 0.0,
+        })
+        .unwrap();
+    world.move_particles(anchor, 0, &[Vec3::new(0.05, 0.0, 0.0)]).unwrap();
+    let momentum = |w: &World| {
+        let mut m = Vec3::ZERO;
+        for body in [cape, anchor] {
+            for (v, &inv) in w.velocities(body).unwrap().zip(w.inv_masses(body).unwrap()) {
+                m += v / inv;
+            }
+        }
+        m
+    };
+    world.step(DT).unwrap();
+    let p0 = momentum(&world);
+    run(&mut world, 2.0);
+    let p1 = momentum(&world);
+    let far = positions(&world, cape)[35];
+    eprintln!("joint: momentum {p0} -> {p1}; far corner of the cape at {far}");
+    assert!(p0.x > 2.9 && (p1 - p0).length() < 1e-3 * p0.length(), "{p0} {p1}");
+    assert!(far.x > 0.5 + 1.0, "the cape did not follow: {far}");
+    assert!(world.positions(anchor).unwrap().next().unwrap().x < 3.0 * 2.0, "the anchor was not slowed by the cape");
+}
+
+#[test]
+fn a_cloth_at_rest_falls_asleep_and_wakes_when_touched() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
+    run(&mut world, 6.0);
+    assert!(
+        world.is_sleeping(cloth).unwrap(),
+        "a hanging cloth at rest should sleep ({} m/s)",
+        max_speed(&world, cloth)
+    );
+    let before = positions(&world, cloth);
+    run(&mut world, 1.0);
+    assert_eq!(before, positions(&world, cloth), "a sleeping cloth moved");
+    // A sphere moved into it wakes it and pushes it.
+    let ball = world
+        .create_collider(ColliderShape::Sphere { radius: 0.2 }, Vec3::new(0.7, -0.7, 1.0), Quat::IDENTITY, 0.0)
+        .unwrap();
+    assert!(world.is_sleeping(cloth).unwrap(), "a collider far away must not wake it");
+    world.set_collider_transform(ball, Vec3::new(0.7, -0.7, 0.1), Quat::IDENTITY).unwrap();
+    assert!(!world.is_sleeping(cloth).unwrap());
+    run(&mut world, 0.5);
+    let pushed = positions(&world, cloth).iter().zip(&before).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    assert!(pushed > 0.05, "{pushed}");
+    // Taking the ball away wakes it (it swings back); wind wakes it too.
+    run(&mut world, 6.0);
+    world.destroy_collider(ball).unwrap();
+    assert!(!world.is_sleeping(cloth).unwrap());
+    world.set_sleeping(cloth, true).unwrap();
+    assert_eq!(max_speed(&world, cloth), 0.0);
+    world.set_wind(Vec3::new(0.0, 0.0, 3.0)).unwrap();
+    assert!(!world.is_sleeping(cloth).unwrap());
+}
+
+#[test]
+fn mesh_welding_keeps_a_map_back_to_the_engine_vertices() {
+    // Two quads side by side, each with its own four vertices (a UV seam):
+    // 8 vertices weld into 6 particles.
+    let v = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(0.5, 0.0, 0.0),
+        Vec3::new(0.0, -0.5, 0.0),
+        Vec3::new(0.5, -0.5, 0.0),
+        Vec3::new(0.5, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.5, -0.5, 0.0),
+        Vec3::new(1.0, -0.5, 0.0),
+    ];
+    let t = [[0, 2, 3], [0, 3, 1], [4, 6, 7], [4, 7, 5], [0, 0, 1]];
+    let pinned = [true, false, false, false, false, true, false, false];
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let def = MeshDef {
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        vertices: &v,
+        triangles: &t,
+        weld_tolerance: 1e-4,
+        inv_masses: None,
+        pinned: Some(&pinned),
+        options: ClothOptions::default(),
+    };
+    let cloth = world.create_cloth_mesh(&def).unwrap();
+    assert_eq!(world.particle_count(cloth).unwrap(), 6);
+    assert_eq!(world.cloth_vertex_count(cloth).unwrap(), 8);
+    assert_eq!(world.cloth_triangles(cloth).unwrap().len(), 4, "the degenerate triangle is dropped");
+    let map = world.cloth_vertex_map(cloth).unwrap().to_vec();
+    assert_eq!(map[1], map[4]);
+    assert_eq!(map[3], map[6]);
+    let masses = world.inv_masses(cloth).unwrap();
+    assert_eq!(masses[map[0] as usize], 0.0);
+    assert_eq!(masses[map[5] as usize], 0.0);
+    // Equal areas: the four free particles... interior ones carry more area.
+    assert!(masses[map[1] as usize] < masses[map[2] as usize]);
+    run(&mut world, 1.0);
+    let p = positions(&world, cloth);
+    assert!(p[map[3] as usize].y < -0.5, "the free corner should hang");
+}
