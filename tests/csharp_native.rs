@@ -17,9 +17,12 @@
 //! typedefs of integers resolve to the integer, except one whose name prefixes
 //! a group of `#define`d constants (`SinewResult` and `SINEW_RESULT_*`), which
 //! becomes an enum of that integer with those members; every other `#define`
-//! becomes a `const` of `Native`; structs become `[StructLayout(Sequential)]`
-//! structs with the C field names; an opaque struct becomes an empty struct
-//! used behind pointers. C# 7.3: no function pointers, no `nint`.
+//! becomes a `const` of `Native` (a number, or an expression of earlier integer
+//! constants with `| & ^ ~ << >>`); structs become `[StructLayout(Sequential)]`
+//! unsafe structs with the C field names, pointer fields staying pointers (so
+//! a def with arrays, like `SinewClothMeshDef`, stays blittable); an opaque
+//! struct becomes an empty struct used behind pointers. C# 7.3: no function
+//! pointers, no `nint`.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -346,27 +349,70 @@ fn write_doc(out: &mut String, indent: &str, doc: &[String]) {
     writeln!(out, "{indent}/// </summary>").unwrap();
 }
 
-/// C# literal and type of a `#define` value.
-fn constant_literal(value: &str) -> (&'static str, String) {
+/// C# type and literal of a `#define` number, or None for anything else.
+fn try_literal(value: &str) -> Option<(&'static str, String)> {
     let v = value.trim_end_matches(['u', 'U']);
     if let Some(hex) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-        let n = u64::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("constant `{value}`"));
-        return if n <= u32::MAX as u64 { ("uint", format!("0x{hex}")) } else { ("ulong", format!("0x{hex}UL")) };
+        let n = u64::from_str_radix(hex, 16).ok()?;
+        return Some(if n <= u32::MAX as u64 { ("uint", format!("0x{hex}")) } else { ("ulong", format!("0x{hex}UL")) });
     }
     if let Ok(n) = v.parse::<i64>() {
-        return if n < 0 {
+        return Some(if n < 0 {
             ("int", n.to_string())
         } else if n <= u32::MAX as i64 {
             ("uint", n.to_string())
         } else {
             ("ulong", format!("{n}UL"))
-        };
+        });
     }
     let f = v.trim_end_matches(['f', 'F']);
-    if f.parse::<f64>().is_ok() {
-        return ("float", format!("{f}f"));
+    f.parse::<f64>().is_ok().then(|| ("float", format!("{f}f")))
+}
+
+/// C# type and expression of a `#define` value that may combine earlier
+/// integer constants (`((PIN_A | PIN_B) | PIN_C)`): C# const expressions take
+/// the same operators, and constants of one type combine to that type.
+fn constant_value(value: &str, earlier: &[(String, &'static str)]) -> (&'static str, String) {
+    if let Some(literal) = try_literal(value) {
+        return literal;
     }
-    panic!("cannot translate the constant value `{value}`");
+    let mut ty: Option<&'static str> = None;
+    let mut out = String::new();
+    let mut chars = value.chars().peekable();
+    let mut unify = |t: &'static str| {
+        assert!(
+            matches!(t, "uint" | "ulong" | "int") && ty.is_none_or(|u| u == t),
+            "the constant expression `{value}` mixes types"
+        );
+        ty = Some(t);
+    };
+    while let Some(&c) = chars.peek() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            let mut token = String::new();
+            while let Some(&c) = chars.peek().filter(|c| c.is_ascii_alphanumeric() || **c == '_') {
+                token.push(c);
+                chars.next();
+            }
+            if token.starts_with(|c: char| c.is_ascii_digit()) {
+                let (t, literal) =
+                    try_literal(&token).unwrap_or_else(|| panic!("cannot translate `{token}` in `{value}`"));
+                unify(t);
+                out.push_str(&literal);
+            } else {
+                let (_, t) = earlier.iter().find(|(n, _)| *n == token).unwrap_or_else(|| {
+                    panic!("the constant expression `{value}` names `{token}`, not an earlier constant")
+                });
+                unify(t);
+                out.push_str(&token);
+            }
+        } else if "|&^~<>() ".contains(c) {
+            out.push(c);
+            chars.next();
+        } else {
+            panic!("cannot translate the constant value `{value}`");
+        }
+    }
+    (ty.unwrap_or_else(|| panic!("constant `{value}` has no operand")), out)
 }
 
 fn generate(header: &Header) -> String {
@@ -416,7 +462,13 @@ fn generate(header: &Header) -> String {
         writeln!(out, "    public enum {name} : {ty}\n    {{").unwrap();
         for c in header.constants.iter().filter(|c| c.name.starts_with(prefix.as_str())) {
             write_doc(&mut out, "        ", &c.doc);
-            writeln!(out, "        {} = {},", c.name, constant_literal(&c.value).1).unwrap();
+            writeln!(
+                out,
+                "        {} = {},",
+                c.name,
+                try_literal(&c.value).unwrap_or_else(|| panic!("enum member {} = `{}`", c.name, c.value)).1
+            )
+            .unwrap();
         }
         out.push_str("    }\n\n");
     }
@@ -455,11 +507,13 @@ fn generate(header: &Header) -> String {
          public const string LibraryName = \"sinew\";\n\
          #endif\n\n",
     );
+    let mut earlier: Vec<(String, &'static str)> = Vec::new();
     for c in &header.constants {
         if enums.iter().any(|(_, _, prefix, _)| c.name.starts_with(prefix.as_str())) {
             continue;
         }
-        let (ty, literal) = constant_literal(&c.value);
+        let (ty, literal) = constant_value(&c.value, &earlier);
+        earlier.push((c.name.clone(), ty));
         write_doc(&mut out, "        ", &c.doc);
         writeln!(out, "        public const {ty} {} = {literal};\n", c.name).unwrap();
     }
@@ -516,7 +570,17 @@ fn every_header_function_and_struct_is_translated() {
         );
         assert!(cs.contains(&import) && cs.contains(&format!(" {}(", f.name)), "{} is not imported", f.name);
     }
-    for name in ["SinewVec3", "SinewQuat", "SinewTransform", "SinewBodyId", "SinewColliderId", "SinewWorldDef"] {
+    for name in [
+        "SinewVec3",
+        "SinewQuat",
+        "SinewTransform",
+        "SinewBodyId",
+        "SinewColliderId",
+        "SinewJointId",
+        "SinewWorldDef",
+        "SinewClothGridDef",
+        "SinewClothMeshDef",
+    ] {
         assert!(cs.contains(&format!("public unsafe struct {name}\n")), "{name} missing");
     }
     // The mechanical mapping, on functions that exercise each rule.
@@ -531,6 +595,14 @@ fn every_header_function_and_struct_is_translated() {
         "public static extern SinewResult sinew_world_state_hash(SinewWorld* world, ulong* out_hash);",
         "SinewVec3* @out, uint capacity, uint* out_count);",
         "public const uint SINEW_ABI_VERSION = ",
+        // Pointer fields stay pointers: the struct is blittable, passed by address.
+        "public SinewVec3* vertices;",
+        "public uint* indices;",
+        "public float* inv_masses;",
+        "public byte* pin_mask;",
+        "public static extern SinewResult sinew_cloth_write_vertices(SinewWorld* world, SinewBodyId body, byte* positions, UIntPtr position_stride, byte* normals, UIntPtr normal_stride, uint capacity, uint* out_count);",
+        "public static extern SinewResult sinew_joint_create(SinewWorld* world, SinewBodyId body_a, uint particle_a, SinewBodyId body_b, uint particle_b, float rest_length, float compliance, SinewJointId* out_joint);",
+        "public const uint SINEW_TETHER_GEODESIC = 2;",
         "[DllImport(LibraryName, EntryPoint = \"sinew_world_step\", CallingConvention = CallingConvention.Cdecl",
     ] {
         assert!(cs.contains(expected), "Native.g.cs lacks `{expected}`");
@@ -568,7 +640,14 @@ typedef struct SinewBodyId {
  * Pins the top-left vertex.
  */
 #define SINEW_PIN_TOP_LEFT 1
+#define SINEW_PIN_TOP_RIGHT 0x2u
+#define SINEW_PIN_ALL ((SINEW_PIN_TOP_LEFT | SINEW_PIN_TOP_RIGHT) | 4)
 #define SINEW_RESULT_OK 0
+typedef struct SinewMeshView {
+    const struct SinewVec3 *vertices;
+    const uint8_t *pin_mask;
+    uint32_t vertex_count;
+} SinewMeshView;
 typedef struct SinewClothGridDef {
     /**
      * Grid placement.
@@ -608,6 +687,10 @@ SinewResult sinew_ragdoll_set_motor_targets(struct SinewWorld *world,
         "public IntPtr enqueue_task;",
         "public const uint SINEW_PIN_TOP_LEFT = 1;",
         "/// Pins the top-left vertex.",
+        "public const uint SINEW_PIN_TOP_RIGHT = 0x2;",
+        "public const uint SINEW_PIN_ALL = ((SINEW_PIN_TOP_LEFT | SINEW_PIN_TOP_RIGHT) | 4);",
+        "public SinewVec3* vertices;",
+        "public byte* pin_mask;",
     ] {
         assert!(cs.contains(expected), "translation lacks `{expected}`:\n{cs}");
     }

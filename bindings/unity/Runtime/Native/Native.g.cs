@@ -159,22 +159,6 @@ namespace Sinew
     }
 
     /// <summary>
-    /// A collider of a world; all zero is the null id.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewColliderId
-    {
-        /// <summary>
-        /// Slot index + 1 (0 = null).
-        /// </summary>
-        public uint index1;
-        /// <summary>
-        /// Generation, unique in the process.
-        /// </summary>
-        public uint generation;
-    }
-
-    /// <summary>
     /// A rotation quaternion, x, y, z, w (Unity's and glm's order).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -215,6 +199,209 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewClothGridDef
+    {
+        /// <summary>
+        /// The grid lies in this frame's local XY plane, +X along columns, -Y
+        /// along rows, origin at the top-left vertex. Default: identity (a
+        /// curtain hanging in the world XY plane, facing +Z).
+        /// </summary>
+        public SinewTransform transform;
+        /// <summary>
+        /// Vertices along X, &gt;= 2; default 16.
+        /// </summary>
+        public uint columns;
+        /// <summary>
+        /// Vertices along Y, &gt;= 2; default 16. Particle `r * columns + c` is
+        /// column `c` of row `r`.
+        /// </summary>
+        public uint rows;
+        /// <summary>
+        /// Metres between neighbours, &gt; 0; default 0.1.
+        /// </summary>
+        public float spacing;
+        /// <summary>
+        /// Total mass, kg, &gt; 0; default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// XPBD compliance (m/N, &gt;= 0) of the edges; default 0 (inextensible).
+        /// </summary>
+        public float stretch_compliance;
+        /// <summary>
+        /// XPBD compliance of the quads' diagonals; default 1e-6.
+        /// </summary>
+        public float shear_compliance;
+        /// <summary>
+        /// XPBD compliance of the bending sticks (distance-two neighbours);
+        /// default 1e-3. Larger is floppier.
+        /// </summary>
+        public float bend_compliance;
+        /// <summary>
+        /// `SINEW_PIN_*` flags; default `SINEW_PIN_TOP_EDGE`.
+        /// </summary>
+        public uint pin_flags;
+        /// <summary>
+        /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
+        /// free vertex within `tether_scale` times its rest distance from the
+        /// nearest pinned vertex, so a cloth does not over-stretch under its weight.
+        /// </summary>
+        public uint tether_mode;
+        /// <summary>
+        /// At least 1; default 1.
+        /// </summary>
+        public float tether_scale;
+        /// <summary>
+        /// Collision radius of the vertices, metres, &gt;= 0; default 0.01.
+        /// </summary>
+        public float thickness;
+        /// <summary>
+        /// Aerodynamic drag coefficient, &gt;= 0; default 1.
+        /// </summary>
+        public float drag;
+        /// <summary>
+        /// Aerodynamic lift coefficient, &gt;= 0; default 0.3.
+        /// </summary>
+        public float lift;
+        /// <summary>
+        /// Vertices keep `thickness` from this cloth's own triangles; default 0.
+        /// </summary>
+        public uint self_collision;
+        /// <summary>
+        /// Vertices keep `thickness` from other cloths that also set this; default 0.
+        /// </summary>
+        public uint cloth_collision;
+        /// <summary>
+        /// Set by `sinew_default_cloth_grid_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A cloth from an engine's triangle mesh. Fill from
+    /// `sinew_default_cloth_mesh_def()`, then set the arrays.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewClothMeshDef
+    {
+        /// <summary>
+        /// The frame the vertices are given in; default identity.
+        /// </summary>
+        public SinewTransform transform;
+        /// <summary>
+        /// `vertex_count` positions in the frame above; read during the call only.
+        /// </summary>
+        public SinewVec3* vertices;
+        /// <summary>
+        /// At least 1.
+        /// </summary>
+        public uint vertex_count;
+        /// <summary>
+        /// `3 * triangle_count` vertex indices, counter-clockwise seen from the
+        /// front (the side normals point to).
+        /// </summary>
+        public uint* indices;
+        /// <summary>
+        /// At least 1. Degenerate triangles (repeated or welded indices, no area)
+        /// are dropped.
+        /// </summary>
+        public uint triangle_count;
+        /// <summary>
+        /// Vertices closer than this (metres, &gt;= 0) become one particle, as a
+        /// mesh split at UV seams needs; default 1e-5; 0 welds only equal positions.
+        /// </summary>
+        public float weld_tolerance;
+        /// <summary>
+        /// `vertex_count` inverse masses (1/kg, &gt;= 0, 0 pins), or NULL (default)
+        /// to spread `mass` by area.
+        /// </summary>
+        public float* inv_masses;
+        /// <summary>
+        /// `vertex_count` bytes, non-zero pins the vertex, or NULL (default).
+        /// </summary>
+        public byte* pin_mask;
+        /// <summary>
+        /// Total mass, kg, &gt; 0; default 1 (ignored with `inv_masses`).
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// XPBD compliance of the edges; default 0.
+        /// </summary>
+        public float stretch_compliance;
+        /// <summary>
+        /// XPBD compliance of the sticks across interior edges; default 1e-3.
+        /// </summary>
+        public float bend_compliance;
+        /// <summary>
+        /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
+        /// </summary>
+        public uint tether_mode;
+        /// <summary>
+        /// At least 1; default 1.
+        /// </summary>
+        public float tether_scale;
+        /// <summary>
+        /// Collision radius, metres; default 0.01.
+        /// </summary>
+        public float thickness;
+        /// <summary>
+        /// Drag coefficient; default 1.
+        /// </summary>
+        public float drag;
+        /// <summary>
+        /// Lift coefficient; default 0.3.
+        /// </summary>
+        public float lift;
+        /// <summary>
+        /// Self-collision; default 0.
+        /// </summary>
+        public uint self_collision;
+        /// <summary>
+        /// Collision with other cloths; default 0.
+        /// </summary>
+        public uint cloth_collision;
+        /// <summary>
+        /// Set by `sinew_default_cloth_mesh_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A collider of a world; all zero is the null id.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewColliderId
+    {
+        /// <summary>
+        /// Slot index + 1 (0 = null).
+        /// </summary>
+        public uint index1;
+        /// <summary>
+        /// Generation, unique in the process.
+        /// </summary>
+        public uint generation;
+    }
+
+    /// <summary>
+    /// A joint between particles of two bodies; all zero is the null id.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewJointId
+    {
+        /// <summary>
+        /// Slot index + 1 (0 = null).
+        /// </summary>
+        public uint index1;
+        /// <summary>
+        /// Generation, unique in the process.
+        /// </summary>
+        public uint generation;
+    }
+
+    /// <summary>
     /// Settings of a new world. Get one from `sinew_default_world_def()`, change
     /// what you need, pass it to `sinew_world_create`; a zero-initialised struct
     /// is refused.
@@ -251,6 +438,24 @@ namespace Sinew
         /// </summary>
         public uint max_colliders;
         /// <summary>
+        /// Wind velocity every cloth feels, m/s; default (0, 0, 0).
+        /// </summary>
+        public SinewVec3 wind;
+        /// <summary>
+        /// Air density for cloth aerodynamics, kg/m^3, &gt;= 0; default 1.2 (0 = no air).
+        /// </summary>
+        public float air_density;
+        /// <summary>
+        /// A body (with everything joined to it) slower than this everywhere, m/s,
+        /// for `sleep_time` seconds falls asleep and costs nothing until touched,
+        /// moved, or its targets, wind or gravity change; default 0.02; 0 = never sleep.
+        /// </summary>
+        public float sleep_speed;
+        /// <summary>
+        /// Seconds of stillness before sleep, &gt;= 0; default 1.
+        /// </summary>
+        public float sleep_time;
+        /// <summary>
         /// Set by `sinew_default_world_def`; do not touch.
         /// </summary>
         public uint internal_cookie;
@@ -270,6 +475,23 @@ namespace Sinew
 #endif
 
         /// <summary>
+        /// Grid pin flag: the top-left vertex.
+        /// </summary>
+        public const uint PIN_TOP_LEFT = 1;
+
+        /// <summary>
+        /// Grid pin flag: the top-right vertex.
+        /// </summary>
+        public const uint PIN_TOP_RIGHT = 2;
+
+        /// <summary>
+        /// Grid pin flag: the whole top row.
+        /// </summary>
+        public const uint PIN_TOP_EDGE = 4;
+
+        public const uint PIN_ALL = ((PIN_TOP_LEFT | PIN_TOP_RIGHT) | PIN_TOP_EDGE);
+
+        /// <summary>
         /// Sticks compute their length with a true square root (default).
         /// </summary>
         public const uint SINEW_DISTANCE_METHOD_EXACT = 0;
@@ -279,6 +501,37 @@ namespace Sinew
         /// cheaper, exact at rest length, too soft far from it.
         /// </summary>
         public const uint SINEW_DISTANCE_METHOD_SQRT_APPROX = 1;
+
+        /// <summary>
+        /// Grid pin flag: the top-left vertex (particle 0).
+        /// </summary>
+        public const uint SINEW_PIN_TOP_LEFT = 1;
+
+        /// <summary>
+        /// Grid pin flag: the top-right vertex (particle `columns - 1`).
+        /// </summary>
+        public const uint SINEW_PIN_TOP_RIGHT = 2;
+
+        /// <summary>
+        /// Grid pin flag: the whole top row (particles `0..columns`).
+        /// </summary>
+        public const uint SINEW_PIN_TOP_EDGE = 4;
+
+        /// <summary>
+        /// No tethers.
+        /// </summary>
+        public const uint SINEW_TETHER_NONE = 0;
+
+        /// <summary>
+        /// Tethers by straight-line distance to the nearest pinned vertex (default).
+        /// </summary>
+        public const uint SINEW_TETHER_EUCLIDEAN = 1;
+
+        /// <summary>
+        /// Tethers by shortest path along the cloth's edges to the nearest pinned
+        /// vertex: looser, right for cloth that wraps around a character.
+        /// </summary>
+        public const uint SINEW_TETHER_GEODESIC = 2;
 
         /// <summary>
         /// ABI version of this header and library; bumped on any incompatible change.
@@ -330,6 +583,26 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_is_valid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint sinew_body_is_valid(SinewWorld* world, SinewBodyId body);
+
+        /// <summary>
+        /// Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps
+        /// when it and everything joined to it stayed slower than the world's
+        /// `sleep_speed` for `sleep_time`; it wakes when a call changes it, a
+        /// collider moves or appears near it, or the gravity or wind change.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_is_sleeping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_is_sleeping(SinewWorld* world, SinewBodyId body, uint* out_sleeping);
+
+        /// <summary>
+        /// Puts a body to sleep now (1; its velocities become zero) or wakes it (0).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (a flag other
+        /// than 0 or 1). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_sleeping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_sleeping(SinewWorld* world, SinewBodyId body, uint sleeping);
 
         /// <summary>
         /// The number of particles of a body.
@@ -446,6 +719,140 @@ namespace Sinew
         public static extern SinewResult sinew_body_read_velocities(SinewWorld* world, SinewBodyId body, SinewVec3* @out, uint capacity, uint* out_count);
 
         /// <summary>
+        /// The default grid def (see the field docs), with its cookie. Never fails.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_default_cloth_grid_def", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewClothGridDef sinew_default_cloth_grid_def();
+
+        /// <summary>
+        /// Creates a rectangular cloth (a body of kind cloth; every `sinew_body_*`
+        /// call applies to it).
+        ///
+        /// - `def`: from `sinew_default_cloth_grid_def()`, read during the call only.
+        /// - `out_body`: receives the id, written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
+        /// (zero-initialised), columns or rows &lt; 2, spacing &lt;= 0, mass &lt;= 0, NaN/inf,
+        /// negative compliances, unknown pin bits or tether mode, tether_scale &lt; 1;
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_grid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_grid(SinewWorld* world, SinewClothGridDef* def, SinewBodyId* out_body);
+
+        /// <summary>
+        /// The default mesh def (see the field docs; the arrays are NULL and the
+        /// counts 0, to be set), with its cookie. Never fails.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_default_cloth_mesh_def", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewClothMeshDef sinew_default_cloth_mesh_def();
+
+        /// <summary>
+        /// Creates a cloth from a triangle mesh: welds vertices within
+        /// `weld_tolerance` into particles (keeping a map, so
+        /// `sinew_cloth_write_vertices` writes per original vertex), builds stretch
+        /// sticks on the edges, bending sticks across interior edges and tethers from
+        /// the pinned vertices. A welded particle takes the smallest inverse mass of
+        /// its vertices and is pinned when any of them is.
+        ///
+        /// Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
+        /// for a def without its cookie, no vertices or triangles, an index out of
+        /// range, NaN/inf, negative values, every triangle degenerate;
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create(SinewWorld* world, SinewClothMeshDef* def, SinewBodyId* out_body);
+
+        /// <summary>
+        /// Copies a cloth's vertex normals into `out`: one unit vector per particle
+        /// (the order of `sinew_body_read_positions`), area-weighted over the
+        /// incident triangles, on the side from which the triangles wind
+        /// counter-clockwise (a grid's local +Z at rest). Readback protocol of
+        /// `sinew_body_read_positions`.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a cloth),
+        /// `BUFFER_TOO_SMALL`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_read_normals", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_read_normals(SinewWorld* world, SinewBodyId body, SinewVec3* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// The number of vertices the engine gave (before welding); a grid's is its
+        /// particle count.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_vertex_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_vertex_count(SinewWorld* world, SinewBodyId body, uint* out_count);
+
+        /// <summary>
+        /// Copies the particle index of each engine vertex (before welding) into
+        /// `out`; readback protocol of `sinew_body_read_positions`.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_read_vertex_map", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_read_vertex_map(SinewWorld* world, SinewBodyId body, uint* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// Writes a cloth's positions and normals per engine vertex (before welding)
+        /// straight into a vertex buffer: vertex `k`'s position (3 floats) at
+        /// `positions + k * position_stride` bytes and its normal at
+        /// `normals + k * normal_stride`. Interleaved layouts pass the same buffer
+        /// with an offset (`normals = positions + 12`, both strides 24); separate
+        /// streams pass stride 12. Either pointer may be NULL to skip it; no
+        /// alignment is required. `capacity` is in vertices;
+        /// `positions == NULL &amp;&amp; normals == NULL &amp;&amp; capacity == 0` asks for the count.
+        /// A too small capacity writes nothing and returns `BUFFER_TOO_SMALL` with
+        /// the count in `*out_count` (which may be NULL).
+        ///
+        /// Errors: `NULL_ARGUMENT` (world; both buffers NULL with a non-zero
+        /// capacity), `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT` (a stride below 12,
+        /// or so large the buffer would pass the address space), `BUFFER_TOO_SMALL`.
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_write_vertices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_write_vertices(SinewWorld* world, SinewBodyId body, byte* positions, UIntPtr position_stride, byte* normals, UIntPtr normal_stride, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// The world-space axis-aligned box around a body's particles, grown by its
+        /// particle radius (a cloth's thickness): what an engine sets as the mesh's
+        /// culling bounds. Either output may be NULL.
+        ///
+        /// Errors: `NULL_ARGUMENT` (world), `INVALID_ID`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_get_bounds", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_bounds(SinewWorld* world, SinewBodyId body, SinewVec3* out_min, SinewVec3* out_max);
+
+        /// <summary>
+        /// Sets this cloth's own wind (m/s), added to the world's.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (NaN/inf). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_wind(SinewWorld* world, SinewBodyId body, SinewVec3 wind);
+
+        /// <summary>
+        /// Sets a cloth's drag and lift coefficients (&gt;= 0).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`.
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_aerodynamics", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_aerodynamics(SinewWorld* world, SinewBodyId body, float drag, float lift);
+
+        /// <summary>
+        /// Turns a cloth's self-collision and its collision with other cloths on (1)
+        /// or off (0).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (a flag other than 0 or 1). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_collision(SinewWorld* world, SinewBodyId body, uint self_collision, uint cloth_collision);
+
+        /// <summary>
         /// Creates a plane collider: the solid half-space `dot(normal, x) &lt; offset`
         /// (particles are kept on the side the normal points to). `normal` is
         /// normalised; its frame starts as the identity, so `sinew_collider_set_transform`
@@ -557,6 +964,41 @@ namespace Sinew
         public static extern UIntPtr sinew_last_error_message(byte* buffer, UIntPtr capacity);
 
         /// <summary>
+        /// Joins particle `particle_a` of `body_a` to particle `particle_b` of
+        /// `body_b` with a distance constraint solved in the same relaxation loop as
+        /// both bodies and weighted by both particles' masses: the coupling is
+        /// two-way (a cape pinned to a ragdoll's shoulders tugs at the ragdoll).
+        /// Joined bodies are stepped together and sleep together.
+        ///
+        /// - `rest_length`: metres; 0 makes the particles one point; &lt; 0 takes their
+        ///   current distance.
+        /// - `compliance`: XPBD compliance (m/N), &gt;= 0; 0 is rigid.
+        /// - `out_joint`: receives the id, written only on success. Destroying
+        ///   either body destroys the joint.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
+        /// particle index out of range, the same particle twice, NaN/inf, negative
+        /// compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_joint_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_joint_create(SinewWorld* world, SinewBodyId body_a, uint particle_a, SinewBodyId body_b, uint particle_b, float rest_length, float compliance, SinewJointId* out_joint);
+
+        /// <summary>
+        /// Destroys a joint; the bodies it joined go on separately.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_joint_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_joint_destroy(SinewWorld* world, SinewJointId joint);
+
+        /// <summary>
+        /// 1 when `joint` is a live joint of `world`, else 0 (also for a NULL or
+        /// poisoned world). Never fails. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_joint_is_valid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern uint sinew_joint_is_valid(SinewWorld* world, SinewJointId joint);
+
+        /// <summary>
         /// The default world settings, with the cookie that `sinew_world_create`
         /// checks. Never fails; thread-safe.
         /// </summary>
@@ -606,6 +1048,15 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_set_gravity(SinewWorld* world, SinewVec3 gravity);
+
+        /// <summary>
+        /// Sets the wind every cloth feels (m/s) from the next step on; wakes every
+        /// body.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_set_wind", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_set_wind(SinewWorld* world, SinewVec3 wind);
 
         /// <summary>
         /// The world's current settings, as a def (with the cookie, so it can create
