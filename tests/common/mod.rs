@@ -13,23 +13,48 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A folder holding libsinew.so and libsinew.a: target/<profile>/ when cargo
-/// already put them there, else a build of the library (same sources) in a
-/// target folder of its own, made once per test binary.
+/// The folder holding libsinew.so and libsinew.a, brought up to date first.
+///
+/// `cargo test` builds the library only as an rlib for the tests, so the C
+/// libraries in target/<profile>/ are whatever the last `cargo build` left
+/// there, possibly from older sources. The first call in a test process runs
+/// `cargo build --lib` for the same target folder, profile and target triple
+/// as this test executable (a no-op when the library is current); cargo's own
+/// lock on the build folder serialises test processes that do it at once.
 pub fn lib_dir() -> PathBuf {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
         let exe = std::env::current_exe().expect("test executable path");
-        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
-        if dir.join(shared_name()).exists() && dir.join("libsinew.a").exists() {
-            return dir;
+        // <target dir>[/<triple>]/<profile folder>/deps/<test executable>
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
+        let profile_folder = profile_dir.file_name().and_then(|n| n.to_str()).expect("profile folder").to_string();
+        let mut target_dir = profile_dir.parent().expect("target dir").to_path_buf();
+        let triple = env!("SINEW_BUILD_TARGET");
+        let cross = target_dir.file_name().is_some_and(|n| n == triple);
+        if cross {
+            target_dir.pop();
         }
-        let target = dir.join("c-lib");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        run(Command::new(cargo).current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target));
-        let built = target.join("debug");
-        assert!(built.join(shared_name()).exists(), "{} not built in {}", shared_name(), built.display());
-        built
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target_dir);
+        match profile_folder.as_str() {
+            // The dev and test profiles share target/debug; a dev build puts the libraries there.
+            "debug" => {}
+            "release" => {
+                cmd.arg("--release");
+            }
+            other => {
+                cmd.args(["--profile", other]);
+            }
+        }
+        if cross {
+            cmd.args(["--target", triple]);
+        }
+        run(&mut cmd);
+        for name in [shared_name(), "libsinew.a"] {
+            assert!(profile_dir.join(name).exists(), "{name} not built in {}", profile_dir.display());
+        }
+        profile_dir
     })
     .clone()
 }
