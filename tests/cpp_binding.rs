@@ -68,6 +68,7 @@ fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
             let text = run(&mut Command::new(&exe));
             assert!(text.contains("all checks passed"), "{name} {tag}:\n{text}");
             assert!(text.contains("largest length error"), "{name} {tag}:\n{text}");
+            assert!(text.contains("cloth, joints and sleep checked"), "{name} {tag}:\n{text}");
             // <span> exists in C++20 libraries; the overloads must then be compiled in.
             if std == "c++20" {
                 assert!(text.contains("std::span overloads checked"), "{name} {tag}: no span overloads\n{text}");

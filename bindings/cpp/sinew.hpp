@@ -2,9 +2,10 @@
  * sinew.hpp: header-only C++17 wrapper over the C API in sinew.h.
  *
  * - sinew::World owns a SinewWorld* (move-only; destroys it in its destructor).
- * - sinew::Body and sinew::Collider are light values: an id plus the world
- *   pointer. They do not own anything and are valid while their World lives;
- *   a destroyed or stale id makes calls return SINEW_RESULT_INVALID_ID.
+ * - sinew::Body, sinew::Cloth (a Body with the cloth calls), sinew::Collider
+ *   and sinew::Joint are light values: an id plus the world pointer. They do
+ *   not own anything and are valid while their World lives; a destroyed or
+ *   stale id makes calls return SINEW_RESULT_INVALID_ID.
  * - Arrays are (pointer, count); with C++20's std::span (when
  *   __cpp_lib_span is defined) every array call also takes spans.
  * - No exceptions by default: calls return sinew::Result (code + message,
@@ -61,6 +62,15 @@ using DistanceConstraint = ::SinewDistanceConstraint;
 using Target = ::SinewTarget;
 using BodyId = ::SinewBodyId;
 using ColliderId = ::SinewColliderId;
+using JointId = ::SinewJointId;
+using ClothGridDef = ::SinewClothGridDef;
+using ClothMeshDef = ::SinewClothMeshDef;
+
+/// A world-space axis-aligned box (sinew_body_get_bounds).
+struct Bounds {
+    Vec3 min;
+    Vec3 max;
+};
 
 /// The ABI version of the loaded library (compare with SINEW_ABI_VERSION).
 inline std::uint32_t abi_version() noexcept { return ::sinew_abi_version(); }
@@ -81,6 +91,12 @@ inline std::string last_error_message() {
 
 /// Default world settings (with the cookie sinew_world_create checks).
 inline WorldDef default_world_def() noexcept { return ::sinew_default_world_def(); }
+
+/// Default cloth grid settings (with the cookie sinew_cloth_create_grid checks).
+inline ClothGridDef default_cloth_grid_def() noexcept { return ::sinew_default_cloth_grid_def(); }
+
+/// Default cloth mesh settings: arrays NULL and counts 0, to be set.
+inline ClothMeshDef default_cloth_mesh_def() noexcept { return ::sinew_default_cloth_mesh_def(); }
 
 /// The identity rotation.
 inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
@@ -229,27 +245,37 @@ public:
         return Result::from_code(::sinew_body_set_inv_masses(world_, id_, first, inv_masses, count));
     }
 
+    /// Whether the body (with everything joined to it) is asleep.
+    Expected<bool> is_sleeping() const {
+        SinewBool sleeping = 0;
+        Result r = Result::from_code(::sinew_body_is_sleeping(world_, id_, &sleeping));
+        if (!r) return r;
+        return sleeping != 0;
+    }
+    /// Puts the body to sleep now (its velocities become zero) or wakes it.
+    Result set_sleeping(bool sleeping) {
+        return Result::from_code(::sinew_body_set_sleeping(world_, id_, sleeping ? 1u : 0u));
+    }
+    /// The world-space box around the particles, grown by their radius (a
+    /// cloth's thickness): a mesh's culling bounds.
+    Expected<Bounds> bounds() const {
+        Bounds b{};
+        Result r = Result::from_code(::sinew_body_get_bounds(world_, id_, &b.min, &b.max));
+        if (!r) return r;
+        return b;
+    }
+
     /// Copies positions into out[0 .. capacity); returns the particle count.
     /// A too small buffer gets nothing (SINEW_RESULT_BUFFER_TOO_SMALL).
     Expected<std::uint32_t> read_positions(Vec3* out, std::uint32_t capacity) const {
-        std::uint32_t n = 0;
-        Result r = Result::from_code(::sinew_body_read_positions(world_, id_, out, capacity, &n));
-        if (!r) return r;
-        return n;
+        return read_into(&::sinew_body_read_positions, out, capacity);
     }
     /// All positions, in a new vector.
-    Expected<std::vector<Vec3>> read_positions() const {
-        return read_all(&::sinew_body_read_positions);
-    }
+    Expected<std::vector<Vec3>> read_positions() const { return read_all(&::sinew_body_read_positions); }
     Expected<std::uint32_t> read_velocities(Vec3* out, std::uint32_t capacity) const {
-        std::uint32_t n = 0;
-        Result r = Result::from_code(::sinew_body_read_velocities(world_, id_, out, capacity, &n));
-        if (!r) return r;
-        return n;
+        return read_into(&::sinew_body_read_velocities, out, capacity);
     }
-    Expected<std::vector<Vec3>> read_velocities() const {
-        return read_all(&::sinew_body_read_velocities);
-    }
+    Expected<std::vector<Vec3>> read_velocities() const { return read_all(&::sinew_body_read_velocities); }
 
 #if SINEW_CPP_HAS_SPAN
     Result add_distance_constraints(std::span<const DistanceConstraint> constraints) {
@@ -273,32 +299,132 @@ public:
         return set_inv_masses(first, inv_masses.data(), static_cast<std::uint32_t>(inv_masses.size()));
     }
     Expected<std::uint32_t> read_positions(std::span<Vec3> out) const {
-        const std::uint32_t capacity =
-            detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
-        return read_positions(out.data(), capacity);
+        return read_positions(out.data(), capacity_of(out));
     }
     Expected<std::uint32_t> read_velocities(std::span<Vec3> out) const {
-        const std::uint32_t capacity =
-            detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
-        return read_velocities(out.data(), capacity);
+        return read_velocities(out.data(), capacity_of(out));
     }
 #endif
 
-private:
-    using ReadFn = SinewResult (*)(const SinewWorld*, SinewBodyId, SinewVec3*, std::uint32_t, std::uint32_t*);
+protected:
+    template <class T>
+    using ReadFn = SinewResult (*)(const SinewWorld*, SinewBodyId, T*, std::uint32_t, std::uint32_t*);
 
-    Expected<std::vector<Vec3>> read_all(ReadFn read) const {
+    /// Reads into out[0 .. capacity) with one of the readback functions.
+    template <class T>
+    Expected<std::uint32_t> read_into(ReadFn<T> read, T* out, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(read(world_, id_, out, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+
+    /// Reads everything with one of the readback functions, into a new vector.
+    template <class T>
+    Expected<std::vector<T>> read_all(ReadFn<T> read) const {
         std::uint32_t n = 0;
         Result r = Result::from_code(read(world_, id_, nullptr, 0, &n));
         if (!r) return r;
-        std::vector<Vec3> out(n);
+        std::vector<T> out(n);
         r = Result::from_code(read(world_, id_, out.data(), n, &n));
         if (!r) return r;
         return out;
     }
 
+#if SINEW_CPP_HAS_SPAN
+    template <class T>
+    static std::uint32_t capacity_of(std::span<T> out) noexcept {
+        return detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
+    }
+#endif
+
+private:
     SinewWorld* world_ = nullptr;
     BodyId id_{};
+};
+
+/// A body of kind cloth: every Body call, plus the cloth ones. Copyable; owns
+/// nothing. The cloth calls on a body that is not a cloth return
+/// SINEW_RESULT_WRONG_KIND.
+class Cloth : public Body {
+public:
+    Cloth() noexcept = default;
+    Cloth(SinewWorld* world, BodyId id) noexcept : Body(world, id) {}
+
+    /// Unit vertex normals, one per particle (the order of read_positions),
+    /// into out[0 .. capacity); returns the particle count.
+    Expected<std::uint32_t> read_normals(Vec3* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_cloth_read_normals, out, capacity);
+    }
+    Expected<std::vector<Vec3>> read_normals() const { return read_all(&::sinew_cloth_read_normals); }
+
+    /// The number of vertices the engine gave (before welding).
+    Expected<std::uint32_t> vertex_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_cloth_vertex_count(world(), id(), &n));
+        if (!r) return r;
+        return n;
+    }
+    /// The particle of each engine vertex, into out[0 .. capacity); returns the vertex count.
+    Expected<std::uint32_t> read_vertex_map(std::uint32_t* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_cloth_read_vertex_map, out, capacity);
+    }
+    Expected<std::vector<std::uint32_t>> read_vertex_map() const { return read_all(&::sinew_cloth_read_vertex_map); }
+
+    /// Writes position and normal (3 floats each) of engine vertex k at
+    /// `positions + k * position_stride` and `normals + k * normal_stride`
+    /// bytes; either may be NULL to skip it, no alignment is needed.
+    /// Interleaved: normals = positions + 12 bytes, both strides 24. Returns
+    /// the vertex count; a too small capacity (in vertices) writes nothing
+    /// (SINEW_RESULT_BUFFER_TOO_SMALL). Both NULL with capacity 0 asks for the count.
+    Expected<std::uint32_t> write_vertices(void* positions, std::size_t position_stride, void* normals,
+                                           std::size_t normal_stride, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_cloth_write_vertices(world(), id(), static_cast<std::uint8_t*>(positions),
+                                                                  position_stride, static_cast<std::uint8_t*>(normals),
+                                                                  normal_stride, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+
+    /// This cloth's own wind (m/s), added to the world's.
+    Result set_wind(Vec3 wind) { return Result::from_code(::sinew_cloth_set_wind(world(), id(), wind)); }
+    /// Drag and lift coefficients, >= 0.
+    Result set_aerodynamics(float drag, float lift) {
+        return Result::from_code(::sinew_cloth_set_aerodynamics(world(), id(), drag, lift));
+    }
+    /// Self-collision, and collision with other cloths that also set it.
+    Result set_collision(bool self_collision, bool cloth_collision) {
+        return Result::from_code(
+            ::sinew_cloth_set_collision(world(), id(), self_collision ? 1u : 0u, cloth_collision ? 1u : 0u));
+    }
+
+#if SINEW_CPP_HAS_SPAN
+    Expected<std::uint32_t> read_normals(std::span<Vec3> out) const {
+        return read_normals(out.data(), capacity_of(out));
+    }
+    Expected<std::uint32_t> read_vertex_map(std::span<std::uint32_t> out) const {
+        return read_vertex_map(out.data(), capacity_of(out));
+    }
+#endif
+};
+
+/// A joint between particles of two bodies: an id and its world. Copyable;
+/// owns nothing; destroyed with either body.
+class Joint {
+public:
+    Joint() noexcept = default;
+    Joint(SinewWorld* world, JointId id) noexcept : world_(world), id_(id) {}
+
+    JointId id() const noexcept { return id_; }
+    SinewWorld* world() const noexcept { return world_; }
+    bool is_valid() const noexcept { return ::sinew_joint_is_valid(world_, id_) != 0; }
+    /// Destroys the joint; the bodies go on separately.
+    Result destroy() { return Result::from_code(::sinew_joint_destroy(world_, id_)); }
+
+private:
+    SinewWorld* world_ = nullptr;
+    JointId id_{};
 };
 
 /// A collider of a world: an id and the world it belongs to. Copyable; owns
@@ -364,6 +490,8 @@ public:
 
     Result step(float dt) { return Result::from_code(::sinew_world_step(world_, dt)); }
     Result set_gravity(Vec3 gravity) { return Result::from_code(::sinew_world_set_gravity(world_, gravity)); }
+    /// The wind every cloth feels (m/s); wakes every body.
+    Result set_wind(Vec3 wind) { return Result::from_code(::sinew_world_set_wind(world_, wind)); }
     Expected<WorldDef> def() const {
         WorldDef d{};
         Result r = Result::from_code(::sinew_world_get_def(world_, &d));
@@ -408,6 +536,33 @@ public:
         return Body(world_, id);
     }
 
+    /// A rectangular cloth (def from default_cloth_grid_def()).
+    Expected<Cloth> create_cloth_grid(const ClothGridDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create_grid(world_, &def, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+    /// A cloth from a triangle mesh (def from default_cloth_mesh_def(), with
+    /// its arrays set; they are read during the call only).
+    Expected<Cloth> create_cloth(const ClothMeshDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create(world_, &def, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+
+    /// Joins particle_a of a to particle_b of b (two-way). rest_length < 0
+    /// takes their current distance; compliance 0 is rigid.
+    Expected<Joint> create_joint(const Body& a, std::uint32_t particle_a, const Body& b, std::uint32_t particle_b,
+                                 float rest_length = -1.0f, float compliance = 0.0f) {
+        JointId id{};
+        Result r = Result::from_code(
+            ::sinew_joint_create(world_, a.id(), particle_a, b.id(), particle_b, rest_length, compliance, &id));
+        if (!r) return r;
+        return Joint(world_, id);
+    }
+
     /// The solid half-space dot(normal, x) < offset.
     Expected<Collider> create_plane(Vec3 normal, float offset, float friction) {
         ColliderId id{};
@@ -428,7 +583,9 @@ public:
 
     /// Wraps an id of this world (e.g. one kept in a save file).
     Body body(BodyId id) const noexcept { return Body(world_, id); }
+    Cloth cloth(BodyId id) const noexcept { return Cloth(world_, id); }
     Collider collider(ColliderId id) const noexcept { return Collider(world_, id); }
+    Joint joint(JointId id) const noexcept { return Joint(world_, id); }
 
 #if SINEW_CPP_HAS_SPAN
     Expected<Body> create_particles(std::span<const Vec3> positions, std::span<const float> inv_masses = {}) {
@@ -439,6 +596,26 @@ public:
         }
         return create_particles(positions.data(), inv_masses.empty() ? nullptr : inv_masses.data(),
                                 static_cast<std::uint32_t>(positions.size()));
+    }
+    /// A cloth from a mesh: def's vertices, indices (3 per triangle) and, when
+    /// not empty, pin mask (one byte per vertex) come from the spans.
+    Expected<Cloth> create_cloth(ClothMeshDef def, std::span<const Vec3> vertices,
+                                 std::span<const std::uint32_t> indices, std::span<const std::uint8_t> pin_mask = {}) {
+        if (!detail::fits_u32(vertices.size()) || !detail::fits_u32(indices.size() / 3)) {
+            return detail::too_long("mesh");
+        }
+        if (indices.size() % 3 != 0) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "indices: not a multiple of 3");
+        }
+        if (!pin_mask.empty() && pin_mask.size() != vertices.size()) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "pin_mask: must be empty or one byte per vertex");
+        }
+        def.vertices = vertices.data();
+        def.vertex_count = static_cast<std::uint32_t>(vertices.size());
+        def.indices = indices.data();
+        def.triangle_count = static_cast<std::uint32_t>(indices.size() / 3);
+        if (!pin_mask.empty()) def.pin_mask = pin_mask.data();
+        return create_cloth(def);
     }
     Expected<std::size_t> snapshot(std::span<std::uint8_t> buffer) const {
         return snapshot(buffer.data(), buffer.size());
