@@ -4,7 +4,9 @@
 //! errors) and run under `mono` against the library cargo built:
 //! `tests/csharp/BindingTest.cs` checks struct sizes against Rust's, a pinned
 //! pendulum's length, a particle resting on a sphere, readback through raw
-//! pointers, snapshots, and the codes and messages of bad input. Skipped with
+//! pointers, snapshots, a grid cloth's normals and its vertices written into
+//! an interleaved buffer, a welded mesh, a joint, sleep, and the codes and
+//! messages of bad input. Skipped with
 //! a message when Mono is not installed; CI installs mono-mcs and mono-runtime.
 
 mod common;
@@ -74,6 +76,9 @@ fn binding_test_runs_under_mono() {
         ("SinewTarget", size_of::<SinewTarget>()),
         ("SinewWorldDef", size_of::<SinewWorldDef>()),
         ("SinewResult", size_of::<SinewResult>()),
+        ("SinewJointId", size_of::<SinewJointId>()),
+        ("SinewClothGridDef", size_of::<SinewClothGridDef>()),
+        ("SinewClothMeshDef", size_of::<SinewClothMeshDef>()),
     ];
     // Mono resolves [DllImport("sinew")] to libsinew.so through the loader's path.
     let text = run(Command::new("mono")
@@ -85,6 +90,7 @@ fn binding_test_runs_under_mono() {
     assert!(text.contains("all checks passed"), "{text}");
     assert!(text.contains("pendulum: largest length error"), "{text}");
     assert!(text.contains("particle on the sphere"), "{text}");
+    assert!(text.contains("cloth, joints and sleep checked"), "{text}");
 }
 
 /// A new C function needs a World method (or a deliberate exclusion here).

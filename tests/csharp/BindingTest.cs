@@ -69,6 +69,9 @@ static unsafe class BindingTest
             case "SinewTarget": return sizeof(SinewTarget);
             case "SinewWorldDef": return sizeof(SinewWorldDef);
             case "SinewResult": return sizeof(SinewResult);
+            case "SinewJointId": return sizeof(SinewJointId);
+            case "SinewClothGridDef": return sizeof(SinewClothGridDef);
+            case "SinewClothMeshDef": return sizeof(SinewClothMeshDef);
             default: return -1;
         }
     }
@@ -83,6 +86,7 @@ static unsafe class BindingTest
             Check(SizeOf(kv[0]) == want, kv[0] + " is " + SizeOf(kv[0]) + " bytes in C#, " + want + " in C");
         }
         Check(Marshal.SizeOf(typeof(SinewWorldDef)) == sizeof(SinewWorldDef), "SinewWorldDef is blittable");
+        Check(Marshal.SizeOf(typeof(SinewClothMeshDef)) == sizeof(SinewClothMeshDef), "SinewClothMeshDef (pointer fields) is blittable");
 
         Library.CheckAbi();
         Check(Library.AbiVersion == Native.SINEW_ABI_VERSION, "ABI version");
@@ -224,6 +228,8 @@ static unsafe class BindingTest
             Check(threw, "a disposed world throws ObjectDisposedException");
         }
 
+        CheckCloth();
+
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
         GC.Collect();
@@ -232,6 +238,130 @@ static unsafe class BindingTest
         Console.WriteLine(checks + " checks, " + failures + " failed");
         if (failures == 0) Console.WriteLine("all checks passed");
         return failures == 0 ? 0 : 1;
+    }
+
+    static float Length(SinewVec3 v)
+    {
+        return (float)Math.Sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    }
+
+    static bool Same(SinewVec3 a, SinewVec3 b)
+    {
+        return a.x == b.x && a.y == b.y && a.z == b.z;
+    }
+
+    // Cloth through the default def, strided vertex writes, joints, sleep, wind.
+    static void CheckCloth()
+    {
+        using (World world = new World())
+        {
+            ExpectCode(() => world.CreateClothGrid(default(SinewClothGridDef)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero grid def");
+            ExpectCode(() => world.CreateCloth(default(SinewClothMeshDef)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero mesh def");
+
+            SinewClothGridDef def = World.DefaultClothGridDef();
+            Check(def.pin_flags == Native.SINEW_PIN_TOP_EDGE && def.tether_mode == Native.SINEW_TETHER_EUCLIDEAN, "grid defaults");
+            def.columns = 8;
+            def.rows = 6;
+            def.spacing = 0.1f;
+            SinewBodyId cloth = world.CreateClothGrid(def);
+            int n = 8 * 6;
+            Check(world.ParticleCount(cloth) == n && world.ClothVertexCount(cloth) == n, "grid counts");
+            for (int frame = 0; frame < 120; frame++) world.Step(1f / 60f);
+
+            SinewVec3[] positions = new SinewVec3[n];
+            SinewVec3[] normals = new SinewVec3[n];
+            Check(world.ReadPositions(cloth, positions) == n, "cloth positions");
+            Check(world.ReadNormals(cloth, normals) == n, "cloth normals");
+            float worstUnit = 0f;
+            foreach (SinewVec3 v in normals) worstUnit = Math.Max(worstUnit, Math.Abs(Length(v) - 1f));
+            Console.WriteLine("cloth: normals within " + worstUnit.ToString("E2") + " of unit length, bottom y " + positions[n - 1].y.ToString("F3"));
+            Check(worstUnit < 1e-4f, "unit normals (" + worstUnit + ")");
+            Check(positions[n - 1].y < -0.45f, "the cloth hangs (" + positions[n - 1].y + ")");
+            ExpectCode(() => world.ReadNormals(cloth, new SinewVec3[2]), SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL, "2-slot normals");
+
+            // An interleaved vertex buffer (position, normal: 24 bytes) in a pinned float[].
+            float[] interleaved = new float[6 * n];
+            GCHandle pin = GCHandle.Alloc(interleaved, GCHandleType.Pinned);
+            try
+            {
+                float* f = (float*)pin.AddrOfPinnedObject();
+                Check(world.WriteVertices(cloth, f, 24, f + 3, 24, n) == n, "interleaved write count");
+                Check(world.WriteVertices(cloth, null, 12, null, 12, 0) == n, "count query");
+                ExpectCode(() => world.WriteVertices(cloth, (void*)pin.AddrOfPinnedObject(), 24, null, 0, n - 1), SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL, "capacity n - 1");
+                ExpectCode(() => world.WriteVertices(cloth, (void*)pin.AddrOfPinnedObject(), 8, null, 0, n), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "stride 8");
+            }
+            finally
+            {
+                pin.Free();
+            }
+            bool equal = true;
+            for (int k = 0; k < n; k++)
+            {
+                equal &= Same(V(interleaved[6 * k], interleaved[6 * k + 1], interleaved[6 * k + 2]), positions[k]);
+                equal &= Same(V(interleaved[6 * k + 3], interleaved[6 * k + 4], interleaved[6 * k + 5]), normals[k]);
+            }
+            Check(equal, "the interleaved buffer holds ReadPositions and ReadNormals");
+            SinewVec3[] streamP = new SinewVec3[n], streamN = new SinewVec3[n];
+            Check(world.WriteVertices(cloth, streamP, streamN) == n && Same(streamP[n - 1], positions[n - 1]) && Same(streamN[0], normals[0]), "separate streams");
+            uint[] map = new uint[n];
+            Check(world.ReadVertexMap(cloth, map) == n && map[n - 1] == (uint)(n - 1), "a grid's vertex map is the identity");
+            SinewVec3 lo, hi;
+            world.GetBounds(cloth, out lo, out hi);
+            Check(lo.y <= positions[n - 1].y && hi.x >= positions[7].x, "bounds hold the particles");
+
+            // Wind, aerodynamics, collision flags.
+            world.SetWind(V(0, 0, 3));
+            Check(world.GetDef().wind.z == 3f, "world wind");
+            ExpectCode(() => world.SetWind(V(float.NaN, 0, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN wind");
+            world.SetClothWind(cloth, V(1, 0, 0));
+            world.SetClothAerodynamics(cloth, 1.2f, 0.3f);
+            ExpectCode(() => world.SetClothAerodynamics(cloth, -1f, 0f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative drag");
+            world.SetClothCollision(cloth, true, false);
+            world.SetWind(V(0, 0, 0));
+
+            // A particle joined to the cloth's bottom-right corner, 20 cm below it.
+            world.ReadPositions(cloth, positions);
+            SinewVec3 corner = positions[n - 1];
+            SinewBodyId weight = world.CreateParticles(new[] { V(corner.x, corner.y - 0.2f, corner.z) });
+            ExpectCode(() => world.ReadNormals(weight, new SinewVec3[1]), SinewResult.SINEW_RESULT_WRONG_KIND, "normals of particles");
+            SinewJointId joint = world.CreateJoint(cloth, n - 1, weight, 0);
+            Check(world.IsValid(joint), "joint created");
+            ExpectCode(() => world.CreateJoint(cloth, 0, cloth, 0), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "a particle joined to itself");
+            ExpectCode(() => world.CreateJoint(cloth, n, weight, 0), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "particle out of range");
+            SinewVec3[] one = new SinewVec3[1];
+            float worst = 0f;
+            for (int frame = 0; frame < 60; frame++)
+            {
+                world.Step(1f / 60f);
+                world.ReadPositions(cloth, positions);
+                world.ReadPositions(weight, one);
+                worst = Math.Max(worst, Math.Abs(Distance(positions[n - 1], one[0]) - 0.2f));
+            }
+            Console.WriteLine("joint: largest length error " + worst.ToString("F6") + " m");
+            Check(worst < 2e-3f, "the joint keeps 20 cm (" + worst + ")");
+            world.DestroyJoint(joint);
+            Check(!world.IsValid(joint), "destroyed joint is invalid");
+            ExpectCode(() => world.DestroyJoint(joint), SinewResult.SINEW_RESULT_INVALID_ID, "stale joint");
+
+            // Sleep.
+            world.SetSleeping(cloth, true);
+            Check(world.IsSleeping(cloth), "asleep");
+            world.SetSleeping(cloth, false);
+            Check(!world.IsSleeping(cloth), "awake");
+            world.DestroyBody(weight);
+            ExpectCode(() => world.IsSleeping(weight), SinewResult.SINEW_RESULT_INVALID_ID, "sleep of a stale body");
+
+            // A mesh with a seam: vertex 4 repeats vertex 2; the top two are pinned.
+            SinewVec3[] quad = { V(0, 0, 0), V(1, 0, 0), V(1, -1, 0), V(0, -1, 0), V(1, -1, 0) };
+            int[] triangles = { 0, 3, 2, 0, 4, 1 };
+            SinewBodyId sheet = world.CreateCloth(World.DefaultClothMeshDef(), quad, triangles, new byte[] { 1, 1, 0, 0, 0 });
+            Check(world.ParticleCount(sheet) == 4 && world.ClothVertexCount(sheet) == 5, "welded mesh counts");
+            uint[] welded = new uint[5];
+            world.ReadVertexMap(sheet, welded);
+            Check(welded[4] == welded[2], "the seam welds");
+            ExpectCode(() => world.CreateCloth(World.DefaultClothMeshDef(), quad, new[] { 0, 1, 5 }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "index out of range");
+            Console.WriteLine("cloth, joints and sleep checked");
+        }
     }
 
     static void MakeGarbage()

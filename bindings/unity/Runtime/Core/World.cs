@@ -129,6 +129,14 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>The wind every cloth feels (m/s) from the next step on; wakes every body.</summary>
+        public void SetWind(SinewVec3 wind)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_wind(w, wind)); }
+            finally { Release(); }
+        }
+
         /// <summary>The world's current settings.</summary>
         public SinewWorldDef GetDef()
         {
@@ -375,6 +383,249 @@ namespace Sinew
             {
                 return ReadVelocities(body, p, destination.Length);
             }
+        }
+
+        /// <summary>Whether the body (with everything joined to it) is asleep.</summary>
+        public bool IsSleeping(SinewBodyId body)
+        {
+            uint sleeping;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_is_sleeping(w, body, &sleeping)); }
+            finally { Release(); }
+            return sleeping != 0;
+        }
+
+        /// <summary>Puts the body to sleep now (velocities become zero) or wakes it.</summary>
+        public void SetSleeping(SinewBodyId body, bool sleeping)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_sleeping(w, body, sleeping ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// The world-space box around the body's particles, grown by their
+        /// radius (a cloth's thickness): the mesh's culling bounds.
+        /// </summary>
+        public void GetBounds(SinewBodyId body, out SinewVec3 min, out SinewVec3 max)
+        {
+            SinewVec3 lo, hi;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_get_bounds(w, body, &lo, &hi)); }
+            finally { Release(); }
+            min = lo;
+            max = hi;
+        }
+
+        // ---- cloth ----------------------------------------------------------
+
+        /// <summary>Default grid settings, to change and pass to CreateClothGrid.</summary>
+        public static SinewClothGridDef DefaultClothGridDef()
+        {
+            return Native.sinew_default_cloth_grid_def();
+        }
+
+        /// <summary>Default mesh settings (arrays null, counts 0), for CreateCloth.</summary>
+        public static SinewClothMeshDef DefaultClothMeshDef()
+        {
+            return Native.sinew_default_cloth_mesh_def();
+        }
+
+        /// <summary>A rectangular cloth; particle r * columns + c is column c of row r.</summary>
+        public SinewBodyId CreateClothGrid(SinewClothGridDef def)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create_grid(w, &def, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>
+        /// A cloth from a triangle mesh whose arrays the def points to (pinned
+        /// by the caller for the duration of the call; read during it only).
+        /// </summary>
+        public SinewBodyId CreateCloth(SinewClothMeshDef def)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create(w, &def, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>
+        /// A cloth from managed arrays: vertices (12-byte vectors), triangles
+        /// (3 indices each, counter-clockwise from the front, as Unity's
+        /// Mesh.triangles), and optionally a pin mask (non-zero pins; one byte
+        /// per vertex) and inverse masses (one per vertex). The def's own
+        /// array fields are replaced.
+        /// </summary>
+        public SinewBodyId CreateCloth(SinewClothMeshDef def, SinewVec3[] vertices, int[] triangles,
+                                       byte[] pinMask = null, float[] invMasses = null)
+        {
+            if (vertices == null) throw new ArgumentNullException("vertices");
+            if (triangles == null) throw new ArgumentNullException("triangles");
+            if (triangles.Length % 3 != 0) throw new ArgumentException("triangles: not a multiple of 3");
+            if (pinMask != null && pinMask.Length != vertices.Length)
+                throw new ArgumentException("pinMask must be null or one byte per vertex");
+            if (invMasses != null && invMasses.Length != vertices.Length)
+                throw new ArgumentException("invMasses must be null or one per vertex");
+            fixed (SinewVec3* v = vertices)
+            fixed (int* t = triangles)
+            fixed (byte* pins = pinMask)
+            fixed (float* m = invMasses)
+            {
+                def.vertices = vertices.Length == 0 ? null : v;
+                def.vertex_count = (uint)vertices.Length;
+                def.indices = triangles.Length == 0 ? null : (uint*)t;
+                def.triangle_count = (uint)(triangles.Length / 3);
+                def.pin_mask = pinMask == null || pinMask.Length == 0 ? null : pins;
+                def.inv_masses = invMasses == null || invMasses.Length == 0 ? null : m;
+                return CreateCloth(def);
+            }
+        }
+
+        /// <summary>
+        /// Unit vertex normals, one per particle (ReadPositions' order and
+        /// protocol), into capacity 12-byte vectors; returns the particle count.
+        /// </summary>
+        public int ReadNormals(SinewBodyId body, void* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_read_normals(w, body, (SinewVec3*)destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadNormals(SinewBodyId body, SinewVec3[] destination)
+        {
+            fixed (SinewVec3* p = destination)
+            {
+                return ReadNormals(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>The number of vertices the engine gave (before welding).</summary>
+        public int ClothVertexCount(SinewBodyId body)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_vertex_count(w, body, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>The particle of each engine vertex; returns the vertex count.</summary>
+        public int ReadVertexMap(SinewBodyId body, uint* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_read_vertex_map(w, body, destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadVertexMap(SinewBodyId body, uint[] destination)
+        {
+            fixed (uint* p = destination)
+            {
+                return ReadVertexMap(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>
+        /// Writes each engine vertex's position and normal (3 floats each) at
+        /// positions + k * positionStride and normals + k * normalStride bytes:
+        /// stride 12 for separate NativeArray&lt;Vector3&gt; streams, or one
+        /// interleaved buffer with normals = positions + 12 bytes and both
+        /// strides 24. Either pointer may be null; no alignment is needed.
+        /// capacity is in vertices; returns the vertex count. A too small
+        /// capacity writes nothing (SINEW_RESULT_BUFFER_TOO_SMALL).
+        /// </summary>
+        public int WriteVertices(SinewBodyId body, void* positions, int positionStride, void* normals, int normalStride, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try
+            {
+                SinewException.Check(Native.sinew_cloth_write_vertices(w, body,
+                    (byte*)positions, new UIntPtr(Count(positionStride)),
+                    (byte*)normals, new UIntPtr(Count(normalStride)),
+                    Count(capacity), &count));
+            }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>Positions and normals per engine vertex into two arrays (either may be null).</summary>
+        public int WriteVertices(SinewBodyId body, SinewVec3[] positions, SinewVec3[] normals)
+        {
+            if (positions != null && normals != null && positions.Length != normals.Length)
+                throw new ArgumentException("positions and normals must be as long");
+            int capacity = positions != null ? positions.Length : normals != null ? normals.Length : 0;
+            fixed (SinewVec3* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                return WriteVertices(body, positions == null ? null : p, sizeof(SinewVec3),
+                                     normals == null ? null : n, sizeof(SinewVec3), capacity);
+            }
+        }
+
+        /// <summary>This cloth's own wind (m/s), added to the world's.</summary>
+        public void SetClothWind(SinewBodyId body, SinewVec3 wind)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_wind(w, body, wind)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Drag and lift coefficients (>= 0).</summary>
+        public void SetClothAerodynamics(SinewBodyId body, float drag, float lift)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_aerodynamics(w, body, drag, lift)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Self-collision, and collision with other cloths that also set it.</summary>
+        public void SetClothCollision(SinewBodyId body, bool selfCollision, bool clothCollision)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_collision(w, body, selfCollision ? 1u : 0u, clothCollision ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
+        // ---- joints ---------------------------------------------------------
+
+        /// <summary>
+        /// Joins particleA of bodyA to particleB of bodyB, two-way. restLength
+        /// &lt; 0 takes their current distance; compliance 0 is rigid.
+        /// Destroying either body destroys the joint.
+        /// </summary>
+        public SinewJointId CreateJoint(SinewBodyId bodyA, int particleA, SinewBodyId bodyB, int particleB,
+                                        float restLength = -1f, float compliance = 0f)
+        {
+            SinewJointId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_joint_create(w, bodyA, Count(particleA), bodyB, Count(particleB), restLength, compliance, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public void DestroyJoint(SinewJointId joint)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_joint_destroy(w, joint)); }
+            finally { Release(); }
+        }
+
+        public bool IsValid(SinewJointId joint)
+        {
+            SinewWorld* w = Acquire();
+            try { return Native.sinew_joint_is_valid(w, joint) != 0; }
+            finally { Release(); }
         }
 
         // ---- colliders ------------------------------------------------------
