@@ -93,6 +93,27 @@ fn binding_test_runs_under_mono() {
     assert!(text.contains("cloth, joints and sleep checked"), "{text}");
 }
 
+/// `SinewCloth` and `SinewWorldBehaviour` need UnityEngine; they are compiled
+/// against hand-written stand-ins of the Unity API they use
+/// (`tests/csharp/UnityStubs.cs`) and the real `Sinew` assembly. This checks
+/// the C# and the calls into `Sinew.World`, not Unity's own signatures.
+#[test]
+fn cloth_components_compile_against_unity_api_stubs() {
+    if mono_missing() {
+        return;
+    }
+    let dir = common::out_dir("csharp");
+    let sinew = dir.join("SinewForComponents.dll");
+    mcs(&["-target:library"], &runtime_sources(), &sinew);
+    let components = root().join("bindings/unity/Runtime/Components");
+    let sources = [
+        root().join("tests/csharp/UnityStubs.cs"),
+        components.join("SinewCloth.cs"),
+        components.join("SinewWorldBehaviour.cs"),
+    ];
+    mcs(&["-target:library", &format!("-r:{}", sinew.display())], &sources, &dir.join("Sinew.Unity.Stubbed.dll"));
+}
+
 /// A new C function needs a World method (or a deliberate exclusion here).
 #[test]
 fn world_wraps_every_c_function() {

@@ -13,6 +13,15 @@ namespace Sinew.Unity
         [Range(0f, 1f)] public float damping = 0.01f;
         [Range(1, 64)] public int substeps = 8;
         [Range(1, 16)] public int iterations = 1;
+        [Tooltip("Wind every cloth feels, m/s (changes apply while playing)")]
+        public Vector3 wind = Vector3.zero;
+        [Tooltip("kg/m^3; 0 = no air")]
+        [Min(0f)] public float airDensity = 1.2f;
+        [Tooltip("Bodies slower than this (m/s) for sleepTime fall asleep; 0 = never")]
+        [Min(0f)] public float sleepSpeed = 0.02f;
+        [Min(0f)] public float sleepTime = 1f;
+
+        Vector3 _appliedWind;
 
         /// <summary>The world; null before Awake and after OnDestroy.</summary>
         public World World { get; private set; }
@@ -25,12 +34,23 @@ namespace Sinew.Unity
             def.damping = damping;
             def.substeps = (uint)substeps;
             def.iterations = (uint)iterations;
+            def.wind = ToSinew(wind);
+            def.air_density = airDensity;
+            def.sleep_speed = sleepSpeed;
+            def.sleep_time = sleepTime;
             World = new World(def);
+            _appliedWind = wind;
         }
 
         void FixedUpdate()
         {
-            if (World != null) World.Step(Time.fixedDeltaTime);
+            if (World == null) return;
+            if (wind != _appliedWind)
+            {
+                World.SetWind(ToSinew(wind)); // wakes every body: only when it changed
+                _appliedWind = wind;
+            }
+            World.Step(Time.fixedDeltaTime);
         }
 
         void OnDestroy()
