@@ -4,62 +4,14 @@
 //! too when it is installed (CI installs it). Also checks that the header
 //! compiles as C++11.
 
+mod common;
+
+use common::{compiler, have, header_functions, lib_dir, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A folder holding libsinew.so and libsinew.a: target/<profile>/ when cargo
-/// already put them there, else a build of the library (same sources) in a
-/// target folder of its own, made once.
-fn lib_dir() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test executable path");
-        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..").to_path_buf();
-        if dir.join(shared_name()).exists() && dir.join("libsinew.a").exists() {
-            return dir;
-        }
-        let target = dir.join("c-lib");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        run(Command::new(cargo).current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target));
-        let built = target.join("debug");
-        assert!(built.join(shared_name()).exists(), "{} not built in {}", shared_name(), built.display());
-        built
-    })
-    .clone()
-}
-
-fn shared_name() -> &'static str {
-    if cfg!(target_os = "macos") { "libsinew.dylib" } else { "libsinew.so" }
-}
-
 fn out_dir() -> PathBuf {
-    let dir = lib_dir().join("examples_c");
-    std::fs::create_dir_all(&dir).expect("create output folder");
-    dir
-}
-
-/// The system compiler as the `cc` crate finds it (honours CC / CXX).
-fn compiler(cpp: bool) -> cc::Tool {
-    let target = env!("SINEW_BUILD_TARGET");
-    cc::Build::new()
-        .cpp(cpp)
-        .target(target)
-        .host(target)
-        .opt_level(0)
-        .cargo_metadata(false)
-        .cargo_warnings(false)
-        .get_compiler()
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{cmd:?} failed ({}):\n{text}", out.status);
-    text
+    common::out_dir("examples_c")
 }
 
 /// Compiles and links one C example against the shared library.
@@ -84,10 +36,6 @@ fn build_c(name: &str) -> PathBuf {
         .arg(&exe);
     run(&mut cmd);
     exe
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 /// Runs the program, under valgrind as well when it is installed.
@@ -128,17 +76,8 @@ fn flag_flies_in_the_wind() {
 
 #[test]
 fn every_exported_function_is_called_by_the_smoke_test() {
-    let header = std::fs::read_to_string(root().join("include/sinew.h")).unwrap();
     let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
-    let functions: Vec<&str> = header
-        .lines()
-        .filter(|l| {
-            !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with('*') && l.contains("sinew_") && l.contains('(')
-        })
-        .filter_map(|l| l.split('(').next()?.split_whitespace().last())
-        .map(|f| f.trim_start_matches('*'))
-        .collect();
-    assert!(functions.len() >= 30, "found only {functions:?}");
+    let functions = header_functions();
     for f in functions {
         assert!(smoke.contains(&format!("{f}(")), "examples_c/smoke_test.c never calls {f}");
     }

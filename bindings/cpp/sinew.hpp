@@ -1,0 +1,638 @@
+/*
+ * sinew.hpp: header-only C++17 wrapper over the C API in sinew.h.
+ *
+ * - sinew::World owns a SinewWorld* (move-only; destroys it in its destructor).
+ * - sinew::Body, sinew::Cloth (a Body with the cloth calls), sinew::Collider
+ *   and sinew::Joint are light values: an id plus the world pointer. They do
+ *   not own anything and are valid while their World lives; a destroyed or
+ *   stale id makes calls return SINEW_RESULT_INVALID_ID.
+ * - Arrays are (pointer, count); with C++20's std::span (when
+ *   __cpp_lib_span is defined) every array call also takes spans.
+ * - No exceptions by default: calls return sinew::Result (code + message,
+ *   [[nodiscard]]) or sinew::Expected<T> (a value or a Result). The message is
+ *   copied from sinew_last_error_message() at the moment of failure.
+ * - Define SINEW_CPP_EXCEPTIONS before including this header to have failures
+ *   throw sinew::Error (a std::runtime_error carrying the code) instead; the
+ *   return types stay the same (always successful), so code written for
+ *   either mode compiles in both, and the results lose [[nodiscard]].
+ *
+ * Threading, ownership and error semantics are those of the C functions
+ * (see sinew.h). Compiles with -std=c++17 -Wall -Wextra -pedantic, with or
+ * without -fno-exceptions (when SINEW_CPP_EXCEPTIONS is not defined).
+ */
+#ifndef SINEW_HPP
+#define SINEW_HPP
+
+#include "sinew.h"
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if defined(__has_include)
+#if __has_include(<version>)
+#include <version>
+#endif
+#endif
+#if defined(__cpp_lib_span) && __cpp_lib_span >= 202002L
+#include <span>
+#define SINEW_CPP_HAS_SPAN 1
+#else
+#define SINEW_CPP_HAS_SPAN 0
+#endif
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+#include <stdexcept>
+#define SINEW_CPP_NODISCARD
+#else
+#define SINEW_CPP_NODISCARD [[nodiscard]]
+#endif
+
+namespace sinew {
+
+using Vec3 = ::SinewVec3;
+using Quat = ::SinewQuat;
+using Transform = ::SinewTransform;
+using WorldDef = ::SinewWorldDef;
+using DistanceConstraint = ::SinewDistanceConstraint;
+using Target = ::SinewTarget;
+using BodyId = ::SinewBodyId;
+using ColliderId = ::SinewColliderId;
+using JointId = ::SinewJointId;
+using ClothGridDef = ::SinewClothGridDef;
+using ClothMeshDef = ::SinewClothMeshDef;
+
+/// A world-space axis-aligned box (sinew_body_get_bounds).
+struct Bounds {
+    Vec3 min;
+    Vec3 max;
+};
+
+/// The ABI version of the loaded library (compare with SINEW_ABI_VERSION).
+inline std::uint32_t abi_version() noexcept { return ::sinew_abi_version(); }
+
+/// The name of a result code, e.g. "SINEW_RESULT_INVALID_ID"; never NULL.
+inline const char* result_name(SinewResult code) noexcept { return ::sinew_result_name(code); }
+
+/// The message of the last failed sinew call on this thread ("" before any).
+inline std::string last_error_message() {
+    const std::size_t length = ::sinew_last_error_message(nullptr, 0);
+    std::string message(length, '\0');
+    if (length > 0) {
+        // snprintf semantics: writes length bytes and a NUL into length + 1.
+        ::sinew_last_error_message(&message[0], length + 1);
+    }
+    return message;
+}
+
+/// Default world settings (with the cookie sinew_world_create checks).
+inline WorldDef default_world_def() noexcept { return ::sinew_default_world_def(); }
+
+/// Default cloth grid settings (with the cookie sinew_cloth_create_grid checks).
+inline ClothGridDef default_cloth_grid_def() noexcept { return ::sinew_default_cloth_grid_def(); }
+
+/// Default cloth mesh settings: arrays NULL and counts 0, to be set.
+inline ClothMeshDef default_cloth_mesh_def() noexcept { return ::sinew_default_cloth_mesh_def(); }
+
+/// The identity rotation.
+inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+/// A failed call, thrown when SINEW_CPP_EXCEPTIONS is defined.
+class Error : public std::runtime_error {
+public:
+    Error(SinewResult code, const std::string& message)
+        : std::runtime_error(std::string(::sinew_result_name(code)) + ": " + message), code_(code) {}
+    SinewResult code() const noexcept { return code_; }
+
+private:
+    SinewResult code_;
+};
+#endif
+
+/// The outcome of a call: a code and, on failure, sinew's message.
+class SINEW_CPP_NODISCARD Result {
+public:
+    Result() noexcept = default;
+
+    /// Wraps a code returned by a C function; on failure, captures this
+    /// thread's error message (and throws in SINEW_CPP_EXCEPTIONS mode).
+    static Result from_code(SinewResult code) {
+        if (code == SINEW_RESULT_OK) return Result();
+        return failure(code, last_error_message());
+    }
+
+    /// A failure detected by the wrapper itself (e.g. a span too long for
+    /// the C API's uint32_t counts).
+    static Result failure(SinewResult code, std::string message) {
+#if defined(SINEW_CPP_EXCEPTIONS)
+        throw Error(code, message);
+#else
+        Result r;
+        r.code_ = code;
+        r.message_ = std::move(message);
+        return r;
+#endif
+    }
+
+    bool ok() const noexcept { return code_ == SINEW_RESULT_OK; }
+    explicit operator bool() const noexcept { return ok(); }
+    SinewResult code() const noexcept { return code_; }
+    /// e.g. "SINEW_RESULT_NULL_ARGUMENT".
+    const char* name() const noexcept { return ::sinew_result_name(code_); }
+    /// sinew's message for this failure ("" on success).
+    const std::string& message() const noexcept { return message_; }
+
+private:
+    SinewResult code_ = SINEW_RESULT_OK;
+    std::string message_;
+};
+
+/// A value, or the Result of the call that failed to produce it.
+template <class T>
+class SINEW_CPP_NODISCARD Expected {
+public:
+    Expected(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
+    Expected(Result failure) : result_(std::move(failure)) { assert(!result_.ok()); }
+
+    bool ok() const noexcept { return result_.ok(); }
+    explicit operator bool() const noexcept { return ok(); }
+    SinewResult code() const noexcept { return result_.code(); }
+    const std::string& message() const noexcept { return result_.message(); }
+    const Result& result() const noexcept { return result_; }
+
+    /// The value; only meaningful when ok() (asserted in debug builds).
+    T& value() & {
+        assert(ok());
+        return value_;
+    }
+    const T& value() const& {
+        assert(ok());
+        return value_;
+    }
+    T&& value() && {
+        assert(ok());
+        return std::move(value_);
+    }
+    T value_or(T fallback) const { return ok() ? value_ : std::move(fallback); }
+    T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
+
+private:
+    T value_{};
+    Result result_;
+};
+
+namespace detail {
+/// A C count from a container size; false when it does not fit uint32_t.
+inline bool fits_u32(std::size_t n) noexcept { return n <= std::numeric_limits<std::uint32_t>::max(); }
+inline Result too_long(const char* what) {
+    return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, std::string(what) + ": more than 2^32-1 elements");
+}
+}  // namespace detail
+
+/// A body of a world: an id and the world it belongs to. Copyable; owns
+/// nothing; valid while its World lives.
+class Body {
+public:
+    Body() noexcept = default;
+    Body(SinewWorld* world, BodyId id) noexcept : world_(world), id_(id) {}
+
+    BodyId id() const noexcept { return id_; }
+    SinewWorld* world() const noexcept { return world_; }
+    /// True when the id is a live body of its world.
+    bool is_valid() const noexcept { return ::sinew_body_is_valid(world_, id_) != 0; }
+
+    /// Destroys the body in the world; copies of this value become stale.
+    Result destroy() { return Result::from_code(::sinew_body_destroy(world_, id_)); }
+
+    Expected<std::uint32_t> particle_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_body_particle_count(world_, id_, &n));
+        if (!r) return r;
+        return n;
+    }
+
+    Result add_distance_constraints(const DistanceConstraint* constraints, std::uint32_t count) {
+        return Result::from_code(::sinew_body_add_distance_constraints(world_, id_, constraints, count));
+    }
+    /// SINEW_DISTANCE_METHOD_EXACT or SINEW_DISTANCE_METHOD_SQRT_APPROX.
+    Result set_distance_method(std::uint32_t method) {
+        return Result::from_code(::sinew_body_set_distance_method(world_, id_, method));
+    }
+    Result set_particle_radius(float radius) {
+        return Result::from_code(::sinew_body_set_particle_radius(world_, id_, radius));
+    }
+    Result set_targets(const Target* targets, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_targets(world_, id_, targets, count));
+    }
+    Result clear_targets() { return Result::from_code(::sinew_body_clear_targets(world_, id_)); }
+    /// Teleports particles first .. first + count, keeping their velocities.
+    Result set_positions(std::uint32_t first, const Vec3* positions, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_positions(world_, id_, first, positions, count));
+    }
+    /// Jakobsen's motion control: moves particles now and adds offset/dt to their velocity.
+    Result move_particles(std::uint32_t first, const Vec3* offsets, std::uint32_t count) {
+        return Result::from_code(::sinew_body_move_particles(world_, id_, first, offsets, count));
+    }
+    Result set_inv_masses(std::uint32_t first, const float* inv_masses, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_inv_masses(world_, id_, first, inv_masses, count));
+    }
+
+    /// Whether the body (with everything joined to it) is asleep.
+    Expected<bool> is_sleeping() const {
+        SinewBool sleeping = 0;
+        Result r = Result::from_code(::sinew_body_is_sleeping(world_, id_, &sleeping));
+        if (!r) return r;
+        return sleeping != 0;
+    }
+    /// Puts the body to sleep now (its velocities become zero) or wakes it.
+    Result set_sleeping(bool sleeping) {
+        return Result::from_code(::sinew_body_set_sleeping(world_, id_, sleeping ? 1u : 0u));
+    }
+    /// The world-space box around the particles, grown by their radius (a
+    /// cloth's thickness): a mesh's culling bounds.
+    Expected<Bounds> bounds() const {
+        Bounds b{};
+        Result r = Result::from_code(::sinew_body_get_bounds(world_, id_, &b.min, &b.max));
+        if (!r) return r;
+        return b;
+    }
+
+    /// Copies positions into out[0 .. capacity); returns the particle count.
+    /// A too small buffer gets nothing (SINEW_RESULT_BUFFER_TOO_SMALL).
+    Expected<std::uint32_t> read_positions(Vec3* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_body_read_positions, out, capacity);
+    }
+    /// All positions, in a new vector.
+    Expected<std::vector<Vec3>> read_positions() const { return read_all(&::sinew_body_read_positions); }
+    Expected<std::uint32_t> read_velocities(Vec3* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_body_read_velocities, out, capacity);
+    }
+    Expected<std::vector<Vec3>> read_velocities() const { return read_all(&::sinew_body_read_velocities); }
+
+#if SINEW_CPP_HAS_SPAN
+    Result add_distance_constraints(std::span<const DistanceConstraint> constraints) {
+        if (!detail::fits_u32(constraints.size())) return detail::too_long("constraints");
+        return add_distance_constraints(constraints.data(), static_cast<std::uint32_t>(constraints.size()));
+    }
+    Result set_targets(std::span<const Target> targets) {
+        if (!detail::fits_u32(targets.size())) return detail::too_long("targets");
+        return set_targets(targets.data(), static_cast<std::uint32_t>(targets.size()));
+    }
+    Result set_positions(std::uint32_t first, std::span<const Vec3> positions) {
+        if (!detail::fits_u32(positions.size())) return detail::too_long("positions");
+        return set_positions(first, positions.data(), static_cast<std::uint32_t>(positions.size()));
+    }
+    Result move_particles(std::uint32_t first, std::span<const Vec3> offsets) {
+        if (!detail::fits_u32(offsets.size())) return detail::too_long("offsets");
+        return move_particles(first, offsets.data(), static_cast<std::uint32_t>(offsets.size()));
+    }
+    Result set_inv_masses(std::uint32_t first, std::span<const float> inv_masses) {
+        if (!detail::fits_u32(inv_masses.size())) return detail::too_long("inv_masses");
+        return set_inv_masses(first, inv_masses.data(), static_cast<std::uint32_t>(inv_masses.size()));
+    }
+    Expected<std::uint32_t> read_positions(std::span<Vec3> out) const {
+        return read_positions(out.data(), capacity_of(out));
+    }
+    Expected<std::uint32_t> read_velocities(std::span<Vec3> out) const {
+        return read_velocities(out.data(), capacity_of(out));
+    }
+#endif
+
+protected:
+    template <class T>
+    using ReadFn = SinewResult (*)(const SinewWorld*, SinewBodyId, T*, std::uint32_t, std::uint32_t*);
+
+    /// Reads into out[0 .. capacity) with one of the readback functions.
+    template <class T>
+    Expected<std::uint32_t> read_into(ReadFn<T> read, T* out, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(read(world_, id_, out, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+
+    /// Reads everything with one of the readback functions, into a new vector.
+    template <class T>
+    Expected<std::vector<T>> read_all(ReadFn<T> read) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(read(world_, id_, nullptr, 0, &n));
+        if (!r) return r;
+        std::vector<T> out(n);
+        r = Result::from_code(read(world_, id_, out.data(), n, &n));
+        if (!r) return r;
+        return out;
+    }
+
+#if SINEW_CPP_HAS_SPAN
+    template <class T>
+    static std::uint32_t capacity_of(std::span<T> out) noexcept {
+        return detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
+    }
+#endif
+
+private:
+    SinewWorld* world_ = nullptr;
+    BodyId id_{};
+};
+
+/// A body of kind cloth: every Body call, plus the cloth ones. Copyable; owns
+/// nothing. The cloth calls on a body that is not a cloth return
+/// SINEW_RESULT_WRONG_KIND.
+class Cloth : public Body {
+public:
+    Cloth() noexcept = default;
+    Cloth(SinewWorld* world, BodyId id) noexcept : Body(world, id) {}
+
+    /// Unit vertex normals, one per particle (the order of read_positions),
+    /// into out[0 .. capacity); returns the particle count.
+    Expected<std::uint32_t> read_normals(Vec3* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_cloth_read_normals, out, capacity);
+    }
+    Expected<std::vector<Vec3>> read_normals() const { return read_all(&::sinew_cloth_read_normals); }
+
+    /// The number of vertices the engine gave (before welding).
+    Expected<std::uint32_t> vertex_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_cloth_vertex_count(world(), id(), &n));
+        if (!r) return r;
+        return n;
+    }
+    /// The particle of each engine vertex, into out[0 .. capacity); returns the vertex count.
+    Expected<std::uint32_t> read_vertex_map(std::uint32_t* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_cloth_read_vertex_map, out, capacity);
+    }
+    Expected<std::vector<std::uint32_t>> read_vertex_map() const { return read_all(&::sinew_cloth_read_vertex_map); }
+
+    /// Writes position and normal (3 floats each) of engine vertex k at
+    /// `positions + k * position_stride` and `normals + k * normal_stride`
+    /// bytes; either may be NULL to skip it, no alignment is needed.
+    /// Interleaved: normals = positions + 12 bytes, both strides 24. Returns
+    /// the vertex count; a too small capacity (in vertices) writes nothing
+    /// (SINEW_RESULT_BUFFER_TOO_SMALL). Both NULL with capacity 0 asks for the count.
+    Expected<std::uint32_t> write_vertices(void* positions, std::size_t position_stride, void* normals,
+                                           std::size_t normal_stride, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_cloth_write_vertices(world(), id(), static_cast<std::uint8_t*>(positions),
+                                                                  position_stride, static_cast<std::uint8_t*>(normals),
+                                                                  normal_stride, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+
+    /// This cloth's own wind (m/s), added to the world's.
+    Result set_wind(Vec3 wind) { return Result::from_code(::sinew_cloth_set_wind(world(), id(), wind)); }
+    /// Drag and lift coefficients, >= 0.
+    Result set_aerodynamics(float drag, float lift) {
+        return Result::from_code(::sinew_cloth_set_aerodynamics(world(), id(), drag, lift));
+    }
+    /// Self-collision, and collision with other cloths that also set it.
+    Result set_collision(bool self_collision, bool cloth_collision) {
+        return Result::from_code(
+            ::sinew_cloth_set_collision(world(), id(), self_collision ? 1u : 0u, cloth_collision ? 1u : 0u));
+    }
+
+#if SINEW_CPP_HAS_SPAN
+    Expected<std::uint32_t> read_normals(std::span<Vec3> out) const {
+        return read_normals(out.data(), capacity_of(out));
+    }
+    Expected<std::uint32_t> read_vertex_map(std::span<std::uint32_t> out) const {
+        return read_vertex_map(out.data(), capacity_of(out));
+    }
+#endif
+};
+
+/// A joint between particles of two bodies: an id and its world. Copyable;
+/// owns nothing; destroyed with either body.
+class Joint {
+public:
+    Joint() noexcept = default;
+    Joint(SinewWorld* world, JointId id) noexcept : world_(world), id_(id) {}
+
+    JointId id() const noexcept { return id_; }
+    SinewWorld* world() const noexcept { return world_; }
+    bool is_valid() const noexcept { return ::sinew_joint_is_valid(world_, id_) != 0; }
+    /// Destroys the joint; the bodies go on separately.
+    Result destroy() { return Result::from_code(::sinew_joint_destroy(world_, id_)); }
+
+private:
+    SinewWorld* world_ = nullptr;
+    JointId id_{};
+};
+
+/// A collider of a world: an id and the world it belongs to. Copyable; owns
+/// nothing; valid while its World lives.
+class Collider {
+public:
+    Collider() noexcept = default;
+    Collider(SinewWorld* world, ColliderId id) noexcept : world_(world), id_(id) {}
+
+    ColliderId id() const noexcept { return id_; }
+    SinewWorld* world() const noexcept { return world_; }
+    bool is_valid() const noexcept { return ::sinew_collider_is_valid(world_, id_) != 0; }
+    Result destroy() { return Result::from_code(::sinew_collider_destroy(world_, id_)); }
+
+    /// Places the collider's frame (kinematic colliders move with this).
+    Result set_transform(const Transform& transform) {
+        return Result::from_code(::sinew_collider_set_transform(world_, id_, transform));
+    }
+    Expected<Transform> transform() const {
+        Transform t{};
+        Result r = Result::from_code(::sinew_collider_get_transform(world_, id_, &t));
+        if (!r) return r;
+        return t;
+    }
+
+private:
+    SinewWorld* world_ = nullptr;
+    ColliderId id_{};
+};
+
+/// Owns a SinewWorld: move-only, destroys the world (and every body and
+/// collider in it) when it goes out of scope.
+class World {
+public:
+    /// An empty handle (no world); use World::create.
+    World() noexcept = default;
+    /// Takes ownership of a world made by sinew_world_create.
+    explicit World(SinewWorld* adopt) noexcept : world_(adopt) {}
+    ~World() { ::sinew_world_destroy(world_); }
+
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+    World(World&& other) noexcept : world_(other.release()) {}
+    World& operator=(World&& other) noexcept {
+        if (this != &other) reset(other.release());
+        return *this;
+    }
+
+    /// Creates a world from settings (default_world_def() when omitted).
+    static Expected<World> create(const WorldDef& def = default_world_def()) {
+        SinewWorld* raw = nullptr;
+        Result r = Result::from_code(::sinew_world_create(&def, &raw));
+        if (!r) return r;
+        return World(raw);
+    }
+
+    SinewWorld* get() const noexcept { return world_; }
+    explicit operator bool() const noexcept { return world_ != nullptr; }
+    /// Gives up ownership; the caller destroys the world.
+    SinewWorld* release() noexcept { return std::exchange(world_, nullptr); }
+    /// Destroys the owned world (if any) and takes `adopt`.
+    void reset(SinewWorld* adopt = nullptr) noexcept { ::sinew_world_destroy(std::exchange(world_, adopt)); }
+
+    Result step(float dt) { return Result::from_code(::sinew_world_step(world_, dt)); }
+    Result set_gravity(Vec3 gravity) { return Result::from_code(::sinew_world_set_gravity(world_, gravity)); }
+    /// The wind every cloth feels (m/s); wakes every body.
+    Result set_wind(Vec3 wind) { return Result::from_code(::sinew_world_set_wind(world_, wind)); }
+    Expected<WorldDef> def() const {
+        WorldDef d{};
+        Result r = Result::from_code(::sinew_world_get_def(world_, &d));
+        if (!r) return r;
+        return d;
+    }
+    Expected<std::uint64_t> state_hash() const {
+        std::uint64_t h = 0;
+        Result r = Result::from_code(::sinew_world_state_hash(world_, &h));
+        if (!r) return r;
+        return h;
+    }
+
+    /// Writes a snapshot into buffer[0 .. capacity); returns its size. A NULL
+    /// buffer with capacity 0 asks for the size.
+    Expected<std::size_t> snapshot(std::uint8_t* buffer, std::size_t capacity) const {
+        std::size_t size = 0;
+        Result r = Result::from_code(::sinew_world_snapshot(world_, buffer, capacity, &size));
+        if (!r) return r;
+        return size;
+    }
+    /// A snapshot in a new vector.
+    Expected<std::vector<std::uint8_t>> snapshot() const {
+        Expected<std::size_t> size = snapshot(nullptr, 0);
+        if (!size) return size.result();
+        std::vector<std::uint8_t> bytes(size.value());
+        size = snapshot(bytes.data(), bytes.size());
+        if (!size) return size.result();
+        bytes.resize(size.value());
+        return bytes;
+    }
+    Result restore(const std::uint8_t* bytes, std::size_t size) {
+        return Result::from_code(::sinew_world_restore(world_, bytes, size));
+    }
+    Result restore(const std::vector<std::uint8_t>& bytes) { return restore(bytes.data(), bytes.size()); }
+
+    /// A body of `count` particles; inv_masses NULL = all 1 (0 pins a particle).
+    Expected<Body> create_particles(const Vec3* positions, const float* inv_masses, std::uint32_t count) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_body_create_particles(world_, positions, inv_masses, count, &id));
+        if (!r) return r;
+        return Body(world_, id);
+    }
+
+    /// A rectangular cloth (def from default_cloth_grid_def()).
+    Expected<Cloth> create_cloth_grid(const ClothGridDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create_grid(world_, &def, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+    /// A cloth from a triangle mesh (def from default_cloth_mesh_def(), with
+    /// its arrays set; they are read during the call only).
+    Expected<Cloth> create_cloth(const ClothMeshDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create(world_, &def, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+
+    /// Joins particle_a of a to particle_b of b (two-way). rest_length < 0
+    /// takes their current distance; compliance 0 is rigid.
+    Expected<Joint> create_joint(const Body& a, std::uint32_t particle_a, const Body& b, std::uint32_t particle_b,
+                                 float rest_length = -1.0f, float compliance = 0.0f) {
+        JointId id{};
+        Result r = Result::from_code(
+            ::sinew_joint_create(world_, a.id(), particle_a, b.id(), particle_b, rest_length, compliance, &id));
+        if (!r) return r;
+        return Joint(world_, id);
+    }
+
+    /// The solid half-space dot(normal, x) < offset.
+    Expected<Collider> create_plane(Vec3 normal, float offset, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_plane(world_, normal, offset, friction, &id), id);
+    }
+    Expected<Collider> create_sphere(Vec3 center, float radius, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_sphere(world_, center, radius, friction, &id), id);
+    }
+    Expected<Collider> create_box(const Transform& transform, Vec3 half_extents, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_box(world_, transform, half_extents, friction, &id), id);
+    }
+    Expected<Collider> create_capsule(Vec3 a, Vec3 b, float radius, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_capsule(world_, a, b, radius, friction, &id), id);
+    }
+
+    /// Wraps an id of this world (e.g. one kept in a save file).
+    Body body(BodyId id) const noexcept { return Body(world_, id); }
+    Cloth cloth(BodyId id) const noexcept { return Cloth(world_, id); }
+    Collider collider(ColliderId id) const noexcept { return Collider(world_, id); }
+    Joint joint(JointId id) const noexcept { return Joint(world_, id); }
+
+#if SINEW_CPP_HAS_SPAN
+    Expected<Body> create_particles(std::span<const Vec3> positions, std::span<const float> inv_masses = {}) {
+        if (!detail::fits_u32(positions.size())) return detail::too_long("positions");
+        if (!inv_masses.empty() && inv_masses.size() != positions.size()) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT,
+                                   "inv_masses: must be empty or as long as positions");
+        }
+        return create_particles(positions.data(), inv_masses.empty() ? nullptr : inv_masses.data(),
+                                static_cast<std::uint32_t>(positions.size()));
+    }
+    /// A cloth from a mesh: def's vertices, indices (3 per triangle) and, when
+    /// not empty, pin mask (one byte per vertex) come from the spans.
+    Expected<Cloth> create_cloth(ClothMeshDef def, std::span<const Vec3> vertices,
+                                 std::span<const std::uint32_t> indices, std::span<const std::uint8_t> pin_mask = {}) {
+        if (!detail::fits_u32(vertices.size()) || !detail::fits_u32(indices.size() / 3)) {
+            return detail::too_long("mesh");
+        }
+        if (indices.size() % 3 != 0) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "indices: not a multiple of 3");
+        }
+        if (!pin_mask.empty() && pin_mask.size() != vertices.size()) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "pin_mask: must be empty or one byte per vertex");
+        }
+        def.vertices = vertices.data();
+        def.vertex_count = static_cast<std::uint32_t>(vertices.size());
+        def.indices = indices.data();
+        def.triangle_count = static_cast<std::uint32_t>(indices.size() / 3);
+        if (!pin_mask.empty()) def.pin_mask = pin_mask.data();
+        return create_cloth(def);
+    }
+    Expected<std::size_t> snapshot(std::span<std::uint8_t> buffer) const {
+        return snapshot(buffer.data(), buffer.size());
+    }
+    Result restore(std::span<const std::uint8_t> bytes) { return restore(bytes.data(), bytes.size()); }
+#endif
+
+private:
+    Expected<Collider> make_collider(SinewResult code, ColliderId id) {
+        Result r = Result::from_code(code);
+        if (!r) return r;
+        return Collider(world_, id);
+    }
+
+    SinewWorld* world_ = nullptr;
+};
+
+}  // namespace sinew
+
+#endif  // SINEW_HPP

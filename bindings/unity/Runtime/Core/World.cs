@@ -1,0 +1,707 @@
+// World: the owner of a native sinew world, over the generated Native layer.
+// Plain C# 7.3 without UnityEngine (compiled and run under Mono by
+// tests/csharp_binding.rs).
+//
+// Failures throw SinewException (code + sinew's message). Arrays are passed
+// either as managed arrays or as raw pointers with a count. The pointer
+// overloads are the zero-copy path for Unity: SinewVec3 has the layout of
+// UnityEngine.Vector3 (three floats, 12 bytes), so a NativeArray<Vector3>'s
+// NativeArrayUnsafeUtility.GetUnsafeBufferPointerWithoutChecks (or
+// GetUnsafePtr) can be passed as `void*` to ReadPositions, and sinew writes
+// straight into it; likewise Quaternion is SinewQuat (x, y, z, w).
+using System;
+using System.Runtime.InteropServices;
+
+namespace Sinew
+{
+    /// <summary>
+    /// Owns a SinewWorld*; destroys it on Dispose or, failing that, from the
+    /// finalizer thread (sinew_world_destroy may run on any thread).
+    /// </summary>
+    public sealed unsafe class WorldHandle : SafeHandle
+    {
+        public WorldHandle() : base(IntPtr.Zero, true) { }
+
+        internal WorldHandle(SinewWorld* world) : base(IntPtr.Zero, true)
+        {
+            SetHandle((IntPtr)world);
+        }
+
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.sinew_world_destroy((SinewWorld*)handle);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// A sinew world: bodies (ids as values), colliders, stepping, readback,
+    /// snapshots. Dispose it (Unity: in OnDestroy); ids die with it.
+    /// </summary>
+    /// <remarks>
+    /// Each call holds a reference on the handle while the native function
+    /// runs, so a Dispose from another thread waits for the call rather than
+    /// freeing the world under it. Thread rules are sinew.h's: calls on one
+    /// world are serialised by its lock, different worlds run in parallel.
+    /// </remarks>
+    public sealed unsafe class World : IDisposable
+    {
+        readonly WorldHandle _handle;
+
+        /// <summary>A world with sinew's default settings.</summary>
+        public World() : this(Native.sinew_default_world_def()) { }
+
+        /// <summary>A world from settings made by <see cref="DefaultDef"/>.</summary>
+        public World(SinewWorldDef def)
+        {
+            SinewWorld* raw = null;
+            SinewException.Check(Native.sinew_world_create(&def, &raw));
+            _handle = new WorldHandle(raw);
+        }
+
+        /// <summary>Default settings, to change and pass to the constructor.</summary>
+        public static SinewWorldDef DefaultDef()
+        {
+            return Native.sinew_default_world_def();
+        }
+
+        /// <summary>The SafeHandle owning the native world.</summary>
+        public WorldHandle Handle
+        {
+            get { return _handle; }
+        }
+
+        /// <summary>
+        /// The raw world for Native calls this class does not wrap; valid
+        /// until Dispose, and not protected against a concurrent Dispose.
+        /// </summary>
+        public SinewWorld* Pointer
+        {
+            get
+            {
+                if (_handle.IsClosed) throw new ObjectDisposedException("Sinew.World");
+                return (SinewWorld*)_handle.DangerousGetHandle();
+            }
+        }
+
+        public bool IsDisposed
+        {
+            get { return _handle.IsClosed; }
+        }
+
+        /// <summary>Destroys the world and everything in it. Idempotent.</summary>
+        public void Dispose()
+        {
+            _handle.Dispose();
+        }
+
+        SinewWorld* Acquire()
+        {
+            bool added = false;
+            _handle.DangerousAddRef(ref added); // throws ObjectDisposedException once disposed
+            return (SinewWorld*)_handle.DangerousGetHandle();
+        }
+
+        void Release()
+        {
+            _handle.DangerousRelease();
+        }
+
+        // ---- world ----------------------------------------------------------
+
+        /// <summary>Advances by dt seconds (in [1e-6, 1]).</summary>
+        public void Step(float dt)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_step(w, dt)); }
+            finally { Release(); }
+        }
+
+        public void SetGravity(SinewVec3 gravity)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_gravity(w, gravity)); }
+            finally { Release(); }
+        }
+
+        /// <summary>The wind every cloth feels (m/s) from the next step on; wakes every body.</summary>
+        public void SetWind(SinewVec3 wind)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_wind(w, wind)); }
+            finally { Release(); }
+        }
+
+        /// <summary>The world's current settings.</summary>
+        public SinewWorldDef GetDef()
+        {
+            SinewWorldDef def;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_get_def(w, &def)); }
+            finally { Release(); }
+            return def;
+        }
+
+        /// <summary>A hash of the state that decides the future (desync checks).</summary>
+        public ulong StateHash()
+        {
+            ulong hash;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_state_hash(w, &hash)); }
+            finally { Release(); }
+            return hash;
+        }
+
+        /// <summary>
+        /// Writes a snapshot into buffer[0 .. capacity) and returns its size;
+        /// buffer null with capacity 0 returns the size only.
+        /// </summary>
+        public long Snapshot(byte* buffer, long capacity)
+        {
+            UIntPtr size;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_snapshot(w, buffer, new UIntPtr((ulong)capacity), &size)); }
+            finally { Release(); }
+            return (long)(ulong)size;
+        }
+
+        /// <summary>A snapshot of the whole world in a new array.</summary>
+        public byte[] Snapshot()
+        {
+            byte[] bytes = new byte[Snapshot(null, 0)];
+            fixed (byte* p = bytes)
+            {
+                Snapshot(p, bytes.Length);
+            }
+            return bytes;
+        }
+
+        public void Restore(byte* bytes, long size)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_restore(w, bytes, new UIntPtr((ulong)size))); }
+            finally { Release(); }
+        }
+
+        public void Restore(byte[] bytes)
+        {
+            fixed (byte* p = bytes)
+            {
+                Restore(p, bytes.Length);
+            }
+        }
+
+        // ---- bodies ---------------------------------------------------------
+
+        /// <summary>A body of count particles; invMasses null = all 1 (0 pins).</summary>
+        public SinewBodyId CreateParticles(SinewVec3* positions, float* invMasses, int count)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_create_particles(w, positions, invMasses, Count(count), &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewBodyId CreateParticles(SinewVec3[] positions, float[] invMasses = null)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            if (invMasses != null && invMasses.Length != positions.Length)
+                throw new ArgumentException("invMasses must be null or as long as positions");
+            fixed (SinewVec3* p = positions)
+            fixed (float* m = invMasses)
+            {
+                return CreateParticles(p, invMasses == null ? null : m, positions.Length);
+            }
+        }
+
+        public void DestroyBody(SinewBodyId body)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_destroy(w, body)); }
+            finally { Release(); }
+        }
+
+        /// <summary>True when body is a live body of this world.</summary>
+        public bool IsValid(SinewBodyId body)
+        {
+            SinewWorld* w = Acquire();
+            try { return Native.sinew_body_is_valid(w, body) != 0; }
+            finally { Release(); }
+        }
+
+        public int ParticleCount(SinewBodyId body)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_particle_count(w, body, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public void AddDistanceConstraints(SinewBodyId body, SinewDistanceConstraint* constraints, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_add_distance_constraints(w, body, constraints, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void AddDistanceConstraints(SinewBodyId body, SinewDistanceConstraint[] constraints)
+        {
+            fixed (SinewDistanceConstraint* p = constraints)
+            {
+                AddDistanceConstraints(body, p, constraints.Length);
+            }
+        }
+
+        /// <summary>Native.SINEW_DISTANCE_METHOD_EXACT or _SQRT_APPROX.</summary>
+        public void SetDistanceMethod(SinewBodyId body, uint method)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_distance_method(w, body, method)); }
+            finally { Release(); }
+        }
+
+        public void SetParticleRadius(SinewBodyId body, float radius)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_particle_radius(w, body, radius)); }
+            finally { Release(); }
+        }
+
+        public void SetTargets(SinewBodyId body, SinewTarget* targets, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_targets(w, body, targets, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void SetTargets(SinewBodyId body, SinewTarget[] targets)
+        {
+            fixed (SinewTarget* p = targets)
+            {
+                SetTargets(body, p, targets.Length);
+            }
+        }
+
+        public void ClearTargets(SinewBodyId body)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_clear_targets(w, body)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Teleports particles first .. first+count, keeping velocities.</summary>
+        public void SetPositions(SinewBodyId body, int first, SinewVec3* positions, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_positions(w, body, Count(first), positions, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void SetPositions(SinewBodyId body, int first, SinewVec3[] positions)
+        {
+            fixed (SinewVec3* p = positions)
+            {
+                SetPositions(body, first, p, positions.Length);
+            }
+        }
+
+        /// <summary>Jakobsen's motion control: moves particles now, adds offset/dt to their velocity.</summary>
+        public void MoveParticles(SinewBodyId body, int first, SinewVec3* offsets, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_move_particles(w, body, Count(first), offsets, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void MoveParticles(SinewBodyId body, int first, SinewVec3[] offsets)
+        {
+            fixed (SinewVec3* p = offsets)
+            {
+                MoveParticles(body, first, p, offsets.Length);
+            }
+        }
+
+        public void SetInvMasses(SinewBodyId body, int first, float* invMasses, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_inv_masses(w, body, Count(first), invMasses, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void SetInvMasses(SinewBodyId body, int first, float[] invMasses)
+        {
+            fixed (float* p = invMasses)
+            {
+                SetInvMasses(body, first, p, invMasses.Length);
+            }
+        }
+
+        /// <summary>
+        /// Copies the body's positions into destination, which holds capacity
+        /// 12-byte vectors (SinewVec3, or UnityEngine.Vector3 through a
+        /// NativeArray's unsafe pointer); returns the particle count. A too
+        /// small destination gets nothing: SinewException with
+        /// SINEW_RESULT_BUFFER_TOO_SMALL. Use ParticleCount to size it.
+        /// </summary>
+        public int ReadPositions(SinewBodyId body, void* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_read_positions(w, body, (SinewVec3*)destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadPositions(SinewBodyId body, SinewVec3[] destination)
+        {
+            fixed (SinewVec3* p = destination)
+            {
+                return ReadPositions(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>Velocities (m/s), with ReadPositions' protocol.</summary>
+        public int ReadVelocities(SinewBodyId body, void* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_read_velocities(w, body, (SinewVec3*)destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadVelocities(SinewBodyId body, SinewVec3[] destination)
+        {
+            fixed (SinewVec3* p = destination)
+            {
+                return ReadVelocities(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>Whether the body (with everything joined to it) is asleep.</summary>
+        public bool IsSleeping(SinewBodyId body)
+        {
+            uint sleeping;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_is_sleeping(w, body, &sleeping)); }
+            finally { Release(); }
+            return sleeping != 0;
+        }
+
+        /// <summary>Puts the body to sleep now (velocities become zero) or wakes it.</summary>
+        public void SetSleeping(SinewBodyId body, bool sleeping)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_sleeping(w, body, sleeping ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// The world-space box around the body's particles, grown by their
+        /// radius (a cloth's thickness): the mesh's culling bounds.
+        /// </summary>
+        public void GetBounds(SinewBodyId body, out SinewVec3 min, out SinewVec3 max)
+        {
+            SinewVec3 lo, hi;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_get_bounds(w, body, &lo, &hi)); }
+            finally { Release(); }
+            min = lo;
+            max = hi;
+        }
+
+        // ---- cloth ----------------------------------------------------------
+
+        /// <summary>Default grid settings, to change and pass to CreateClothGrid.</summary>
+        public static SinewClothGridDef DefaultClothGridDef()
+        {
+            return Native.sinew_default_cloth_grid_def();
+        }
+
+        /// <summary>Default mesh settings (arrays null, counts 0), for CreateCloth.</summary>
+        public static SinewClothMeshDef DefaultClothMeshDef()
+        {
+            return Native.sinew_default_cloth_mesh_def();
+        }
+
+        /// <summary>A rectangular cloth; particle r * columns + c is column c of row r.</summary>
+        public SinewBodyId CreateClothGrid(SinewClothGridDef def)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create_grid(w, &def, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>
+        /// A cloth from a triangle mesh whose arrays the def points to (pinned
+        /// by the caller for the duration of the call; read during it only).
+        /// </summary>
+        public SinewBodyId CreateCloth(SinewClothMeshDef def)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create(w, &def, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>
+        /// A cloth from managed arrays: vertices (12-byte vectors), triangles
+        /// (3 indices each, counter-clockwise from the front, as Unity's
+        /// Mesh.triangles), and optionally a pin mask (non-zero pins; one byte
+        /// per vertex) and inverse masses (one per vertex). The def's own
+        /// array fields are replaced.
+        /// </summary>
+        public SinewBodyId CreateCloth(SinewClothMeshDef def, SinewVec3[] vertices, int[] triangles,
+                                       byte[] pinMask = null, float[] invMasses = null)
+        {
+            if (vertices == null) throw new ArgumentNullException("vertices");
+            if (triangles == null) throw new ArgumentNullException("triangles");
+            if (triangles.Length % 3 != 0) throw new ArgumentException("triangles: not a multiple of 3");
+            if (pinMask != null && pinMask.Length != vertices.Length)
+                throw new ArgumentException("pinMask must be null or one byte per vertex");
+            if (invMasses != null && invMasses.Length != vertices.Length)
+                throw new ArgumentException("invMasses must be null or one per vertex");
+            fixed (SinewVec3* v = vertices)
+            fixed (int* t = triangles)
+            fixed (byte* pins = pinMask)
+            fixed (float* m = invMasses)
+            {
+                def.vertices = vertices.Length == 0 ? null : v;
+                def.vertex_count = (uint)vertices.Length;
+                def.indices = triangles.Length == 0 ? null : (uint*)t;
+                def.triangle_count = (uint)(triangles.Length / 3);
+                def.pin_mask = pinMask == null || pinMask.Length == 0 ? null : pins;
+                def.inv_masses = invMasses == null || invMasses.Length == 0 ? null : m;
+                return CreateCloth(def);
+            }
+        }
+
+        /// <summary>
+        /// Unit vertex normals, one per particle (ReadPositions' order and
+        /// protocol), into capacity 12-byte vectors; returns the particle count.
+        /// </summary>
+        public int ReadNormals(SinewBodyId body, void* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_read_normals(w, body, (SinewVec3*)destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadNormals(SinewBodyId body, SinewVec3[] destination)
+        {
+            fixed (SinewVec3* p = destination)
+            {
+                return ReadNormals(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>The number of vertices the engine gave (before welding).</summary>
+        public int ClothVertexCount(SinewBodyId body)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_vertex_count(w, body, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>The particle of each engine vertex; returns the vertex count.</summary>
+        public int ReadVertexMap(SinewBodyId body, uint* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_read_vertex_map(w, body, destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadVertexMap(SinewBodyId body, uint[] destination)
+        {
+            fixed (uint* p = destination)
+            {
+                return ReadVertexMap(body, p, destination.Length);
+            }
+        }
+
+        /// <summary>
+        /// Writes each engine vertex's position and normal (3 floats each) at
+        /// positions + k * positionStride and normals + k * normalStride bytes:
+        /// stride 12 for separate NativeArray&lt;Vector3&gt; streams, or one
+        /// interleaved buffer with normals = positions + 12 bytes and both
+        /// strides 24. Either pointer may be null; no alignment is needed.
+        /// capacity is in vertices; returns the vertex count. A too small
+        /// capacity writes nothing (SINEW_RESULT_BUFFER_TOO_SMALL).
+        /// </summary>
+        public int WriteVertices(SinewBodyId body, void* positions, int positionStride, void* normals, int normalStride, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try
+            {
+                SinewException.Check(Native.sinew_cloth_write_vertices(w, body,
+                    (byte*)positions, new UIntPtr(Count(positionStride)),
+                    (byte*)normals, new UIntPtr(Count(normalStride)),
+                    Count(capacity), &count));
+            }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>Positions and normals per engine vertex into two arrays (either may be null).</summary>
+        public int WriteVertices(SinewBodyId body, SinewVec3[] positions, SinewVec3[] normals)
+        {
+            if (positions != null && normals != null && positions.Length != normals.Length)
+                throw new ArgumentException("positions and normals must be as long");
+            int capacity = positions != null ? positions.Length : normals != null ? normals.Length : 0;
+            fixed (SinewVec3* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                return WriteVertices(body, positions == null ? null : p, sizeof(SinewVec3),
+                                     normals == null ? null : n, sizeof(SinewVec3), capacity);
+            }
+        }
+
+        /// <summary>This cloth's own wind (m/s), added to the world's.</summary>
+        public void SetClothWind(SinewBodyId body, SinewVec3 wind)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_wind(w, body, wind)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Drag and lift coefficients (>= 0).</summary>
+        public void SetClothAerodynamics(SinewBodyId body, float drag, float lift)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_aerodynamics(w, body, drag, lift)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Self-collision, and collision with other cloths that also set it.</summary>
+        public void SetClothCollision(SinewBodyId body, bool selfCollision, bool clothCollision)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_collision(w, body, selfCollision ? 1u : 0u, clothCollision ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
+        // ---- joints ---------------------------------------------------------
+
+        /// <summary>
+        /// Joins particleA of bodyA to particleB of bodyB, two-way. restLength
+        /// &lt; 0 takes their current distance; compliance 0 is rigid.
+        /// Destroying either body destroys the joint.
+        /// </summary>
+        public SinewJointId CreateJoint(SinewBodyId bodyA, int particleA, SinewBodyId bodyB, int particleB,
+                                        float restLength = -1f, float compliance = 0f)
+        {
+            SinewJointId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_joint_create(w, bodyA, Count(particleA), bodyB, Count(particleB), restLength, compliance, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public void DestroyJoint(SinewJointId joint)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_joint_destroy(w, joint)); }
+            finally { Release(); }
+        }
+
+        public bool IsValid(SinewJointId joint)
+        {
+            SinewWorld* w = Acquire();
+            try { return Native.sinew_joint_is_valid(w, joint) != 0; }
+            finally { Release(); }
+        }
+
+        // ---- colliders ------------------------------------------------------
+
+        /// <summary>The solid half-space dot(normal, x) &lt; offset.</summary>
+        public SinewColliderId CreatePlane(SinewVec3 normal, float offset, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_plane(w, normal, offset, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateSphere(SinewVec3 center, float radius, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_sphere(w, center, radius, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateBox(SinewTransform transform, SinewVec3 halfExtents, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_box(w, transform, halfExtents, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateCapsule(SinewVec3 a, SinewVec3 b, float radius, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_capsule(w, a, b, radius, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>Moves a collider's frame (kinematic colliders, every frame).</summary>
+        public void SetColliderTransform(SinewColliderId collider, SinewTransform transform)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_set_transform(w, collider, transform)); }
+            finally { Release(); }
+        }
+
+        public SinewTransform GetColliderTransform(SinewColliderId collider)
+        {
+            SinewTransform transform;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_get_transform(w, collider, &transform)); }
+            finally { Release(); }
+            return transform;
+        }
+
+        public bool IsValid(SinewColliderId collider)
+        {
+            SinewWorld* w = Acquire();
+            try { return Native.sinew_collider_is_valid(w, collider) != 0; }
+            finally { Release(); }
+        }
+
+        public void DestroyCollider(SinewColliderId collider)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_destroy(w, collider)); }
+            finally { Release(); }
+        }
+
+        static uint Count(int n)
+        {
+            if (n < 0) throw new ArgumentOutOfRangeException("count", "negative count " + n);
+            return (uint)n;
+        }
+    }
+}

@@ -1,0 +1,471 @@
+// Calls every part of bindings/cpp/sinew.hpp and checks what comes back: a
+// physical number for the simulation calls, the exact code (and a message) for
+// bad input. Compiled by tests/cpp_binding.rs with g++ and clang++, C++17 and
+// C++20, with exceptions off (-fno-exceptions) and with SINEW_CPP_EXCEPTIONS.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sinew.hpp"
+
+namespace {
+
+int g_checks = 0;
+int g_failures = 0;
+
+void check(bool ok, const char* what, int line) {
+    ++g_checks;
+    if (!ok) {
+        ++g_failures;
+        std::fprintf(stderr, "line %d: check failed: %s\n", line, what);
+    }
+}
+
+void check_code(SinewResult got, const std::string& message, SinewResult want, const char* what, int line) {
+    ++g_checks;
+    if (got != want) {
+        ++g_failures;
+        std::fprintf(stderr, "line %d: %s gave %s (%s), expected %s\n", line, what, sinew::result_name(got),
+                     message.c_str(), sinew::result_name(want));
+    } else if (want != SINEW_RESULT_OK && message.empty()) {
+        ++g_failures;
+        std::fprintf(stderr, "line %d: %s failed without a message\n", line, what);
+    }
+}
+
+float distance(sinew::Vec3 a, sinew::Vec3 b) {
+    return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+}
+
+}  // namespace
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+// A failure throws sinew::Error; its code is compared.
+#define EXPECT_CODE(expr, want)                                     \
+    do {                                                            \
+        SinewResult got_ = SINEW_RESULT_OK;                         \
+        std::string message_;                                       \
+        try {                                                       \
+            (void)(expr);                                           \
+        } catch (const sinew::Error& e) {                           \
+            got_ = e.code();                                        \
+            message_ = e.what();                                    \
+        }                                                           \
+        check_code(got_, message_, (want), #expr, __LINE__);        \
+    } while (0)
+#else
+#define EXPECT_CODE(expr, want)                                     \
+    do {                                                            \
+        const auto& r_ = (expr);                                    \
+        check_code(r_.code(), r_.message(), (want), #expr, __LINE__); \
+    } while (0)
+#endif
+#define EXPECT_OK(expr) EXPECT_CODE(expr, SINEW_RESULT_OK)
+
+static_assert(!std::is_copy_constructible<sinew::World>::value, "World is move-only");
+static_assert(std::is_nothrow_move_constructible<sinew::World>::value, "World moves without throwing");
+static_assert(std::is_trivially_copyable<sinew::Body>::value, "Body is a light value");
+static_assert(std::is_trivially_copyable<sinew::Collider>::value, "Collider is a light value");
+static_assert(std::is_trivially_copyable<sinew::Cloth>::value, "Cloth is a light value");
+static_assert(std::is_trivially_copyable<sinew::Joint>::value, "Joint is a light value");
+static_assert(std::is_base_of<sinew::Body, sinew::Cloth>::value, "a Cloth is a Body");
+
+namespace {
+
+float length(sinew::Vec3 v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
+bool same(sinew::Vec3 a, sinew::Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+// Cloth, joints, sleep: a grid hanging from its top edge, a welded mesh, a
+// particle joined to a cloth corner.
+void check_cloth() {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto created = sinew::World::create();
+    EXPECT_OK(created);
+    sinew::World& world = created.value();
+
+    // A zero-initialised def has no cookie.
+    sinew::ClothGridDef zero_grid{};
+    EXPECT_CODE(world.create_cloth_grid(zero_grid), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::ClothMeshDef zero_mesh{};
+    EXPECT_CODE(world.create_cloth(zero_mesh), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::ClothGridDef bad_grid = sinew::default_cloth_grid_def();
+    bad_grid.columns = 1;
+    EXPECT_CODE(world.create_cloth_grid(bad_grid), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // A 10 x 10 grid, 10 cm apart, hanging from its top edge for 3 s.
+    const std::uint32_t columns = 10, rows = 10;
+    const float spacing = 0.1f;
+    sinew::ClothGridDef def = sinew::default_cloth_grid_def();
+    CHECK(def.pin_flags == SINEW_PIN_TOP_EDGE && def.tether_mode == SINEW_TETHER_EUCLIDEAN);
+    def.columns = columns;
+    def.rows = rows;
+    def.spacing = spacing;
+    auto made = world.create_cloth_grid(def);
+    EXPECT_OK(made);
+    sinew::Cloth cloth = made.value();
+    const std::uint32_t n = columns * rows;
+    CHECK(cloth.particle_count().value_or(0) == n);
+    CHECK(cloth.vertex_count().value_or(0) == n);
+    for (int frame = 0; frame < 180; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    const std::vector<sinew::Vec3> p = cloth.read_positions().value();
+    CHECK(p.size() == n);
+    double sum = 0.0;
+    int sticks = 0;
+    for (std::uint32_t r = 0; r < rows; ++r) {
+        for (std::uint32_t c = 0; c < columns; ++c) {
+            const std::uint32_t i = r * columns + c;
+            if (c + 1 < columns) sum += distance(p[i], p[i + 1]), ++sticks;
+            if (r + 1 < rows) sum += distance(p[i], p[i + columns]), ++sticks;
+        }
+    }
+    const double mean = sum / sticks;
+    std::printf("cloth: mean stick length after 3 s = %.5f m (rest %.2f m)\n", mean, static_cast<double>(spacing));
+    CHECK(std::fabs(mean - spacing) < 0.01 * spacing);
+    CHECK(p[n - 1].y < -0.8f);                       // it hangs down
+    CHECK(p[0].x == 0.0f && p[0].y == 0.0f);        // the pinned top-left stays
+    EXPECT_OK(cloth.is_sleeping());
+
+    // Normals: unit length, facing the grid's +Z.
+    const std::vector<sinew::Vec3> normals = cloth.read_normals().value();
+    CHECK(normals.size() == n);
+    float worst_unit = 0.0f, mean_z = 0.0f;
+    for (const sinew::Vec3& v : normals) {
+        worst_unit = std::fmax(worst_unit, std::fabs(length(v) - 1.0f));
+        mean_z += v.z / static_cast<float>(n);
+    }
+    std::printf("cloth: normals within %.2e of unit length, mean z %.3f\n", static_cast<double>(worst_unit),
+                static_cast<double>(mean_z));
+    CHECK(worst_unit < 1e-4f);
+    CHECK(mean_z > 0.9f);
+    sinew::Vec3 few[2];
+    EXPECT_CODE(cloth.read_normals(few, 2), SINEW_RESULT_BUFFER_TOO_SMALL);
+
+    // write_vertices: an interleaved 24-byte vertex (position, normal) ...
+    CHECK(cloth.write_vertices(nullptr, 12, nullptr, 12, 0).value_or(0) == n);
+    std::vector<float> interleaved(6 * n, -1.0f);
+    CHECK(cloth.write_vertices(interleaved.data(), 24, interleaved.data() + 3, 24, n).value_or(0) == n);
+    bool equal = true;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const float* v = &interleaved[6 * k];
+        equal = equal && same({v[0], v[1], v[2]}, p[k]) && same({v[3], v[4], v[5]}, normals[k]);
+    }
+    CHECK(equal);
+    // ... separate 12-byte streams ...
+    std::vector<sinew::Vec3> stream_p(n), stream_n(n);
+    CHECK(cloth.write_vertices(stream_p.data(), 12, stream_n.data(), 12, n).value_or(0) == n);
+    CHECK(std::memcmp(stream_p.data(), p.data(), n * sizeof(sinew::Vec3)) == 0);
+    CHECK(std::memcmp(stream_n.data(), normals.data(), n * sizeof(sinew::Vec3)) == 0);
+    // ... a 28-byte unaligned stride with positions only ...
+    std::vector<std::uint8_t> bytes(1 + 28 * n, 0xAB);
+    CHECK(cloth.write_vertices(bytes.data() + 1, 28, nullptr, 0, n).value_or(0) == n);
+    sinew::Vec3 last{};
+    std::memcpy(&last, bytes.data() + 1 + 28 * (n - 1), sizeof last);
+    CHECK(same(last, p[n - 1]) && bytes[0] == 0xAB && bytes[1 + 12] == 0xAB);
+    // ... and bad input.
+    EXPECT_CODE(cloth.write_vertices(interleaved.data(), 24, nullptr, 0, n - 1), SINEW_RESULT_BUFFER_TOO_SMALL);
+    EXPECT_CODE(cloth.write_vertices(interleaved.data(), 8, nullptr, 0, n), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(cloth.write_vertices(nullptr, 12, nullptr, 12, n), SINEW_RESULT_NULL_ARGUMENT);
+
+    // The vertex map of a grid is the identity; bounds hold every particle.
+    const std::vector<std::uint32_t> map = cloth.read_vertex_map().value();
+    bool identity = map.size() == n;
+    for (std::uint32_t k = 0; identity && k < n; ++k) identity = map[k] == k;
+    CHECK(identity);
+    const sinew::Bounds box = cloth.bounds().value();
+    bool inside = true;
+    for (const sinew::Vec3& q : p) {
+        inside = inside && q.x >= box.min.x && q.y >= box.min.y && q.z >= box.min.z && q.x <= box.max.x &&
+                 q.y <= box.max.y && q.z <= box.max.z;
+    }
+    CHECK(inside && box.min.y < -0.8f && box.max.y >= def.thickness);
+
+    // Wind, aerodynamics, collision flags.
+    EXPECT_OK(world.set_wind({1.0f, 0.0f, 2.0f}));
+    EXPECT_CODE(world.set_wind({nan, 0.0f, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(world.def().value().wind.z == 2.0f);
+    EXPECT_OK(cloth.set_wind({0.0f, 0.0f, 1.0f}));
+    EXPECT_CODE(cloth.set_wind({0.0f, nan, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(cloth.set_aerodynamics(1.5f, 0.2f));
+    EXPECT_CODE(cloth.set_aerodynamics(-1.0f, 0.2f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(cloth.set_collision(true, true));
+    EXPECT_OK(cloth.set_collision(false, false));
+    EXPECT_OK(world.set_wind({0.0f, 0.0f, 0.0f}));
+
+    // Cloth calls on a body of particles are the wrong kind.
+    const sinew::Vec3 corner = p[n - 1];
+    const sinew::Vec3 below{corner.x, corner.y - 0.2f, corner.z};
+    auto weight = world.create_particles(&below, nullptr, 1);
+    EXPECT_OK(weight);
+    sinew::Cloth not_cloth = world.cloth(weight->id());
+    EXPECT_CODE(not_cloth.read_normals(), SINEW_RESULT_WRONG_KIND);
+    EXPECT_CODE(not_cloth.vertex_count(), SINEW_RESULT_WRONG_KIND);
+    EXPECT_CODE(not_cloth.write_vertices(stream_p.data(), 12, nullptr, 0, n), SINEW_RESULT_WRONG_KIND);
+    EXPECT_CODE(not_cloth.set_aerodynamics(1.0f, 0.0f), SINEW_RESULT_WRONG_KIND);
+    CHECK(weight->bounds().value().min.y <= below.y);
+
+    // A particle hung from the cloth's bottom-right corner by a 20 cm joint.
+    auto joined = world.create_joint(cloth, n - 1, weight.value(), 0);
+    EXPECT_OK(joined);
+    sinew::Joint joint = joined.value();
+    CHECK(joint.is_valid() && world.joint(joint.id()).is_valid());
+    EXPECT_CODE(world.create_joint(cloth, 0, cloth, 0), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.create_joint(cloth, n, weight.value(), 0), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.create_joint(cloth, 0, weight.value(), 0, 0.1f, -1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    float worst = 0.0f;
+    for (int frame = 0; frame < 120; ++frame) {
+        EXPECT_OK(world.step(1.0f / 60.0f));
+        const sinew::Vec3 a = cloth.read_positions().value()[n - 1];
+        const sinew::Vec3 b = weight->read_positions().value()[0];
+        worst = std::fmax(worst, std::fabs(distance(a, b) - 0.2f));
+    }
+    std::printf("joint: largest length error over 2 s = %.6f m\n", static_cast<double>(worst));
+    CHECK(worst < 2e-3f);
+    EXPECT_OK(joint.destroy());
+    CHECK(!joint.is_valid());
+    EXPECT_CODE(joint.destroy(), SINEW_RESULT_INVALID_ID);
+    // Destroying a body destroys its joints.
+    auto second = world.create_joint(cloth, n - 1, weight.value(), 0, 0.2f, 1e-6f);
+    EXPECT_OK(second);
+    EXPECT_OK(weight->destroy());
+    CHECK(!second->is_valid());
+    EXPECT_CODE(second->destroy(), SINEW_RESULT_INVALID_ID);
+
+    // Sleep, set and read back.
+    EXPECT_OK(cloth.set_sleeping(true));
+    CHECK(cloth.is_sleeping().value_or(false));
+    CHECK(cloth.read_velocities().value()[n - 1].y == 0.0f);
+    EXPECT_OK(cloth.set_sleeping(false));
+    CHECK(!cloth.is_sleeping().value_or(true));
+    EXPECT_CODE(weight->is_sleeping(), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(weight->set_sleeping(true), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(weight->bounds(), SINEW_RESULT_INVALID_ID);
+
+    // A mesh with a UV seam: vertex 4 repeats vertex 2 and welds to it; the
+    // top two vertices are pinned by the mask.
+    const sinew::Vec3 quad[5] = {{0, 0, 0}, {1, 0, 0}, {1, -1, 0}, {0, -1, 0}, {1, -1, 0}};
+    const std::uint32_t triangles[6] = {0, 3, 2, 0, 4, 1};
+    const std::uint8_t pins[5] = {1, 1, 0, 0, 0};
+    sinew::ClothMeshDef mesh = sinew::default_cloth_mesh_def();
+    mesh.vertices = quad;
+    mesh.vertex_count = 5;
+    mesh.indices = triangles;
+    mesh.triangle_count = 2;
+    mesh.pin_mask = pins;
+    auto sheet = world.create_cloth(mesh);
+    EXPECT_OK(sheet);
+    CHECK(sheet->particle_count().value_or(0) == 4);
+    CHECK(sheet->vertex_count().value_or(0) == 5);
+    std::uint32_t welded[5] = {};
+    CHECK(sheet->read_vertex_map(welded, 5).value_or(0) == 5);
+    CHECK(welded[4] == welded[2] && welded[0] != welded[1]);
+    for (int frame = 0; frame < 30; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    sinew::Vec3 vp[5], vn[5];
+    CHECK(sheet->write_vertices(vp, sizeof(sinew::Vec3), vn, sizeof(sinew::Vec3), 5).value_or(0) == 5);
+    CHECK(same(vp[4], vp[2]) && same(vn[4], vn[2]) && vp[2].y < -1.0f + 1e-3f);
+    CHECK(same(vp[0], quad[0]) && same(vp[1], quad[1]));  // pinned
+    CHECK(std::fabs(length(vn[3]) - 1.0f) < 1e-4f);
+    const std::uint32_t out_of_range[3] = {0, 1, 5};
+    mesh.indices = out_of_range;
+    mesh.triangle_count = 1;
+    EXPECT_CODE(world.create_cloth(mesh), SINEW_RESULT_INVALID_ARGUMENT);
+
+#if SINEW_CPP_HAS_SPAN
+    auto spanned = world.create_cloth(sinew::default_cloth_mesh_def(), std::span<const sinew::Vec3>(quad),
+                                      std::span<const std::uint32_t>(triangles), std::span<const std::uint8_t>(pins));
+    EXPECT_OK(spanned);
+    std::vector<sinew::Vec3> span_normals(4);
+    CHECK(spanned->read_normals(std::span<sinew::Vec3>(span_normals)).value_or(0) == 4);
+    std::vector<std::uint32_t> span_map(5);
+    CHECK(spanned->read_vertex_map(std::span<std::uint32_t>(span_map)).value_or(0) == 5);
+    EXPECT_CODE(world.create_cloth(sinew::default_cloth_mesh_def(), std::span<const sinew::Vec3>(quad),
+                                   std::span<const std::uint32_t>(triangles).first(4)),
+                SINEW_RESULT_INVALID_ARGUMENT);
+#endif
+    std::printf("cloth, joints and sleep checked\n");
+}
+
+}  // namespace
+
+int main() {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+
+    // Free functions.
+    CHECK(sinew::abi_version() == SINEW_ABI_VERSION);
+    CHECK(std::strcmp(sinew::result_name(SINEW_RESULT_INVALID_ID), "SINEW_RESULT_INVALID_ID") == 0);
+    CHECK(sinew::default_world_def().substeps > 0);
+
+    // An empty World and a zero def are refused with codes and messages.
+    sinew::World empty;
+    CHECK(!empty);
+    EXPECT_CODE(empty.step(1.0f / 60.0f), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(sinew::last_error_message().find("NULL") != std::string::npos);
+    sinew::WorldDef zero{};
+    EXPECT_CODE(sinew::World::create(zero), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // Ownership moves; the moved-from handle is empty.
+    auto created = sinew::World::create();
+    EXPECT_OK(created);
+    sinew::World first = std::move(created.value());
+    CHECK(static_cast<bool>(first));
+    sinew::World world = std::move(first);
+    CHECK(!first && world);
+    SinewWorld* raw = world.release();
+    CHECK(!world && raw != nullptr);
+    world.reset(raw);
+    CHECK(world.get() == raw);
+
+    EXPECT_CODE(world.step(nan), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(world.set_gravity({0.0f, -9.81f, 0.0f}));
+    EXPECT_CODE(world.set_gravity({nan, 0.0f, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(world.def().value().gravity.y == -9.81f);
+
+    // A pendulum: a pinned particle and a free one 1 m away on a rigid stick.
+    const sinew::Vec3 pendulum[2] = {{0.0f, 2.0f, 0.0f}, {1.0f, 2.0f, 0.0f}};
+    const float inv_masses[2] = {0.0f, 1.0f};
+    auto made = world.create_particles(pendulum, inv_masses, 2);
+    EXPECT_OK(made);
+    sinew::Body bob = made.value();
+    CHECK(bob.is_valid() && bob.world() == world.get());
+    CHECK(bob.particle_count().value_or(0) == 2);
+    const sinew::DistanceConstraint stick{0, 1, -1.0f, 0.0f};
+    EXPECT_OK(bob.add_distance_constraints(&stick, 1));
+    const sinew::DistanceConstraint self_stick{1, 1, -1.0f, 0.0f};
+    EXPECT_CODE(bob.add_distance_constraints(&self_stick, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(bob.set_distance_method(99), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(bob.set_distance_method(SINEW_DISTANCE_METHOD_EXACT));
+    EXPECT_OK(bob.set_particle_radius(0.01f));
+    EXPECT_CODE(bob.set_particle_radius(nan), SINEW_RESULT_INVALID_ARGUMENT);
+    float worst = 0.0f;
+    for (int frame = 0; frame < 120; ++frame) {
+        EXPECT_OK(world.step(1.0f / 60.0f));
+        auto now = bob.read_positions();
+        worst = std::fmax(worst, std::fabs(distance(now.value()[0], now.value()[1]) - 1.0f));
+    }
+    std::printf("pendulum: largest length error over 2 s = %.6f m\n", static_cast<double>(worst));
+    CHECK(worst < 1e-3f);
+    sinew::Vec3 out[2];
+    CHECK(bob.read_positions(out, 2).value_or(0) == 2);
+    CHECK(out[0].x == 0.0f && out[0].y == 2.0f);  // the pin stays
+    CHECK(out[1].y < 2.0f);                       // the bob fell
+    EXPECT_CODE(bob.read_positions(out, 1), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(bob.read_velocities(out, 2).value_or(0) == 2);
+    CHECK(bob.read_velocities().value().size() == 2);
+    CHECK(out[0].x == 0.0f && out[1].y != 0.0f);
+
+    // Teleport, shove, masses, targets.
+    const sinew::Vec3 there{0.0f, 1.0f, 0.0f};
+    EXPECT_OK(bob.set_positions(1, &there, 1));
+    CHECK(bob.read_positions().value()[1].y == 1.0f);
+    EXPECT_CODE(bob.set_positions(2, &there, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    const sinew::Vec3 shove{0.01f, 0.0f, 0.0f};
+    EXPECT_OK(bob.move_particles(1, &shove, 1));
+    CHECK(std::fabs(bob.read_positions().value()[1].x - 0.01f) < 1e-6f);
+    const float heavy = 0.5f;
+    EXPECT_OK(bob.set_inv_masses(1, &heavy, 1));
+    EXPECT_CODE(bob.set_inv_masses(1, &nan, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    const sinew::Target hold{1, {0.6f, 1.2f, 0.0f}, 0.0f, 0.0f};
+    EXPECT_OK(bob.set_targets(&hold, 1));
+    for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    CHECK(distance(bob.read_positions().value()[1], hold.position) < 1e-3f);
+    EXPECT_OK(bob.clear_targets());
+    const sinew::Target bad_target{7, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f};
+    EXPECT_CODE(bob.set_targets(&bad_target, 1), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // Colliders.
+    auto plane = world.create_plane({0.0f, 1.0f, 0.0f}, -5.0f, 0.5f);
+    auto sphere = world.create_sphere({3.0f, 0.0f, 0.0f}, 0.5f, 0.5f);
+    auto box = world.create_box({{5.0f, 0.0f, 0.0f}, sinew::identity_quat()}, {0.5f, 0.5f, 0.5f}, 0.5f);
+    auto capsule = world.create_capsule({7.0f, 0.0f, 0.0f}, {7.0f, 1.0f, 0.0f}, 0.2f, 0.5f);
+    EXPECT_OK(plane);
+    EXPECT_OK(sphere);
+    EXPECT_OK(box);
+    EXPECT_OK(capsule);
+    EXPECT_CODE(world.create_sphere({0.0f, 0.0f, 0.0f}, -1.0f, 0.5f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.create_plane({0.0f, 0.0f, 0.0f}, 0.0f, 0.5f), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::Collider ball = sphere.value();
+    const sinew::Transform moved{{3.0f, 1.0f, 0.0f}, sinew::identity_quat()};
+    EXPECT_OK(ball.set_transform(moved));
+    CHECK(ball.transform().value().position.y == 1.0f);
+    EXPECT_CODE(ball.set_transform({{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}}), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(world.collider(ball.id()).is_valid());
+    EXPECT_OK(ball.destroy());
+    CHECK(!ball.is_valid());
+    EXPECT_CODE(ball.destroy(), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(ball.transform(), SINEW_RESULT_INVALID_ID);
+
+    // Snapshots: size query, too small a buffer, a round trip, garbage.
+    const std::size_t size = world.snapshot(nullptr, 0).value_or(0);
+    CHECK(size > 0);
+    std::vector<std::uint8_t> small(size - 1);
+    EXPECT_CODE(world.snapshot(small.data(), small.size()), SINEW_RESULT_BUFFER_TOO_SMALL);
+    auto image = world.snapshot();
+    EXPECT_OK(image);
+    CHECK(image.value().size() == size);
+    const std::uint64_t before = world.state_hash().value_or(0);
+    for (int frame = 0; frame < 30; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    const std::uint64_t later = world.state_hash().value_or(0);
+    CHECK(later != before);
+    EXPECT_OK(world.restore(image.value()));
+    CHECK(world.state_hash().value_or(1) == before);
+    const std::uint8_t garbage[16] = {1, 2, 3};
+    EXPECT_CODE(world.restore(garbage, sizeof garbage), SINEW_RESULT_INCOMPATIBLE);
+
+    // Stale ids: destroyed bodies, and ids wrapped in another world.
+    auto other = sinew::World::create();
+    EXPECT_OK(other);
+    CHECK(!other->body(bob.id()).is_valid());
+    EXPECT_CODE(other->body(bob.id()).particle_count(), SINEW_RESULT_INVALID_ID);
+    EXPECT_OK(bob.destroy());
+    CHECK(!bob.is_valid());
+    EXPECT_CODE(bob.particle_count(), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(bob.read_positions(), SINEW_RESULT_INVALID_ID);
+    CHECK(sinew::last_error_message().size() > 0);
+
+#if SINEW_CPP_HAS_SPAN
+    // std::span overloads (C++20).
+    std::vector<sinew::Vec3> row = {{0.0f, 0.0f, 0.0f}, {0.1f, 0.0f, 0.0f}, {0.2f, 0.0f, 0.0f}};
+    auto spanned = world.create_particles(row);
+    EXPECT_OK(spanned);
+    const float two_masses[2] = {1.0f, 1.0f};
+    EXPECT_CODE(world.create_particles(row, two_masses), SINEW_RESULT_INVALID_ARGUMENT);
+    const sinew::DistanceConstraint links[2] = {{0, 1, -1.0f, 0.0f}, {1, 2, -1.0f, 0.0f}};
+    EXPECT_OK(spanned->add_distance_constraints(links));
+    const sinew::Target pin[1] = {{0, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f}};
+    EXPECT_OK(spanned->set_targets(pin));
+    EXPECT_OK(spanned->set_positions(0, std::span<const sinew::Vec3>(row)));
+    EXPECT_OK(spanned->move_particles(0, std::span<const sinew::Vec3>(row).first(1)));
+    EXPECT_OK(spanned->set_inv_masses(0, two_masses));
+    std::vector<sinew::Vec3> back(3);
+    CHECK(spanned->read_positions(std::span<sinew::Vec3>(back)).value_or(0) == 3);
+    CHECK(spanned->read_velocities(std::span<sinew::Vec3>(back)).value_or(0) == 3);
+    EXPECT_CODE(spanned->read_positions(std::span<sinew::Vec3>(back).first(2)), SINEW_RESULT_BUFFER_TOO_SMALL);
+    std::vector<std::uint8_t> bytes(world.snapshot(nullptr, 0).value_or(0));
+    CHECK(world.snapshot(std::span<std::uint8_t>(bytes)).value_or(0) == bytes.size());
+    EXPECT_OK(world.restore(std::span<const std::uint8_t>(bytes)));
+    std::printf("std::span overloads checked\n");
+#endif
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+    bool thrown = false;
+    try {
+        world.step(-1.0f);
+    } catch (const sinew::Error& e) {
+        thrown = e.code() == SINEW_RESULT_INVALID_ARGUMENT && std::string(e.what()).find("dt") != std::string::npos;
+    }
+    CHECK(thrown);
+    std::printf("exceptions mode checked\n");
+#endif
+
+    check_cloth();
+
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    if (g_failures == 0) std::printf("all checks passed\n");
+    return g_failures == 0 ? 0 : 1;
+}
