@@ -109,64 +109,48 @@ fn write_payload(w: &World, s: &mut impl Sink) {
     s.f32(w.last_h);
     s.u64(w.steps);
 
-    s.len(w.bodies.slots.len());
-    for slot in &w.bodies.slots {
-        if s.with_generations() {
-            s.u32(slot.generation);
-        }
-        match &slot.value {
-            None => s.u32(0),
-            Some(b) => {
-                s.u32(1);
-                write_body(b, s);
-            }
-        }
-    }
-    s.u32s(&w.bodies.free);
+    write_pool(s, &w.bodies, write_body);
 
     let p = &w.particles;
     for a in [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz, &p.inv_mass] {
         s.f32s(a);
     }
 
-    s.len(w.colliders.slots.len());
-    for slot in &w.colliders.slots {
-        if s.with_generations() {
-            s.u32(slot.generation);
-        }
-        match &slot.value {
-            None => s.u32(0),
-            Some(c) => {
-                s.u32(1);
-                write_collider(c, s);
-            }
-        }
-    }
-    s.u32s(&w.colliders.free);
+    write_pool(s, &w.colliders, write_collider);
 
-    s.len(w.joints.slots.len());
-    for slot in &w.joints.slots {
+    write_pool(s, &w.joints, write_joint);
+}
+
+/// A pool: slot count, then per slot its generation (not in the hash), a
+/// live flag and the object; then the free list.
+fn write_pool<T, S: Sink>(s: &mut S, pool: &Pool<T>, write: impl Fn(&T, &mut S)) {
+    s.len(pool.slots.len());
+    for slot in &pool.slots {
         if s.with_generations() {
             s.u32(slot.generation);
         }
         match &slot.value {
             None => s.u32(0),
-            Some(j) => {
+            Some(v) => {
                 s.u32(1);
-                for id in [j.body_a, j.body_b] {
-                    s.u32(id.index1);
-                    if s.with_generations() {
-                        s.u32(id.generation);
-                    }
-                }
-                s.u32(j.particle_a);
-                s.u32(j.particle_b);
-                s.f32(j.rest_length);
-                s.f32(j.compliance);
+                write(v, s);
             }
         }
     }
-    s.u32s(&w.joints.free);
+    s.u32s(&pool.free);
+}
+
+fn write_joint(j: &Joint, s: &mut impl Sink) {
+    for id in [j.body_a, j.body_b] {
+        s.u32(id.index1);
+        if s.with_generations() {
+            s.u32(id.generation);
+        }
+    }
+    s.u32(j.particle_a);
+    s.u32(j.particle_b);
+    s.f32(j.rest_length);
+    s.f32(j.compliance);
 }
 
 fn write_body(b: &Body, s: &mut impl Sink) {
@@ -389,20 +373,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     }
     world.steps = r.u64()?;
 
-    let n = r.len(8)?;
-    let mut slots = Vec::with_capacity(n);
-    for _ in 0..n {
-        let generation = r.u32()?;
-        let value = match r.u32()? {
-            0 => None,
-            1 => Some(read_body(r)?),
-            _ => return Err(bad("bad slot flag")),
-        };
-        slots.push(Slot { generation, value });
-    }
-    let free = r.u32s()?;
-    check_free_list(&slots, &free)?;
-    world.bodies = Pool::from_parts(slots, free);
+    world.bodies = read_pool(r, read_body)?;
 
     let mut store = Particles::default();
     let arrays: Vec<Vec<f32>> = (0..7).map(|_| r.f32s()).collect::<Result<_>>()?;
@@ -425,36 +396,28 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     world.particles = store;
     world.particle_count = world.bodies.iter().map(|(_, b)| b.count).sum();
 
-    let n = r.len(8)?;
-    let mut slots = Vec::with_capacity(n);
-    for _ in 0..n {
-        let generation = r.u32()?;
-        let value = match r.u32()? {
-            0 => None,
-            1 => Some(read_collider(r)?),
-            _ => return Err(bad("bad slot flag")),
-        };
-        slots.push(Slot { generation, value });
-    }
-    let free = r.u32s()?;
-    check_free_list(&slots, &free)?;
-    world.colliders = Pool::from_parts(slots, free);
+    world.colliders = read_pool(r, read_collider)?;
 
+    world.joints = read_pool(r, |r| read_joint(r, &world))?;
+    Ok(world)
+}
+
+/// Reads what [`write_pool`] wrote.
+fn read_pool<T>(r: &mut Reader, read: impl Fn(&mut Reader) -> Result<T>) -> Result<Pool<T>> {
     let n = r.len(8)?;
     let mut slots = Vec::with_capacity(n);
     for _ in 0..n {
         let generation = r.u32()?;
         let value = match r.u32()? {
             0 => None,
-            1 => Some(read_joint(r, &world)?),
+            1 => Some(read(r)?),
             _ => return Err(bad("bad slot flag")),
         };
         slots.push(Slot { generation, value });
     }
     let free = r.u32s()?;
     check_free_list(&slots, &free)?;
-    world.joints = Pool::from_parts(slots, free);
-    Ok(world)
+    Ok(Pool::from_parts(slots, free))
 }
 
 fn read_body(r: &mut Reader) -> Result<Body> {

@@ -136,6 +136,27 @@ fn boolean(v: SinewBool, what: &str) -> Result<bool, Failure> {
     }
 }
 
+/// The material fields both defs share, checked where they are enums or
+/// booleans (the core checks the values).
+macro_rules! options_of {
+    ($d:expr, $shear:expr) => {
+        ClothOptions {
+            mass: $d.mass,
+            stretch_compliance: $d.stretch_compliance,
+            shear_compliance: $shear,
+            bend_compliance: $d.bend_compliance,
+            bend: bend_mode($d.bend_mode)?,
+            tethers: tether_mode($d.tether_mode)?,
+            tether_scale: $d.tether_scale,
+            thickness: $d.thickness,
+            drag: $d.drag,
+            lift: $d.lift,
+            self_collision: boolean($d.self_collision, "self_collision")?,
+            cloth_collision: boolean($d.cloth_collision, "cloth_collision")?,
+        }
+    };
+}
+
 fn bend_mode(v: u32) -> Result<BendMode, Failure> {
     BendMode::from_u32(v).ok_or_else(|| Failure::invalid(format!("bend_mode {v} is not a SINEW_BEND_* value")))
 }
@@ -201,20 +222,7 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
             rows: d.rows,
             spacing: d.spacing,
             pins: d.pin_flags,
-            options: ClothOptions {
-                mass: d.mass,
-                stretch_compliance: d.stretch_compliance,
-                shear_compliance: d.shear_compliance,
-                bend_compliance: d.bend_compliance,
-                bend: bend_mode(d.bend_mode)?,
-                tethers: tether_mode(d.tether_mode)?,
-                tether_scale: d.tether_scale,
-                thickness: d.thickness,
-                drag: d.drag,
-                lift: d.lift,
-                self_collision: boolean(d.self_collision, "self_collision")?,
-                cloth_collision: boolean(d.cloth_collision, "cloth_collision")?,
-            },
+            options: options_of!(d, d.shear_compliance),
         };
         let id = world.write(|w| Ok(w.create_cloth_grid(&grid)?))?;
         *out = id.into();
@@ -301,20 +309,7 @@ pub unsafe extern "C" fn sinew_cloth_create(
             weld_tolerance: d.weld_tolerance,
             inv_masses,
             pinned: pinned.as_deref(),
-            options: ClothOptions {
-                mass: d.mass,
-                stretch_compliance: d.stretch_compliance,
-                shear_compliance: 0.0,
-                bend_compliance: d.bend_compliance,
-                bend: bend_mode(d.bend_mode)?,
-                tethers: tether_mode(d.tether_mode)?,
-                tether_scale: d.tether_scale,
-                thickness: d.thickness,
-                drag: d.drag,
-                lift: d.lift,
-                self_collision: boolean(d.self_collision, "self_collision")?,
-                cloth_collision: boolean(d.cloth_collision, "cloth_collision")?,
-            },
+            options: options_of!(d, 0.0),
         };
         let id = world.write(|w| Ok(w.create_cloth_mesh(&mesh)?))?;
         *out = id.into();
