@@ -521,3 +521,60 @@ fn dihedral_bending_holds_a_cantilever_and_compliance_lets_it_droop() {
     assert!(stiff < 0.45, "{stiff}");
     assert!(soft > stiff + 0.2, "{soft} vs {stiff}");
 }
+
+#[test]
+fn bad_cloth_definitions_are_refused_and_change_nothing() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let good = GridDef::default();
+    let bad_grids = [
+        GridDef { columns: 0, ..good },
+        GridDef { rows: 1, ..good },
+        GridDef { spacing: 0.0, ..good },
+        GridDef { spacing: -0.1, ..good },
+        GridDef { spacing: f32::NAN, ..good },
+        GridDef { position: Vec3::new(0.0, f32::INFINITY, 0.0), ..good },
+        GridDef { rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), ..good },
+        GridDef { pins: 8, ..good },
+        GridDef { options: ClothOptions { mass: 0.0, ..good.options }, ..good },
+        GridDef { options: ClothOptions { stretch_compliance: -1.0, ..good.options }, ..good },
+        GridDef { options: ClothOptions { thickness: f32::NAN, ..good.options }, ..good },
+        GridDef { options: ClothOptions { tether_scale: 0.5, ..good.options }, ..good },
+        GridDef { spacing: 1e38, columns: 1000, ..good },
+    ];
+    for def in &bad_grids {
+        let e = world.create_cloth_grid(def).unwrap_err();
+        assert_eq!(e.kind, sinew::ErrorKind::InvalidArgument, "{def:?}: {e:?}");
+    }
+    let v = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(2.0, 0.0, 0.0)];
+    let mesh = |vertices: &'static [Vec3], triangles: &'static [[u32; 3]]| MeshDef {
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        vertices,
+        triangles,
+        weld_tolerance: 0.0,
+        inv_masses: None,
+        pinned: None,
+        options: ClothOptions::default(),
+    };
+    let v: &'static [Vec3] = Box::leak(Box::new(v));
+    let nan: &'static [Vec3] = Box::leak(Box::new([Vec3::ZERO, Vec3::X, Vec3::new(0.0, f32::NAN, 0.0)]));
+    let bad_meshes = [
+        mesh(v, &[[0, 1, 4]]),            // index out of range
+        mesh(v, &[]),                     // no triangles
+        mesh(&[], &[[0, 1, 2]]),          // no vertices
+        mesh(nan, &[[0, 1, 2]]),          // NaN vertex
+        mesh(v, &[[0, 0, 1], [0, 1, 3]]), // degenerate only (repeated index, collinear)
+        MeshDef { weld_tolerance: -1.0, ..mesh(v, &[[0, 1, 2]]) },
+        MeshDef { inv_masses: Some(&[1.0, -1.0, 1.0, 1.0]), ..mesh(v, &[[0, 1, 2]]) },
+    ];
+    for def in &bad_meshes {
+        let e = world.create_cloth_mesh(def).unwrap_err();
+        assert_eq!(e.kind, sinew::ErrorKind::InvalidArgument, "{:?}: {e:?}", def.triangles);
+    }
+    assert_eq!(world.bodies().count(), 0, "a refused definition left a body behind");
+    // A mesh with a degenerate triangle among good ones is accepted without it.
+    let cloth = world.create_cloth_mesh(&mesh(v, &[[0, 1, 2], [0, 0, 1], [0, 1, 3]])).unwrap();
+    assert_eq!(world.cloth_triangles(cloth).unwrap().len(), 1);
+    let particles = world.create_particles(&[Vec3::ZERO], None).unwrap();
+    assert_eq!(world.cloth_normals(particles).unwrap_err().kind, sinew::ErrorKind::WrongKind);
+}
