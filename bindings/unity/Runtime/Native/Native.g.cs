@@ -109,6 +109,46 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A rotation quaternion, x, y, z, w (Unity's and glm's order).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewQuat
+    {
+        /// <summary>
+        /// X.
+        /// </summary>
+        public float x;
+        /// <summary>
+        /// Y.
+        /// </summary>
+        public float y;
+        /// <summary>
+        /// Z.
+        /// </summary>
+        public float z;
+        /// <summary>
+        /// W (1 for the identity).
+        /// </summary>
+        public float w;
+    }
+
+    /// <summary>
+    /// A rigid transform: rotation, then translation.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewTransform
+    {
+        /// <summary>
+        /// World-space position.
+        /// </summary>
+        public SinewVec3 position;
+        /// <summary>
+        /// Rotation; normalised by sinew on input, must not be zero.
+        /// </summary>
+        public SinewQuat rotation;
+    }
+
+    /// <summary>
     /// A stick between two particles of one body (Jakobsen's constraint (C2)).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -159,46 +199,6 @@ namespace Sinew
     }
 
     /// <summary>
-    /// A rotation quaternion, x, y, z, w (Unity's and glm's order).
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewQuat
-    {
-        /// <summary>
-        /// X.
-        /// </summary>
-        public float x;
-        /// <summary>
-        /// Y.
-        /// </summary>
-        public float y;
-        /// <summary>
-        /// Z.
-        /// </summary>
-        public float z;
-        /// <summary>
-        /// W (1 for the identity).
-        /// </summary>
-        public float w;
-    }
-
-    /// <summary>
-    /// A rigid transform: rotation, then translation.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewTransform
-    {
-        /// <summary>
-        /// World-space position.
-        /// </summary>
-        public SinewVec3 position;
-        /// <summary>
-        /// Rotation; normalised by sinew on input, must not be zero.
-        /// </summary>
-        public SinewQuat rotation;
-    }
-
-    /// <summary>
     /// A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -240,6 +240,10 @@ namespace Sinew
         /// default 1e-3. Larger is floppier.
         /// </summary>
         public float bend_compliance;
+        /// <summary>
+        /// `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+        /// </summary>
+        public uint bend_mode;
         /// <summary>
         /// `SINEW_PIN_*` flags; default `SINEW_PIN_TOP_EDGE`.
         /// </summary>
@@ -335,6 +339,10 @@ namespace Sinew
         /// XPBD compliance of the sticks across interior edges; default 1e-3.
         /// </summary>
         public float bend_compliance;
+        /// <summary>
+        /// `SINEW_BEND_*`; default `SINEW_BEND_DISTANCE`.
+        /// </summary>
+        public uint bend_mode;
         /// <summary>
         /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`.
         /// </summary>
@@ -475,23 +483,6 @@ namespace Sinew
 #endif
 
         /// <summary>
-        /// Grid pin flag: the top-left vertex.
-        /// </summary>
-        public const uint PIN_TOP_LEFT = 1;
-
-        /// <summary>
-        /// Grid pin flag: the top-right vertex.
-        /// </summary>
-        public const uint PIN_TOP_RIGHT = 2;
-
-        /// <summary>
-        /// Grid pin flag: the whole top row.
-        /// </summary>
-        public const uint PIN_TOP_EDGE = 4;
-
-        public const uint PIN_ALL = ((PIN_TOP_LEFT | PIN_TOP_RIGHT) | PIN_TOP_EDGE);
-
-        /// <summary>
         /// Sticks compute their length with a true square root (default).
         /// </summary>
         public const uint SINEW_DISTANCE_METHOD_EXACT = 0;
@@ -532,6 +523,17 @@ namespace Sinew
         /// vertex: looser, right for cloth that wraps around a character.
         /// </summary>
         public const uint SINEW_TETHER_GEODESIC = 2;
+
+        /// <summary>
+        /// Bending by a stick across each interior edge (default).
+        /// </summary>
+        public const uint SINEW_BEND_DISTANCE = 0;
+
+        /// <summary>
+        /// Bending by the dihedral angle across each interior edge: bends only,
+        /// folds sharper; `bend_compliance` is then in rad/(N m).
+        /// </summary>
+        public const uint SINEW_BEND_DIHEDRAL = 1;
 
         /// <summary>
         /// ABI version of this header and library; bumped on any incompatible change.
@@ -583,6 +585,35 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_is_valid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint sinew_body_is_valid(SinewWorld* world, SinewBodyId body);
+
+        /// <summary>
+        /// Pins `count` particles of a body to a frame the engine moves (a bone, a
+        /// pole, a platform): the particles become kinematic (inverse mass 0) and keep
+        /// their current place in the frame; `sinew_body_set_frame` moves them, with
+        /// the motion interpolated across the substeps so the rest of the body is
+        /// dragged along smoothly. A particle attached twice follows the later frame.
+        ///
+        /// - `particles`: `count` particle indices, read during the call only.
+        /// - `frame`: where the frame is now (its rotation is normalised).
+        /// - `out_frame`: receives the frame's index within the body (0, 1, ...),
+        ///   written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` (count 0, an index
+        /// out of range, NaN/inf, a zero quaternion); `LIMIT_EXCEEDED`. Threading:
+        /// write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_attach_to_frame", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_attach_to_frame(SinewWorld* world, SinewBodyId body, uint* particles, uint count, SinewTransform frame, uint* out_frame);
+
+        /// <summary>
+        /// Moves frame `frame` (an index from `sinew_body_attach_to_frame`) of a
+        /// body: its particles reach their points in it at the end of the next step.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (frame index out
+        /// of range, NaN/inf, a zero quaternion). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_frame", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_frame(SinewWorld* world, SinewBodyId body, uint frame, SinewTransform transform);
 
         /// <summary>
         /// Whether a body is asleep (`*out_sleeping` 1) or awake (0). A body sleeps
@@ -733,7 +764,7 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
         /// (zero-initialised), columns or rows &lt; 2, spacing &lt;= 0, mass &lt;= 0, NaN/inf,
-        /// negative compliances, unknown pin bits or tether mode, tether_scale &lt; 1;
+        /// negative compliances, unknown pin bits, bend or tether mode, tether_scale &lt; 1;
         /// `LIMIT_EXCEEDED`. Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_grid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -851,6 +882,36 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_set_collision(SinewWorld* world, SinewBodyId body, uint self_collision, uint cloth_collision);
+
+        /// <summary>
+        /// Sets the skinned pose of a character cloth for the end of the next step
+        /// (interpolated across its substeps): per engine vertex (the mesh's
+        /// vertices, before welding), the position the animation puts it at and the
+        /// surface normal pointing out of the body it covers. Max distances and
+        /// backstops (`sinew_cloth_set_max_distances`) are measured from it. Call it
+        /// every frame after animation; the first call starts the skin where it is.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (count differs from `sinew_cloth_vertex_count`, NaN/inf, a zero normal).
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_skin", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_skin(SinewWorld* world, SinewBodyId body, SinewVec3* positions, SinewVec3* normals, uint count);
+
+        /// <summary>
+        /// Sets, per engine vertex, how far a cloth particle may move from its
+        /// skinned position (`max_distances`, metres, &gt;= 0; `INFINITY` = no limit;
+        /// 0 = skinned rigidly) and how far behind the skinned surface it may go
+        /// (`backstops`, metres, &gt;= 0, or NULL for none): a cape never passes into
+        /// the character. Needs a skin (`sinew_cloth_set_skin`) first. Welded
+        /// vertices take the smallest value.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (no skin yet, count differs from the vertex count, NaN or negative).
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_max_distances", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_max_distances(SinewWorld* world, SinewBodyId body, float* max_distances, float* backstops, uint count);
 
         /// <summary>
         /// Creates a plane collider: the solid half-space `dot(normal, x) &lt; offset`
