@@ -3,7 +3,8 @@
 //! `-std=c++17` and `-std=c++20` with `-Wall -Wextra -Werror -pedantic`, with
 //! exceptions off (`-fno-exceptions`) and on (`SINEW_CPP_EXCEPTIONS`), linked
 //! against the library cargo built, and run: `tests/cpp/wrapper_check.cpp`
-//! checks every wrapper call's numbers and codes, `examples_c/cpp_rope.cpp` is
+//! checks every wrapper call's numbers and codes (frame attachments and a
+//! skinned cloth in 30 m/s wind included), `examples_c/cpp_rope.cpp` is
 //! the example users copy from.
 
 mod common;
@@ -69,6 +70,7 @@ fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
             assert!(text.contains("all checks passed"), "{name} {tag}:\n{text}");
             assert!(text.contains("largest length error"), "{name} {tag}:\n{text}");
             assert!(text.contains("cloth, joints and sleep checked"), "{name} {tag}:\n{text}");
+            assert!(text.contains("frames and skin checked"), "{name} {tag}:\n{text}");
             // <span> exists in C++20 libraries; the overloads must then be compiled in.
             if std == "c++20" {
                 assert!(text.contains("std::span overloads checked"), "{name} {tag}: no span overloads\n{text}");

@@ -245,6 +245,24 @@ public:
         return Result::from_code(::sinew_body_set_inv_masses(world_, id_, first, inv_masses, count));
     }
 
+    /// Pins `count` particles to a frame the engine moves (a bone, a pole):
+    /// they become kinematic and keep their current place in `frame`;
+    /// set_frame moves them, interpolated across the substeps. Returns the
+    /// frame's index within the body (0, 1, ...). A particle attached twice
+    /// follows the later frame.
+    Expected<std::uint32_t> attach_to_frame(const std::uint32_t* particles, std::uint32_t count,
+                                            const Transform& frame) {
+        std::uint32_t index = 0;
+        Result r = Result::from_code(::sinew_body_attach_to_frame(world_, id_, particles, count, frame, &index));
+        if (!r) return r;
+        return index;
+    }
+    /// Moves frame `frame` (an index from attach_to_frame): its particles
+    /// reach their points in it at the end of the next step.
+    Result set_frame(std::uint32_t frame, const Transform& transform) {
+        return Result::from_code(::sinew_body_set_frame(world_, id_, frame, transform));
+    }
+
     /// Whether the body (with everything joined to it) is asleep.
     Expected<bool> is_sleeping() const {
         SinewBool sleeping = 0;
@@ -297,6 +315,10 @@ public:
     Result set_inv_masses(std::uint32_t first, std::span<const float> inv_masses) {
         if (!detail::fits_u32(inv_masses.size())) return detail::too_long("inv_masses");
         return set_inv_masses(first, inv_masses.data(), static_cast<std::uint32_t>(inv_masses.size()));
+    }
+    Expected<std::uint32_t> attach_to_frame(std::span<const std::uint32_t> particles, const Transform& frame) {
+        if (!detail::fits_u32(particles.size())) return detail::too_long("particles");
+        return attach_to_frame(particles.data(), static_cast<std::uint32_t>(particles.size()), frame);
     }
     Expected<std::uint32_t> read_positions(std::span<Vec3> out) const {
         return read_positions(out.data(), capacity_of(out));
@@ -399,7 +421,45 @@ public:
             ::sinew_cloth_set_collision(world(), id(), self_collision ? 1u : 0u, cloth_collision ? 1u : 0u));
     }
 
+    /// The skinned pose of a character cloth for the end of the next step,
+    /// per engine vertex (before welding; count == vertex_count()): where the
+    /// animation puts each vertex and the normal pointing out of the body the
+    /// cloth covers. Max distances and backstops are measured from it; call
+    /// it every frame after animation (the first call starts the skin there).
+    Result set_skin(const Vec3* positions, const Vec3* normals, std::uint32_t count) {
+        return Result::from_code(::sinew_cloth_set_skin(world(), id(), positions, normals, count));
+    }
+    /// Per engine vertex: how far a particle may move from its skinned
+    /// position (metres, >= 0; INFINITY = no limit; 0 = skinned rigidly) and,
+    /// when `backstops` is not NULL, how far behind the skinned surface it may
+    /// go. Needs a skin (set_skin) first; welded vertices take the smallest.
+    Result set_max_distances(const float* max_distances, const float* backstops, std::uint32_t count) {
+        return Result::from_code(::sinew_cloth_set_max_distances(world(), id(), max_distances, backstops, count));
+    }
+    /// Max distances without backstops.
+    Result set_max_distances(const float* max_distances, std::uint32_t count) {
+        return set_max_distances(max_distances, nullptr, count);
+    }
+
 #if SINEW_CPP_HAS_SPAN
+    /// Positions and normals must be as long (one per engine vertex).
+    Result set_skin(std::span<const Vec3> positions, std::span<const Vec3> normals) {
+        if (!detail::fits_u32(positions.size())) return detail::too_long("positions");
+        if (normals.size() != positions.size()) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "normals: must be as long as positions");
+        }
+        return set_skin(positions.data(), normals.data(), static_cast<std::uint32_t>(positions.size()));
+    }
+    /// Backstops empty (none) or as long as max_distances.
+    Result set_max_distances(std::span<const float> max_distances, std::span<const float> backstops = {}) {
+        if (!detail::fits_u32(max_distances.size())) return detail::too_long("max_distances");
+        if (!backstops.empty() && backstops.size() != max_distances.size()) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT,
+                                   "backstops: must be empty or as long as max_distances");
+        }
+        return set_max_distances(max_distances.data(), backstops.empty() ? nullptr : backstops.data(),
+                                 static_cast<std::uint32_t>(max_distances.size()));
+    }
     Expected<std::uint32_t> read_normals(std::span<Vec3> out) const {
         return read_normals(out.data(), capacity_of(out));
     }

@@ -291,6 +291,158 @@ void check_cloth() {
     std::printf("cloth, joints and sleep checked\n");
 }
 
+// Character cloth: particles attached to an engine-moved frame, and a skin
+// with max distances and backstops holding a cloth in strong wind.
+void check_character() {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float dt = 1.0f / 60.0f;
+    auto created = sinew::World::create();
+    EXPECT_OK(created);
+    sinew::World& world = created.value();
+
+    // Frames: an unpinned 6 x 6 grid whose top row is attached to a frame at
+    // the origin (so each particle's point in the frame is its position).
+    const std::uint32_t columns = 6, rows = 6;
+    sinew::ClothGridDef def = sinew::default_cloth_grid_def();
+    def.columns = columns;
+    def.rows = rows;
+    def.pin_flags = 0;
+    auto made = world.create_cloth_grid(def);
+    EXPECT_OK(made);
+    sinew::Cloth cape = made.value();
+    const std::uint32_t n = columns * rows;
+    const std::vector<sinew::Vec3> rest = cape.read_positions().value();
+    std::uint32_t top[columns];
+    for (std::uint32_t c = 0; c < columns; ++c) top[c] = c;
+    const sinew::Transform origin{{0.0f, 0.0f, 0.0f}, sinew::identity_quat()};
+    auto attached = cape.attach_to_frame(top, columns, origin);
+    EXPECT_OK(attached);
+    const std::uint32_t frame = attached.value_or(99);
+    CHECK(frame == 0);
+    // The frame rises by 10 cm: after one step the top row rose by exactly that.
+    EXPECT_OK(cape.set_frame(frame, {{0.0f, 0.1f, 0.0f}, sinew::identity_quat()}));
+    EXPECT_OK(world.step(dt));
+    std::vector<sinew::Vec3> p = cape.read_positions().value();
+    float worst = 0.0f;
+    for (std::uint32_t c = 0; c < columns; ++c) {
+        const sinew::Vec3 want{rest[c].x, rest[c].y + 0.1f, rest[c].z};
+        worst = std::fmax(worst, distance(p[c], want));
+    }
+    std::printf("frame: attached particles off the moved frame by %.2e m\n", static_cast<double>(worst));
+    CHECK(worst < 1e-5f);
+    // The free rows are dragged along (an inextensible cloth: nearly all the way).
+    std::printf("frame: bottom row rose %.5f m in the same step\n", static_cast<double>(p[n - 1].y - rest[n - 1].y));
+    CHECK(p[n - 1].y - rest[n - 1].y > 0.09f);
+    // Then a quarter turn about +Y: (x, y, z) -> (z, y, -x) around the origin.
+    const float h = std::sqrt(0.5f);
+    EXPECT_OK(cape.set_frame(frame, {{0.0f, 0.1f, 0.0f}, {0.0f, h, 0.0f, h}}));
+    EXPECT_OK(world.step(dt));
+    p = cape.read_positions().value();
+    worst = 0.0f;
+    for (std::uint32_t c = 0; c < columns; ++c) {
+        const sinew::Vec3 want{rest[c].z, rest[c].y + 0.1f, -rest[c].x};
+        worst = std::fmax(worst, distance(p[c], want));
+    }
+    std::printf("frame: attached particles off the turned frame by %.2e m\n", static_cast<double>(worst));
+    CHECK(worst < 1e-5f);
+    // Bad input.
+    EXPECT_CODE(cape.set_frame(1, origin), SINEW_RESULT_INVALID_ARGUMENT);  // only frame 0 exists
+    EXPECT_CODE(cape.set_frame(frame, {{nan, 0.0f, 0.0f}, sinew::identity_quat()}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(cape.set_frame(frame, {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}}), SINEW_RESULT_INVALID_ARGUMENT);
+    const std::uint32_t outside[1] = {n};
+    EXPECT_CODE(cape.attach_to_frame(outside, 1, origin), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(cape.attach_to_frame(top, 0, origin), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(cape.attach_to_frame(nullptr, 1, origin), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT_CODE(cape.attach_to_frame(top, 1, {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}}),
+                SINEW_RESULT_INVALID_ARGUMENT);
+    auto second = cape.attach_to_frame(top + 1, 1, origin);
+    CHECK(second.value_or(99) == 1);
+
+    // Skin: a 10 x 10 grid hanging from its top edge, skinned at its rest
+    // pose with normals +Z, each particle allowed 5 cm from its skin.
+    sinew::ClothGridDef flag_def = sinew::default_cloth_grid_def();
+    flag_def.columns = 10;
+    flag_def.rows = 10;
+    flag_def.transform.position = {3.0f, 0.0f, 0.0f};
+    auto flag_made = world.create_cloth_grid(flag_def);
+    EXPECT_OK(flag_made);
+    sinew::Cloth flag = flag_made.value();
+    const std::uint32_t m = flag.vertex_count().value_or(0);
+    CHECK(m == 100);
+    const std::vector<sinew::Vec3> skin = flag.read_positions().value();
+    const std::vector<sinew::Vec3> out(m, sinew::Vec3{0.0f, 0.0f, 1.0f});
+    std::vector<float> max_distance(m, 0.05f), backstop(m, 0.0f);
+    EXPECT_CODE(flag.set_max_distances(max_distance.data(), m), SINEW_RESULT_INVALID_ARGUMENT);  // no skin yet
+    EXPECT_CODE(flag.set_skin(skin.data(), out.data(), m - 1), SINEW_RESULT_INVALID_ARGUMENT);
+    std::vector<sinew::Vec3> zero_normal = out;
+    zero_normal[7] = {0.0f, 0.0f, 0.0f};
+    EXPECT_CODE(flag.set_skin(skin.data(), zero_normal.data(), m), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(flag.set_skin(nullptr, out.data(), m), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT_OK(flag.set_skin(skin.data(), out.data(), m));
+    EXPECT_CODE(flag.set_max_distances(max_distance.data(), m - 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(flag.set_max_distances(max_distance.data(), backstop.data(), m + 1), SINEW_RESULT_INVALID_ARGUMENT);
+    std::vector<float> negative = max_distance;
+    negative[3] = -0.01f;
+    EXPECT_CODE(flag.set_max_distances(negative.data(), m), SINEW_RESULT_INVALID_ARGUMENT);
+    negative[3] = nan;
+    EXPECT_CODE(flag.set_max_distances(max_distance.data(), negative.data(), m), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(flag.set_max_distances(max_distance.data(), m));
+    // Cloth calls on particles are the wrong kind.
+    const sinew::Vec3 lone{0.0f, 5.0f, 0.0f};
+    auto particle = world.create_particles(&lone, nullptr, 1);
+    EXPECT_OK(particle);
+    EXPECT_CODE(world.cloth(particle->id()).set_skin(&lone, &lone, 1), SINEW_RESULT_WRONG_KIND);
+    EXPECT_CODE(world.cloth(particle->id()).set_max_distances(&max_distance[0], 1), SINEW_RESULT_WRONG_KIND);
+
+    // 30 m/s of wind along +Z for 1 s: the flag billows out to its limit and
+    // no further (the skin is set every frame, as a game would).
+    EXPECT_OK(world.set_wind({0.0f, 0.0f, 30.0f}));
+    float farthest = 0.0f;
+    for (int f = 0; f < 60; ++f) {
+        EXPECT_OK(flag.set_skin(skin.data(), out.data(), m));
+        EXPECT_OK(world.step(dt));
+        const std::vector<sinew::Vec3> q = flag.read_positions().value();
+        for (std::uint32_t k = 0; k < m; ++k) farthest = std::fmax(farthest, distance(q[k], skin[k]));
+    }
+    std::printf("skin: farthest particle from its skin in 30 m/s wind over 1 s = %.5f m (max distance 0.05)\n",
+                static_cast<double>(farthest));
+    CHECK(farthest <= 0.05f + 1e-4f);
+    CHECK(farthest > 0.04f);  // the wind did push it to the limit
+    // Wind the other way with backstop 0: nothing goes behind the skin surface.
+    EXPECT_OK(flag.set_max_distances(max_distance.data(), backstop.data(), m));
+    EXPECT_OK(world.set_wind({0.0f, 0.0f, -30.0f}));
+    float behind = 0.0f;
+    farthest = 0.0f;
+    for (int f = 0; f < 60; ++f) {
+        EXPECT_OK(flag.set_skin(skin.data(), out.data(), m));
+        EXPECT_OK(world.step(dt));
+        const std::vector<sinew::Vec3> q = flag.read_positions().value();
+        for (std::uint32_t k = 0; k < m; ++k) {
+            behind = std::fmax(behind, skin[k].z - q[k].z);  // normal +Z
+            farthest = std::fmax(farthest, distance(q[k], skin[k]));
+        }
+    }
+    std::printf("skin: deepest particle behind the skin in -30 m/s wind with backstop 0 = %.2e m\n",
+                static_cast<double>(behind));
+    CHECK(behind <= 1e-4f);
+    CHECK(farthest <= 0.05f + 1e-4f);
+    EXPECT_OK(world.set_wind({0.0f, 0.0f, 0.0f}));
+
+#if SINEW_CPP_HAS_SPAN
+    EXPECT_OK(flag.set_skin(std::span<const sinew::Vec3>(skin), std::span<const sinew::Vec3>(out)));
+    EXPECT_CODE(flag.set_skin(std::span<const sinew::Vec3>(skin), std::span<const sinew::Vec3>(out).first(m - 1)),
+                SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(flag.set_max_distances(std::span<const float>(max_distance)));
+    EXPECT_OK(flag.set_max_distances(std::span<const float>(max_distance), std::span<const float>(backstop)));
+    EXPECT_CODE(flag.set_max_distances(std::span<const float>(max_distance),
+                                       std::span<const float>(backstop).first(m - 1)),
+                SINEW_RESULT_INVALID_ARGUMENT);
+    const std::uint32_t corner[1] = {n - 1};
+    CHECK(cape.attach_to_frame(std::span<const std::uint32_t>(corner), origin).value_or(99) == 2);
+#endif
+    std::printf("frames and skin checked\n");
+}
+
 }  // namespace
 
 int main() {
@@ -464,6 +616,7 @@ int main() {
 #endif
 
     check_cloth();
+    check_character();
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     if (g_failures == 0) std::printf("all checks passed\n");
