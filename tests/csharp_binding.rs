@@ -5,8 +5,9 @@
 //! `tests/csharp/BindingTest.cs` checks struct sizes against Rust's, a pinned
 //! pendulum's length, a particle resting on a sphere, readback through raw
 //! pointers, snapshots, a grid cloth's normals and its vertices written into
-//! an interleaved buffer, a welded mesh, a joint, sleep, and the codes and
-//! messages of bad input. Skipped with
+//! an interleaved buffer, a welded mesh, a joint, sleep, particles attached
+//! to a moving frame, a skinned cloth held by max distances and backstops in
+//! 30 m/s wind, and the codes and messages of bad input. Skipped with
 //! a message when Mono is not installed; CI installs mono-mcs and mono-runtime.
 
 mod common;
@@ -91,6 +92,7 @@ fn binding_test_runs_under_mono() {
     assert!(text.contains("pendulum: largest length error"), "{text}");
     assert!(text.contains("particle on the sphere"), "{text}");
     assert!(text.contains("cloth, joints and sleep checked"), "{text}");
+    assert!(text.contains("frames and skin checked"), "{text}");
 }
 
 /// `SinewCloth` and `SinewWorldBehaviour` need UnityEngine; they are compiled

@@ -229,6 +229,7 @@ static unsafe class BindingTest
         }
 
         CheckCloth();
+        CheckCharacter();
 
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
@@ -361,6 +362,126 @@ static unsafe class BindingTest
             Check(welded[4] == welded[2], "the seam welds");
             ExpectCode(() => world.CreateCloth(World.DefaultClothMeshDef(), quad, new[] { 0, 1, 5 }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "index out of range");
             Console.WriteLine("cloth, joints and sleep checked");
+        }
+    }
+
+    static SinewTransform T(float x, float y, float z, float qx, float qy, float qz, float qw)
+    {
+        SinewTransform t;
+        t.position = V(x, y, z);
+        t.rotation.x = qx;
+        t.rotation.y = qy;
+        t.rotation.z = qz;
+        t.rotation.w = qw;
+        return t;
+    }
+
+    // Character cloth: particles attached to an engine-moved frame, and a skin
+    // with max distances and backstops holding a cloth in strong wind.
+    static void CheckCharacter()
+    {
+        const float dt = 1f / 60f;
+        using (World world = new World())
+        {
+            // An unpinned 6 x 6 grid whose top row is attached to a frame at the origin.
+            SinewClothGridDef def = World.DefaultClothGridDef();
+            def.columns = 6;
+            def.rows = 6;
+            def.pin_flags = 0;
+            SinewBodyId cape = world.CreateClothGrid(def);
+            int n = 36;
+            SinewVec3[] rest = new SinewVec3[n], p = new SinewVec3[n];
+            world.ReadPositions(cape, rest);
+            int[] top = { 0, 1, 2, 3, 4, 5 };
+            SinewTransform origin = T(0, 0, 0, 0, 0, 0, 1);
+            int frame = world.AttachToFrame(cape, top, origin);
+            Check(frame == 0, "first frame index is 0 (" + frame + ")");
+            // The frame rises by 10 cm: after one step the top row rose by exactly that.
+            world.SetFrame(cape, frame, T(0, 0.1f, 0, 0, 0, 0, 1));
+            world.Step(dt);
+            world.ReadPositions(cape, p);
+            float worst = 0f;
+            foreach (int c in top) worst = Math.Max(worst, Distance(p[c], V(rest[c].x, rest[c].y + 0.1f, rest[c].z)));
+            Console.WriteLine("frame: attached particles off the moved frame by " + worst.ToString("E2") + " m");
+            Check(worst < 1e-5f, "attached particles follow the moved frame (" + worst + ")");
+            Check(p[n - 1].y - rest[n - 1].y > 0.09f, "the free rows are dragged along (" + (p[n - 1].y - rest[n - 1].y) + ")");
+            // A quarter turn about +Y: (x, y, z) -> (z, y, -x).
+            float h = (float)Math.Sqrt(0.5);
+            world.SetFrame(cape, frame, T(0, 0.1f, 0, 0, h, 0, h));
+            world.Step(dt);
+            world.ReadPositions(cape, p);
+            worst = 0f;
+            foreach (int c in top) worst = Math.Max(worst, Distance(p[c], V(rest[c].z, rest[c].y + 0.1f, -rest[c].x)));
+            Console.WriteLine("frame: attached particles off the turned frame by " + worst.ToString("E2") + " m");
+            Check(worst < 1e-5f, "attached particles follow the turned frame (" + worst + ")");
+            ExpectCode(() => world.SetFrame(cape, 1, origin), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "frame index out of range");
+            ExpectCode(() => world.SetFrame(cape, frame, T(0, 0, 0, 0, 0, 0, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero quaternion");
+            ExpectCode(() => world.AttachToFrame(cape, new[] { n }, origin), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "particle out of range");
+            ExpectCode(() => world.AttachToFrame(cape, new[] { -1 }, origin), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative particle");
+            ExpectCode(() => world.AttachToFrame(cape, top, T(float.NaN, 0, 0, 0, 0, 0, 1)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN frame");
+            Check(world.AttachToFrame(cape, new[] { n - 1 }, origin) == 1, "second frame index is 1");
+
+            // A 10 x 10 grid hanging from its top edge, skinned at its rest pose
+            // with normals +Z, each particle allowed 5 cm from its skin.
+            SinewClothGridDef flagDef = World.DefaultClothGridDef();
+            flagDef.columns = 10;
+            flagDef.rows = 10;
+            flagDef.transform = T(3, 0, 0, 0, 0, 0, 1);
+            SinewBodyId flag = world.CreateClothGrid(flagDef);
+            int m = world.ClothVertexCount(flag);
+            Check(m == 100, "flag vertex count");
+            SinewVec3[] skin = new SinewVec3[m], outward = new SinewVec3[m], q = new SinewVec3[m];
+            world.ReadPositions(flag, skin);
+            for (int k = 0; k < m; k++) outward[k] = V(0, 0, 1);
+            float[] maxDistance = new float[m], backstop = new float[m];
+            for (int k = 0; k < m; k++) maxDistance[k] = 0.05f;
+            ExpectCode(() => world.SetClothMaxDistances(flag, maxDistance), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "max distances before any skin");
+            ExpectCode(() => world.SetClothSkin(flag, new SinewVec3[m - 1], new SinewVec3[m - 1]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "skin of m - 1 vertices");
+            ExpectCode(() => world.SetClothSkin(flag, skin, new SinewVec3[m]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero normals");
+            world.SetClothSkin(flag, skin, outward);
+            ExpectCode(() => world.SetClothMaxDistances(flag, new float[m - 1]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "m - 1 max distances");
+            float[] negative = (float[])maxDistance.Clone();
+            negative[3] = -0.01f;
+            ExpectCode(() => world.SetClothMaxDistances(flag, negative), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative max distance");
+            ExpectCode(() => world.SetClothMaxDistances(cape, new float[n]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "max distances of a cloth without skin");
+            SinewBodyId lone = world.CreateParticles(new[] { V(0, 5, 0) });
+            ExpectCode(() => world.SetClothSkin(lone, new[] { V(0, 5, 0) }, new[] { V(0, 0, 1) }), SinewResult.SINEW_RESULT_WRONG_KIND, "skin of particles");
+            world.SetClothMaxDistances(flag, maxDistance);
+
+            // 30 m/s of wind along +Z for 1 s, the skin set every frame.
+            world.SetWind(V(0, 0, 30));
+            float farthest = 0f;
+            for (int f = 0; f < 60; f++)
+            {
+                world.SetClothSkin(flag, skin, outward);
+                world.Step(dt);
+                world.ReadPositions(flag, q);
+                for (int k = 0; k < m; k++) farthest = Math.Max(farthest, Distance(q[k], skin[k]));
+            }
+            Console.WriteLine("skin: farthest particle from its skin in 30 m/s wind over 1 s = " + farthest.ToString("F5") + " m (max distance 0.05)");
+            Check(farthest <= 0.05f + 1e-4f, "max distance holds (" + farthest + ")");
+            Check(farthest > 0.04f, "the wind pushed the flag to its limit (" + farthest + ")");
+            // Wind the other way with backstop 0: nothing goes behind the skin surface.
+            world.SetClothMaxDistances(flag, maxDistance, backstop);
+            world.SetWind(V(0, 0, -30));
+            float behind = 0f;
+            farthest = 0f;
+            for (int f = 0; f < 60; f++)
+            {
+                world.SetClothSkin(flag, skin, outward);
+                world.Step(dt);
+                world.ReadPositions(flag, q);
+                for (int k = 0; k < m; k++)
+                {
+                    behind = Math.Max(behind, skin[k].z - q[k].z);
+                    farthest = Math.Max(farthest, Distance(q[k], skin[k]));
+                }
+            }
+            Console.WriteLine("skin: deepest particle behind the skin in -30 m/s wind with backstop 0 = " + behind.ToString("E2") + " m");
+            Check(behind <= 1e-4f, "backstop holds (" + behind + ")");
+            Check(farthest <= 0.05f + 1e-4f, "max distance holds against the backstop (" + farthest + ")");
+            world.SetWind(V(0, 0, 0));
+            Console.WriteLine("frames and skin checked");
         }
     }
 

@@ -344,6 +344,45 @@ namespace Sinew
         }
 
         /// <summary>
+        /// Pins count particles to a frame the engine moves (a bone, a pole, a
+        /// platform): they become kinematic and keep their current place in
+        /// frame; SetFrame moves them, interpolated across the substeps so the
+        /// rest of the body is dragged along smoothly. Returns the frame's
+        /// index within the body (0, 1, ...). A particle attached twice
+        /// follows the later frame.
+        /// </summary>
+        public int AttachToFrame(SinewBodyId body, uint* particles, int count, SinewTransform frame)
+        {
+            uint index;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_attach_to_frame(w, body, particles, Count(count), frame, &index)); }
+            finally { Release(); }
+            return (int)index;
+        }
+
+        public int AttachToFrame(SinewBodyId body, int[] particles, SinewTransform frame)
+        {
+            if (particles == null) throw new ArgumentNullException("particles");
+            // int indices have uint32's bits; a negative one is out of range for sinew.
+            fixed (int* p = particles)
+            {
+                return AttachToFrame(body, (uint*)p, particles.Length, frame);
+            }
+        }
+
+        /// <summary>
+        /// Moves frame (an index from AttachToFrame) of a body: its particles
+        /// reach their points in it at the end of the next step. Call it every
+        /// frame the engine's transform moves.
+        /// </summary>
+        public void SetFrame(SinewBodyId body, int frame, SinewTransform transform)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_frame(w, body, Count(frame), transform)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
         /// Copies the body's positions into destination, which holds capacity
         /// 12-byte vectors (SinewVec3, or UnityEngine.Vector3 through a
         /// NativeArray's unsafe pointer); returns the particle count. A too
@@ -595,6 +634,59 @@ namespace Sinew
             SinewWorld* w = Acquire();
             try { SinewException.Check(Native.sinew_cloth_set_collision(w, body, selfCollision ? 1u : 0u, clothCollision ? 1u : 0u)); }
             finally { Release(); }
+        }
+
+        /// <summary>
+        /// The skinned pose of a character cloth for the end of the next step,
+        /// per engine vertex (before welding; count = ClothVertexCount): where
+        /// the animation puts each vertex, and the normal pointing out of the
+        /// body the cloth covers (12-byte vectors: SinewVec3 or Vector3). Max
+        /// distances and backstops are measured from it. Call it every frame
+        /// after animation; the first call starts the skin where it is.
+        /// </summary>
+        public void SetClothSkin(SinewBodyId body, SinewVec3* positions, SinewVec3* normals, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_skin(w, body, positions, normals, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void SetClothSkin(SinewBodyId body, SinewVec3[] positions, SinewVec3[] normals)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            if (normals == null) throw new ArgumentNullException("normals");
+            if (positions.Length != normals.Length) throw new ArgumentException("positions and normals must be as long");
+            fixed (SinewVec3* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                SetClothSkin(body, p, n, positions.Length);
+            }
+        }
+
+        /// <summary>
+        /// Per engine vertex: how far (metres, &gt;= 0; float.PositiveInfinity =
+        /// no limit; 0 = skinned rigidly) a particle may move from its skinned
+        /// position, and how far behind the skinned surface it may go
+        /// (backstops; null for none). Needs a skin (SetClothSkin) first;
+        /// welded vertices take the smallest value.
+        /// </summary>
+        public void SetClothMaxDistances(SinewBodyId body, float* maxDistances, float* backstops, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_max_distances(w, body, maxDistances, backstops, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void SetClothMaxDistances(SinewBodyId body, float[] maxDistances, float[] backstops = null)
+        {
+            if (maxDistances == null) throw new ArgumentNullException("maxDistances");
+            if (backstops != null && backstops.Length != maxDistances.Length)
+                throw new ArgumentException("backstops must be null or as long as maxDistances");
+            fixed (float* m = maxDistances)
+            fixed (float* b = backstops)
+            {
+                SetClothMaxDistances(body, m, backstops == null ? null : b, maxDistances.Length);
+            }
         }
 
         // ---- joints ---------------------------------------------------------
