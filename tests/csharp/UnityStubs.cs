@@ -4,6 +4,7 @@
 // against them: that catches C# errors and misuse of Sinew.World, not mistakes about
 // Unity's API itself, which only a Unity editor can check.
 using System;
+using System.Collections.Generic;
 namespace UnityEngine
 {
     public class Object
@@ -49,6 +50,12 @@ namespace UnityEngine
     }
     public class Material : Object { }
     public class MeshRenderer : Renderer { }
+    public class SkinnedMeshRenderer : Renderer
+    {
+        public Mesh sharedMesh { get; set; }
+        public void BakeMesh(Mesh mesh) { }
+        public void BakeMesh(Mesh mesh, bool useScale) { }
+    }
     public class MeshFilter : Component { public Mesh sharedMesh { get; set; } }
     public enum MeshTopology { Triangles = 0 }
     public sealed class Mesh : Object
@@ -60,6 +67,9 @@ namespace UnityEngine
         public Color[] colors { get; set; }
         public Bounds bounds { get; set; }
         public Rendering.IndexFormat indexFormat { get; set; }
+        public int vertexCount { get { return 0; } }
+        public void GetVertices(List<Vector3> vertices) { }
+        public void GetNormals(List<Vector3> normals) { }
         public void MarkDynamic() { }
         public void SetIndices(int[] indices, MeshTopology topology, int submesh) { }
         public void SetVertices<T>(Unity.Collections.NativeArray<T> v, int start, int length, Rendering.MeshUpdateFlags flags = 0) where T : struct { }
@@ -71,10 +81,12 @@ namespace UnityEngine
         public float x, y, z;
         public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
         public static Vector3 zero { get { return default(Vector3); } }
+        public static Vector3 up { get { return new Vector3(0f, 1f, 0f); } }
         public static Vector3 Scale(Vector3 a, Vector3 b) { return new Vector3(a.x * b.x, a.y * b.y, a.z * b.z); }
         public static Vector3 operator +(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator -(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator *(Vector3 a, float b) { return a; }
+        public static Vector3 operator -(Vector3 a) { return a; }
         public static bool operator ==(Vector3 a, Vector3 b) { return a.x == b.x; }
         public static bool operator !=(Vector3 a, Vector3 b) { return a.x != b.x; }
         public override bool Equals(object o) { return false; }
@@ -92,6 +104,11 @@ namespace UnityEngine
     {
         public static void LogError(object m, Object context) { }
         public static void LogWarning(object m, Object context) { }
+    }
+    public static class Mathf
+    {
+        public static float Abs(float f) { return Math.Abs(f); }
+        public static float Clamp01(float f) { return f < 0f ? 0f : f > 1f ? 1f : f; }
     }
     public static class Application { public static bool isPlaying { get { return true; } } }
     public static class Time { public static float fixedDeltaTime { get { return 0.02f; } } }

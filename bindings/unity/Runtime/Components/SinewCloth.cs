@@ -19,6 +19,21 @@
 // stays free to move: pinned vertices follow it (followTransform), and `pins`
 // tie vertices to other Transforms (hands, hooks).
 //
+// Skinned pose (optional, Source.Mesh): a character's cape or skirt. Set
+// skinSource to a SkinnedMeshRenderer whose mesh has this mesh's vertices in
+// the same order (typically the same mesh, skinned to the character's bones).
+// Every FixedUpdate its BakeMesh snapshot becomes the cloth's skin
+// (sinew_cloth_set_skin): each vertex may move at most its max distance from
+// its skinned position and, with useBackstop, no further than its backstop
+// behind the skinned surface (sinew_cloth_set_max_distances). Both come from
+// maxDistance / backstop times a vertex colour channel of this mesh (or are
+// uniform without a channel): paint 0 where the cloth must follow the skin
+// rigidly. The baked normals are taken as "out of the body" (invertSkinNormals
+// flips them). The skin is the pose of the last animation update, so it lags
+// the animation by up to one step. The SkinnedMeshRenderer's Transform should
+// have unit scale: baked vertices are placed by its position and rotation
+// only (a warning is logged otherwise).
+//
 // Triangle winding: Unity's front faces and sinew's normals agree (both are
 // cross(b - a, c - a) for a triangle a, b, c), so Mesh.triangles pass as they
 // are and the grid's render triangles are sinew's own. A mirrored (negative)
@@ -43,6 +58,8 @@ namespace Sinew.Unity
         public enum ColorChannel { None, Red, Green, Blue, Alpha }
 
         public enum Tethers { None = 0, Euclidean = 1, Geodesic = 2 }
+
+        public enum Bending { Distance, Dihedral }
 
         [System.Serializable]
         public struct Pin
@@ -76,6 +93,8 @@ namespace Sinew.Unity
         [Tooltip("Grid only: the quads' diagonals")]
         [Min(0f)] public float shearCompliance = 1e-6f;
         [Min(0f)] public float bendCompliance = 1e-3f;
+        [Tooltip("Distance: a stick across each interior edge. Dihedral: the angle across each interior edge (bends only, folds sharper; bendCompliance is then in rad/(N m)). Read at creation")]
+        public Bending bending = Bending.Distance;
         public Tethers tethers = Tethers.Euclidean;
         [Min(1f)] public float tetherScale = 1f;
         [Min(0f)] public float thickness = 0.01f;
@@ -87,6 +106,20 @@ namespace Sinew.Unity
         [Min(0f)] public float lift = 0.3f;
         public bool selfCollision = false;
         public bool clothCollision = false;
+
+        [Header("Skinned pose (Source.Mesh)")]
+        [Tooltip("A SkinnedMeshRenderer with this mesh's vertices in the same order; none = no skin")]
+        public SkinnedMeshRenderer skinSource;
+        [Tooltip("Metres a vertex may move from its skinned position (times maxDistanceChannel when set)")]
+        [Min(0f)] public float maxDistance = 0.1f;
+        public ColorChannel maxDistanceChannel = ColorChannel.None;
+        [Tooltip("Limit how far vertices may go behind the skinned surface")]
+        public bool useBackstop = false;
+        [Tooltip("Metres a vertex may go behind the skinned surface (times backstopChannel when set); 0 = never")]
+        [Min(0f)] public float backstop = 0f;
+        public ColorChannel backstopChannel = ColorChannel.None;
+        [Tooltip("The baked normals point into the body: flip them")]
+        public bool invertSkinNormals = false;
 
         [Header("Attachments")]
         [Tooltip("Pinned vertices move with this Transform (and its parents)")]
@@ -106,6 +139,14 @@ namespace Sinew.Unity
         Vector3[] _pinnedRest = new Vector3[0]; // of _pinnedVertices, in this Transform's frame, scale applied
         List<SinewTarget> _targets = new List<SinewTarget>();
         SinewTarget[] _targetArray = new SinewTarget[0];
+        bool _skinning;
+        Mesh _bakedMesh;
+        Color[] _skinColors = new Color[0]; // this mesh's colours, for max distances and backstops
+        List<Vector3> _bakedList = new List<Vector3>();
+        Vector3[] _skinPositions = new Vector3[0];
+        Vector3[] _skinNormals = new Vector3[0];
+        float[] _maxDistances = new float[0];
+        float[] _backstops = new float[0];
 
         /// <summary>The body in the world (valid once Start has run).</summary>
         public SinewBodyId Body
@@ -140,7 +181,6 @@ namespace Sinew.Unity
                 CreateGrid();
             }
             _created = true;
-            ApplySettings();
 
             // The particle of each engine vertex, for pins given as vertices.
             int vertexCount = world.World.ClothVertexCount(_body);
@@ -148,6 +188,8 @@ namespace Sinew.Unity
             world.World.ReadVertexMap(_body, _vertexToParticle);
             _pinnedParticles = new uint[_pinnedVertices.Length];
             for (int i = 0; i < _pinnedVertices.Length; i++) _pinnedParticles[i] = _vertexToParticle[_pinnedVertices[i]];
+            if (skinSource != null) StartSkin(vertexCount, source == Source.Mesh ? filter.sharedMesh : null);
+            ApplySettings();
 
             _positions = new NativeArray<Vector3>(vertexCount, Allocator.Persistent);
             _normals = new NativeArray<Vector3>(vertexCount, Allocator.Persistent);
@@ -213,6 +255,7 @@ namespace Sinew.Unity
             def.mass = mass;
             def.stretch_compliance = stretchCompliance;
             def.bend_compliance = bendCompliance;
+            def.bend_mode = BendMode();
             def.tether_mode = (uint)tethers;
             def.tether_scale = tetherScale;
             def.thickness = thickness;
@@ -261,6 +304,7 @@ namespace Sinew.Unity
             def.stretch_compliance = stretchCompliance;
             def.shear_compliance = shearCompliance;
             def.bend_compliance = bendCompliance;
+            def.bend_mode = BendMode();
             def.pin_flags = pinTopEdge ? Native.SINEW_PIN_TOP_EDGE : 0u;
             def.tether_mode = (uint)tethers;
             def.tether_scale = tetherScale;
@@ -328,9 +372,109 @@ namespace Sinew.Unity
             _mesh.SetIndices(indices, MeshTopology.Triangles, 0);
         }
 
+        uint BendMode()
+        {
+            return bending == Bending.Dihedral ? Native.SINEW_BEND_DIHEDRAL : Native.SINEW_BEND_DISTANCE;
+        }
+
+        // Checks the skinned mesh against the cloth and sends the first skin
+        // (sinew needs one before max distances); skinning stays off on a mismatch.
+        void StartSkin(int vertexCount, Mesh painted)
+        {
+            Mesh skinned = skinSource.sharedMesh;
+            if (skinned == null || skinned.vertexCount != vertexCount)
+            {
+                Debug.LogError("SinewCloth: skinSource's mesh must have this cloth's " + vertexCount +
+                               " vertices in the same order; skinning is off", this);
+                return;
+            }
+            Vector3 scale = skinSource.transform.lossyScale;
+            if (Mathf.Abs(scale.x - 1f) > 1e-3f || Mathf.Abs(scale.y - 1f) > 1e-3f || Mathf.Abs(scale.z - 1f) > 1e-3f)
+            {
+                Debug.LogWarning("SinewCloth: skinSource's Transform is scaled; the skin is placed by its position and rotation only", this);
+            }
+            _skinColors = new Color[0];
+            if (painted != null && (maxDistanceChannel != ColorChannel.None || (useBackstop && backstopChannel != ColorChannel.None)))
+            {
+                _skinColors = painted.colors;
+                if (_skinColors.Length != vertexCount)
+                {
+                    Debug.LogWarning("SinewCloth: the mesh has no vertex colours for max distances or backstops; uniform values are used", this);
+                    _skinColors = new Color[0];
+                }
+            }
+            _bakedMesh = new Mesh { name = "sinew skin" };
+            _skinPositions = new Vector3[vertexCount];
+            _skinNormals = new Vector3[vertexCount];
+            _maxDistances = new float[vertexCount];
+            _backstops = new float[vertexCount];
+            _skinning = true;
+            SendSkin(); // turns _skinning off if sinew refuses it
+        }
+
+        // Bakes the skinned mesh, places it in world space and sends it to sinew.
+        void SendSkin()
+        {
+            skinSource.BakeMesh(_bakedMesh);
+            Vector3 position = skinSource.transform.position;
+            Quaternion rotation = skinSource.transform.rotation;
+            _bakedMesh.GetVertices(_bakedList);
+            if (_bakedList.Count != _skinPositions.Length)
+            {
+                Debug.LogError("SinewCloth: skinSource's baked mesh changed its vertex count; skinning is off", this);
+                _skinning = false;
+                return;
+            }
+            for (int i = 0; i < _skinPositions.Length; i++) _skinPositions[i] = position + rotation * _bakedList[i];
+            _bakedMesh.GetNormals(_bakedList);
+            bool haveNormals = _bakedList.Count == _skinNormals.Length;
+            for (int i = 0; i < _skinNormals.Length; i++)
+            {
+                Vector3 n = haveNormals ? rotation * _bakedList[i] : Vector3.zero;
+                if (invertSkinNormals) n = -n;
+                // sinew refuses a zero normal: keep the last one (or up).
+                if (n.x != 0f || n.y != 0f || n.z != 0f) _skinNormals[i] = n;
+                else if (_skinNormals[i].x == 0f && _skinNormals[i].y == 0f && _skinNormals[i].z == 0f) _skinNormals[i] = Vector3.up;
+            }
+            try
+            {
+                // Vector3 is SinewVec3 (three floats).
+                fixed (Vector3* p = _skinPositions)
+                fixed (Vector3* n = _skinNormals)
+                {
+                    world.World.SetClothSkin(_body, (SinewVec3*)p, (SinewVec3*)n, _skinPositions.Length);
+                }
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewCloth: sinew refused the skin (" + e.Message + "); skinning is off", this);
+                _skinning = false;
+            }
+        }
+
+        // Max distance and backstop per vertex: the value times the painted channel, or uniform.
+        void ApplyMaxDistances()
+        {
+            bool painted = _skinColors.Length == _maxDistances.Length;
+            for (int i = 0; i < _maxDistances.Length; i++)
+            {
+                float md = maxDistance, bs = backstop;
+                if (painted && maxDistanceChannel != ColorChannel.None) md *= Mathf.Clamp01(Channel(_skinColors[i], maxDistanceChannel));
+                if (painted && backstopChannel != ColorChannel.None) bs *= Mathf.Clamp01(Channel(_skinColors[i], backstopChannel));
+                _maxDistances[i] = md;
+                _backstops[i] = bs;
+            }
+            world.World.SetClothMaxDistances(_body, _maxDistances, useBackstop ? _backstops : null);
+        }
+
         float Channel(Color c)
         {
-            switch (pinColorChannel)
+            return Channel(c, pinColorChannel);
+        }
+
+        static float Channel(Color c, ColorChannel channel)
+        {
+            switch (channel)
             {
                 case ColorChannel.Red: return c.r;
                 case ColorChannel.Green: return c.g;
@@ -347,6 +491,7 @@ namespace Sinew.Unity
             world.World.SetClothWind(_body, SinewWorldBehaviour.ToSinew(wind));
             world.World.SetClothAerodynamics(_body, drag, lift);
             world.World.SetClothCollision(_body, selfCollision, clothCollision);
+            if (_skinning) ApplyMaxDistances();
         }
 
         void OnValidate()
@@ -357,6 +502,7 @@ namespace Sinew.Unity
         void FixedUpdate()
         {
             if (!_created || world == null || world.World == null) return;
+            if (_skinning && skinSource != null) SendSkin();
             _targets.Clear();
             // Pinned vertices ride on this Transform; only when it moved, so a
             // cloth at rest can fall asleep.
@@ -421,6 +567,8 @@ namespace Sinew.Unity
             if (_normals.IsCreated) _normals.Dispose();
             if (_renderObject != null) Destroy(_renderObject);
             if (_mesh != null) Destroy(_mesh);
+            if (_bakedMesh != null) Destroy(_bakedMesh);
+            _skinning = false;
             if (_sourceRenderer != null) _sourceRenderer.enabled = true;
         }
     }
