@@ -356,6 +356,13 @@ int main(void) {
         EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, back, 48), SINEW_RESULT_OK);
     }
 
+    /* recovery counter */
+    uint64_t recoveries = 99;
+    EXPECT(sinew_world_recovery_count(cw, &recoveries), SINEW_RESULT_OK);
+    CHECK(recoveries == 0);
+    EXPECT(sinew_world_recovery_count(cw, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_recovery_count(NULL, &recoveries), SINEW_RESULT_NULL_ARGUMENT);
+
     /* frames */
     uint32_t top[3] = {0, 1, 2}, frame_index = 99;
     SinewTransform shoulder = {{0, 0, 0}, {0, 0, 0, 1}};

@@ -1163,6 +1163,17 @@ SinewResult sinew_world_step(struct SinewWorld *world, float dt);
 SinewResult sinew_world_set_gravity(struct SinewWorld *world, struct SinewVec3 gravity);
 
 /**
+ * How many times a step went non-finite (or beyond +-1e15 m) for some group
+ * of coupled bodies, which sinew then put back to where they were before that
+ * step, at rest. A healthy world keeps this at 0; a rising count means the
+ * engine feeds inputs the simulation cannot follow (enormous shoves, forces
+ * or gravity).
+ *
+ * Errors: `NULL_ARGUMENT`. Threading: read lock.
+ */
+SinewResult sinew_world_recovery_count(const struct SinewWorld *world, uint64_t *out_count);
+
+/**
  * Sets the wind every cloth feels (m/s) from the next step on; wakes every
  * body.
  *

@@ -67,9 +67,19 @@ pub(crate) fn finite(value: f32, what: &str) -> Result<f32> {
     }
 }
 
-/// Checks that a vector entering the core is finite.
+/// The largest coordinate (or vector component) accepted, metres: beyond it
+/// the squares of distances come close to `f32::MAX` and a step could
+/// overflow. (f32 resolves 0.1 m only up to about 1e6 m anyway.)
+pub(crate) const MAX_COORDINATE: f32 = 1e15;
+
+/// Checks that a vector entering the core is finite and within
+/// [`MAX_COORDINATE`].
 pub(crate) fn finite_vec(v: glam::Vec3, what: &str) -> Result<glam::Vec3> {
-    if v.is_finite() { Ok(v) } else { Err(Error::invalid_argument(format!("{what} must be finite, got {v}"))) }
+    if v.is_finite() && v.abs().max_element() <= MAX_COORDINATE {
+        Ok(v)
+    } else {
+        Err(Error::invalid_argument(format!("{what} must be finite and within +-{MAX_COORDINATE:e}, got {v}")))
+    }
 }
 
 /// Checks a non-negative finite float (compliance, friction, radius).

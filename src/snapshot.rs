@@ -108,6 +108,7 @@ fn write_payload(w: &World, s: &mut impl Sink) {
     s.f32(w.last_dt);
     s.f32(w.last_h);
     s.u64(w.steps);
+    s.u64(w.recoveries);
 
     write_pool(s, &w.bodies, write_body);
 
@@ -372,6 +373,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
         return Err(bad("non-positive time step"));
     }
     world.steps = r.u64()?;
+    world.recoveries = r.u64()?;
 
     world.bodies = read_pool(r, read_body)?;
 

@@ -114,6 +114,8 @@ pub struct World {
     /// The last substep's length: the `h_prev` of the next prediction.
     pub(crate) last_h: f32,
     pub(crate) steps: u64,
+    /// Islands put back after a step went non-finite.
+    pub(crate) recoveries: u64,
     /// Scratch of the step.
     pub(crate) prepared: Prepared,
     pub(crate) contacts: Contacts,
@@ -147,6 +149,7 @@ impl World {
             last_dt: DEFAULT_DT,
             last_h: DEFAULT_DT / settings.substeps as f32,
             steps: 0,
+            recoveries: 0,
             prepared: Prepared::default(),
             contacts: Contacts::default(),
             scratch: Scratch::default(),
@@ -213,6 +216,13 @@ impl World {
         }
         crate::solver::step(self, dt);
         Ok(())
+    }
+
+    /// How many times a step went non-finite (or out of the coordinate
+    /// range) for some island and the island was put back to its state before
+    /// that step, at rest. A healthy world keeps this at 0.
+    pub fn recovery_count(&self) -> u64 {
+        self.recoveries
     }
 
     /// Steps taken so far.

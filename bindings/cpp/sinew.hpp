@@ -564,6 +564,13 @@ public:
         if (!r) return r;
         return h;
     }
+    /// How many times a step went non-finite and was undone (0 when healthy).
+    Expected<std::uint64_t> recovery_count() const {
+        std::uint64_t n = 0;
+        Result r = Result::from_code(::sinew_world_recovery_count(world_, &n));
+        if (!r) return r;
+        return n;
+    }
 
     /// Writes a snapshot into buffer[0 .. capacity); returns its size. A NULL
     /// buffer with capacity 0 asks for the size.

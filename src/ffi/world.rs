@@ -151,6 +151,23 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
     })
 }
 
+/// How many times a step went non-finite (or beyond +-1e15 m) for some group
+/// of coupled bodies, which sinew then put back to where they were before that
+/// step, at rest. A healthy world keeps this at 0; a rising count means the
+/// engine feeds inputs the simulation cannot follow (enormous shoves, forces
+/// or gravity).
+///
+/// Errors: `NULL_ARGUMENT`. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_recovery_count(world: *const SinewWorld, out_count: *mut u64) -> SinewResult {
+    ffi_boundary!("sinew_world_recovery_count", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_count, "out_count") }?;
+        *out = world.read(|w| Ok(w.recovery_count()))?;
+        Ok(())
+    })
+}
+
 /// Sets the wind every cloth feels (m/s) from the next step on; wakes every
 /// body.
 ///

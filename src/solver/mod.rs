@@ -24,6 +24,7 @@
 //!         cloth pairs   keep vertices off triangles
 //!       velocities      no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
+//!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
 //! ```
 //!
@@ -41,6 +42,7 @@ use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
 use crate::collision::friction::{self, ContactsMut};
 use crate::collision::{self, Prepared};
 use crate::constraints::joint::{self, Resolved};
+use crate::error::MAX_COORDINATE;
 use crate::particles::{Particles, ParticlesMut};
 use crate::world::World;
 use glam::Vec3;
@@ -95,6 +97,8 @@ pub(crate) struct Scratch {
     finder: PairFinder,
     pairs: Vec<Pair>,
     joints: Vec<Resolved>,
+    /// The island's positions before its step, for recovery.
+    backup: Vec<f32>,
 }
 
 /// Advances the world by `dt` (validated by the caller).
@@ -106,7 +110,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
     }
     let islands = island::build(&mut world.bodies, &world.joints);
-    let World { particles, bodies, joints, prepared, contacts, scratch, .. } = world;
+    let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
 
     let mut slots: Vec<Option<&mut Body>> = bodies.slots.iter_mut().map(|s| s.value.as_mut()).collect();
     for members in &islands {
@@ -134,7 +138,12 @@ pub(crate) fn step(world: &mut World, dt: f32) {
             broad_phase(body, prepared, &ctx);
         }
         find_cloth_pairs(&island, &views, &ctx, scratch);
+        save(&views, &mut scratch.backup);
         solve_island(&mut island, &mut views, &mut cviews, prepared, &ctx, scratch);
+        if !sane(&views) {
+            recover(&mut views, &scratch.backup);
+            *recoveries += 1;
+        }
         update_sleep(&mut island, &mut views, &ctx);
     }
     world.last_dt = dt;
@@ -204,6 +213,40 @@ fn solve_island(
     for body in island.iter_mut() {
         body.targets.end_step();
         body.skin.end_step();
+    }
+}
+
+/// Copies the island's positions and previous positions.
+fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
+    out.clear();
+    for p in views {
+        for a in [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz] {
+            out.extend_from_slice(a);
+        }
+    }
+}
+
+/// Whether every position of the island is finite and within the world's
+/// coordinate range.
+fn sane(views: &[ParticlesMut]) -> bool {
+    let ok = |v: &f32| v.abs() <= MAX_COORDINATE; // false for NaN and inf
+    views.iter().all(|p| p.x.iter().all(ok) && p.y.iter().all(ok) && p.z.iter().all(ok))
+}
+
+/// Recovery from a step that went non-finite (or out of range): every body
+/// of the island goes back to where it was before the step, at rest.
+fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
+    let mut at = 0;
+    for p in views.iter_mut() {
+        let n = p.len();
+        for a in [&mut *p.x, &mut *p.y, &mut *p.z, &mut *p.px, &mut *p.py, &mut *p.pz] {
+            a.copy_from_slice(&saved[at..at + n]);
+            at += n;
+        }
+        for i in 0..n {
+            let x = p.position(i);
+            p.set_previous(i, x);
+        }
     }
 }
 

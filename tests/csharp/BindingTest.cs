@@ -206,6 +206,7 @@ static unsafe class BindingTest
             world.Restore(image);
             for (int frame = 0; frame < 30; frame++) world.Step(1f / 60f);
             Check(world.StateHash() == after, "restore + same steps = same hash");
+            Check(world.RecoveryCount() == 0, "a healthy world never needed a recovery");
             ExpectCode(() => world.Restore(new byte[] { 1, 2, 3, 4 }), SinewResult.SINEW_RESULT_INCOMPATIBLE, "garbage snapshot");
 
             // Stale ids.

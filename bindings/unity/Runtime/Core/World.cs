@@ -157,6 +157,16 @@ namespace Sinew
             return hash;
         }
 
+        /// <summary>How many times a step went non-finite and was undone (0 when healthy).</summary>
+        public ulong RecoveryCount()
+        {
+            ulong count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_recovery_count(w, &count)); }
+            finally { Release(); }
+            return count;
+        }
+
         /// <summary>
         /// Writes a snapshot into buffer[0 .. capacity) and returns its size;
         /// buffer null with capacity 0 returns the size only.

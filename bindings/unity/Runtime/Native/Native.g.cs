@@ -1111,6 +1111,18 @@ namespace Sinew
         public static extern SinewResult sinew_world_set_gravity(SinewWorld* world, SinewVec3 gravity);
 
         /// <summary>
+        /// How many times a step went non-finite (or beyond +-1e15 m) for some group
+        /// of coupled bodies, which sinew then put back to where they were before that
+        /// step, at rest. A healthy world keeps this at 0; a rising count means the
+        /// engine feeds inputs the simulation cannot follow (enormous shoves, forces
+        /// or gravity).
+        ///
+        /// Errors: `NULL_ARGUMENT`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_recovery_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_recovery_count(SinewWorld* world, ulong* out_count);
+
+        /// <summary>
         /// Sets the wind every cloth feels (m/s) from the next step on; wakes every
         /// body.
         ///

@@ -1,0 +1,80 @@
+//! No input makes a position NaN or infinite: degenerate geometry,
+//! contradictory constraints, extreme steps and forces. Where a step would go
+//! non-finite anyway, the island is put back and the world counts it.
+
+use sinew::{ColliderShape, DistanceConstraint, GridDef, Joint, Quat, Target, Vec3, World, WorldSettings};
+
+fn all_finite(world: &World) -> bool {
+    world.bodies().all(|b| {
+        world.positions(b).unwrap().all(|p| p.is_finite()) && world.velocities(b).unwrap().all(|v| v.is_finite())
+    })
+}
+
+#[test]
+fn degenerate_and_contradictory_inputs_stay_finite() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    world
+        .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: -2.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    // Coincident particles with sticks of zero and non-zero rest length.
+    let p = world.create_particles(&[Vec3::ZERO, Vec3::ZERO, Vec3::ZERO], None).unwrap();
+    let sticks = [
+        DistanceConstraint { a: 0, b: 1, rest_length: 0.0, compliance: 0.0 },
+        DistanceConstraint { a: 1, b: 2, rest_length: 0.5, compliance: 0.0 },
+        DistanceConstraint { a: 0, b: 2, rest_length: 1.0, compliance: 0.0 },
+    ];
+    world.add_distance_constraints(p, &sticks).unwrap();
+    // A rigid stick whose ends are pulled 10 m apart by hard targets.
+    let q = world.create_particles(&[Vec3::new(5.0, 0.0, 0.0), Vec3::new(5.1, 0.0, 0.0)], None).unwrap();
+    world
+        .add_distance_constraints(q, &[DistanceConstraint { a: 0, b: 1, rest_length: -1.0, compliance: 0.0 }])
+        .unwrap();
+    let far = |particle, x: f32| Target { particle, position: Vec3::new(x, 0.0, 0.0), compliance: 0.0, max_force: 0.0 };
+    world.set_targets(q, &[far(0, 0.0), far(1, 10.0)]).unwrap();
+    // Two pinned particles joined rigidly at the wrong distance, with targets.
+    let r = world.create_particles(&[Vec3::new(0.0, 3.0, 0.0), Vec3::new(1.0, 3.0, 0.0)], Some(&[0.0, 0.0])).unwrap();
+    world
+        .create_joint(Joint { body_a: r, particle_a: 0, body_b: r, particle_b: 1, rest_length: 5.0, compliance: 0.0 })
+        .unwrap();
+    world.set_targets(r, &[far(0, -3.0)]).unwrap();
+    // A stiff cloth, shoved hard.
+    let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
+    world.move_particles(cloth, 100, &[Vec3::new(1e5, -1e5, 1e5)]).unwrap();
+    for dt in [1.0 / 60.0, 1.0, 1e-6, 0.5, 1.0 / 240.0] {
+        for _ in 0..30 {
+            world.step(dt).unwrap();
+            assert!(all_finite(&world), "non-finite at dt {dt}");
+        }
+    }
+    assert_eq!(world.recovery_count(), 0, "nothing here should have needed a recovery");
+}
+
+#[test]
+fn a_step_that_would_overflow_is_undone_and_counted() {
+    // Gravity at the input limit: one step would carry a falling particle
+    // beyond the coordinate range. Each such step is undone and counted.
+    let settings = WorldSettings { gravity: Vec3::new(0.0, -1e15, 0.0), ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let falling = world.create_particles(&[Vec3::ZERO, Vec3::X], None).unwrap();
+    world
+        .add_distance_constraints(falling, &[DistanceConstraint { a: 0, b: 1, rest_length: -1.0, compliance: 0.0 }])
+        .unwrap();
+    let calm = world.create_particles(&[Vec3::new(0.0, 0.0, 50.0)], Some(&[0.0])).unwrap();
+    for _ in 0..10 {
+        world.step(1.0).unwrap();
+        assert!(all_finite(&world));
+    }
+    assert!(world.recovery_count() > 0);
+    // The other body (its own island) was untouched.
+    assert_eq!(world.positions(calm).unwrap().next().unwrap(), Vec3::new(0.0, 0.0, 50.0));
+    // The survivor is where it was, at rest.
+    assert!(world.positions(falling).unwrap().all(|p| p.abs().max_element() <= 1e15));
+    // Inputs beyond the coordinate range are refused outright.
+    assert!(world.set_positions(falling, 0, &[Vec3::new(2e15, 0.0, 0.0)]).is_err());
+    assert!(world.move_particles(falling, 0, &[Vec3::new(0.0, -3e15, 0.0)]).is_err());
+    assert!(world.set_gravity(Vec3::new(0.0, -1e16, 0.0)).is_err());
+    // Snapshots keep the count.
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&world.snapshot()).unwrap();
+    assert_eq!(copy.recovery_count(), world.recovery_count());
+}
