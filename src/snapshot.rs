@@ -15,7 +15,8 @@
 //! building it.
 
 use crate::body::{Body, BodyKind};
-use crate::cloth::Cloth;
+use crate::cloth::build::{BendMode, ClothOptions, GridDef, TetherMode};
+use crate::cloth::{Cloth, MeshRecipe, Recipe};
 use crate::collision::{Collider, ColliderShape};
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
@@ -161,14 +162,25 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.f32(b.radius);
     let d = &b.distances;
     s.u32(d.method as u32);
-    s.u32s(&d.a);
-    s.u32s(&d.b);
-    s.f32s(&d.rest);
-    s.f32s(&d.compliance);
-    s.len(d.batches.len());
-    for r in &d.batches {
-        s.u32(r.start as u32);
-        s.u32(r.end as u32);
+    // A cloth still as built stores its recipe instead of what it builds.
+    let recipe = b.cloth.as_ref().and_then(|c| c.recipe.as_deref());
+    match recipe {
+        Some(rec) => {
+            s.u32(1);
+            write_recipe(rec, s);
+        }
+        None => {
+            s.u32(0);
+            s.u32s(&d.a);
+            s.u32s(&d.b);
+            s.f32s(&d.rest);
+            s.f32s(&d.compliance);
+            s.len(d.batches.len());
+            for r in &d.batches {
+                s.u32(r.start as u32);
+                s.u32(r.end as u32);
+            }
+        }
     }
     let t = &b.targets;
     s.u32s(&t.particle);
@@ -176,15 +188,17 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     s.vec3s(&t.to);
     s.f32s(&t.compliance);
     s.f32s(&t.max_force);
-    let d = &b.bends;
-    s.len(d.quad.len());
-    d.quad.iter().flatten().for_each(|&i| s.u32(i));
-    s.f32s(&d.rest);
-    s.f32s(&d.compliance);
-    let t = &b.tethers;
-    s.u32s(&t.particle);
-    s.u32s(&t.anchor);
-    s.f32s(&t.length);
+    if recipe.is_none() {
+        let d = &b.bends;
+        s.len(d.quad.len());
+        d.quad.iter().flatten().for_each(|&i| s.u32(i));
+        s.f32s(&d.rest);
+        s.f32s(&d.compliance);
+        let t = &b.tethers;
+        s.u32s(&t.particle);
+        s.u32s(&t.anchor);
+        s.f32s(&t.length);
+    }
     let k = &b.skin;
     for v in [&k.from, &k.to, &k.normal_from, &k.normal_to] {
         s.vec3s(v);
@@ -202,14 +216,73 @@ fn write_body(b: &Body, s: &mut impl Sink) {
         None => s.u32(0),
         Some(c) => {
             s.u32(1);
-            s.len(c.triangles.len());
-            c.triangles.iter().flatten().for_each(|&i| s.u32(i));
-            s.u32s(&c.vertex_map);
+            if recipe.is_none() {
+                s.len(c.triangles.len());
+                c.triangles.iter().flatten().for_each(|&i| s.u32(i));
+                s.u32s(&c.vertex_map);
+            }
             s.f32(c.drag);
             s.f32(c.lift);
             s.vec3(c.wind);
             s.u32(c.self_collision as u32);
             s.u32(c.cloth_collision as u32);
+        }
+    }
+}
+
+fn write_options(o: &ClothOptions, s: &mut impl Sink) {
+    for v in [o.mass, o.stretch_compliance, o.shear_compliance, o.bend_compliance] {
+        s.f32(v);
+    }
+    s.u32(o.bend as u32);
+    s.u32(o.tethers as u32);
+    for v in [o.tether_scale, o.thickness, o.drag, o.lift] {
+        s.f32(v);
+    }
+    s.u32(o.self_collision as u32);
+    s.u32(o.cloth_collision as u32);
+}
+
+fn write_quat(q: Quat, s: &mut impl Sink) {
+    [q.x, q.y, q.z, q.w].iter().for_each(|&v| s.f32(v));
+}
+
+fn write_recipe(r: &Recipe, s: &mut impl Sink) {
+    match r {
+        Recipe::Grid(g) => {
+            s.u32(0);
+            s.vec3(g.position);
+            write_quat(g.rotation, s);
+            s.u32(g.columns);
+            s.u32(g.rows);
+            s.f32(g.spacing);
+            s.u32(g.pins);
+            write_options(&g.options, s);
+        }
+        Recipe::Mesh(m) => {
+            s.u32(1);
+            s.vec3(m.position);
+            write_quat(m.rotation, s);
+            s.vec3s(&m.vertices);
+            s.len(m.triangles.len());
+            m.triangles.iter().flatten().for_each(|&i| s.u32(i));
+            s.f32(m.weld_tolerance);
+            match &m.inv_masses {
+                None => s.u32(0),
+                Some(w) => {
+                    s.u32(1);
+                    s.f32s(w);
+                }
+            }
+            match &m.pinned {
+                None => s.u32(0),
+                Some(p) => {
+                    s.u32(1);
+                    s.len(p.len());
+                    p.iter().for_each(|&b| s.u32(b as u32));
+                }
+            }
+            write_options(&m.options, s);
         }
     }
 }
@@ -432,34 +505,34 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     let mut body = Body::new(kind, first, count);
     body.radius = r.finite()?;
     let method = DistanceMethod::from_u32(r.u32()?).ok_or_else(|| bad("unknown distance method"))?;
-    let (a, b) = (r.u32s()?, r.u32s()?);
-    let (rest, compliance) = (r.f32s()?, r.f32s()?);
-    let n = a.len();
-    if b.len() != n || rest.len() != n || compliance.len() != n {
-        return Err(bad("distance arrays of different lengths"));
+    if body.radius < 0.0 {
+        return Err(bad("a negative radius"));
     }
-    if a.iter().chain(&b).any(|&i| i as usize >= count)
-        || a.iter().zip(&b).any(|(i, j)| i == j)
-        || rest.iter().chain(&compliance).any(|&v| v < 0.0)
-        || body.radius < 0.0
-    {
-        return Err(bad("a distance constraint out of range"));
-    }
-    let nb = r.len(8)?;
-    let mut batches = Vec::with_capacity(nb);
-    let mut end = 0usize;
-    for _ in 0..nb {
-        let (s, e) = (r.u32()? as usize, r.u32()? as usize);
-        if s != end || e <= s || e > n {
-            return Err(bad("distance batches do not tile the constraints"));
+    // A recipe is rebuilt through the same checks and code as at creation.
+    let rebuilt = match r.u32()? {
+        0 => None,
+        1 => {
+            let recipe = read_recipe(r)?;
+            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
+            let id = match &recipe {
+                Recipe::Grid(g) => probe.create_cloth_grid(g),
+                Recipe::Mesh(m) => probe.create_cloth_mesh(&m.def()),
+            }
+            .map_err(|e| bad(format!("a cloth recipe: {}", e.message)))?;
+            let mut made = probe.bodies.remove(id.into()).expect("just created");
+            if made.count != count || kind != BodyKind::Cloth {
+                return Err(bad("a cloth recipe that does not fit its body"));
+            }
+            made.distances.method = method;
+            Some(made)
         }
-        batches.push(s..e);
-        end = e;
+        _ => return Err(bad("bad recipe flag")),
+    };
+    if let Some(made) = &rebuilt {
+        body.distances = made.distances.clone();
+    } else {
+        body.distances = read_distances(r, count, method)?;
     }
-    if end != n {
-        return Err(bad("distance batches do not tile the constraints"));
-    }
-    body.distances = DistanceSet::from_parts(a, b, rest, compliance, batches, method);
 
     let particle = r.u32s()?;
     let (from, to) = (r.vec3s()?, r.vec3s()?);
@@ -477,29 +550,34 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     }
     body.targets = TargetSet::from_parts(particle, from, to, compliance, max_force);
 
-    let n = r.len(16)?;
-    let mut quad = Vec::with_capacity(n);
-    for _ in 0..n {
-        quad.push([r.u32()?, r.u32()?, r.u32()?, r.u32()?]);
+    if let Some(made) = &rebuilt {
+        body.bends = made.bends.clone();
+        body.tethers = made.tethers.clone();
+    } else {
+        let n = r.len(16)?;
+        let mut quad = Vec::with_capacity(n);
+        for _ in 0..n {
+            quad.push([r.u32()?, r.u32()?, r.u32()?, r.u32()?]);
+        }
+        let (rest, compliance) = (r.f32s()?, r.f32s()?);
+        if rest.len() != n
+            || compliance.len() != n
+            || quad.iter().flatten().any(|&i| i as usize >= count)
+            || compliance.iter().any(|&c| c < 0.0)
+        {
+            return Err(bad("a bending constraint out of range"));
+        }
+        body.bends = BendSet::from_parts(quad, rest, compliance);
+        let (particle, anchor, length) = (r.u32s()?, r.u32s()?, r.f32s()?);
+        if anchor.len() != particle.len()
+            || length.len() != particle.len()
+            || particle.iter().chain(&anchor).any(|&i| i as usize >= count)
+            || length.iter().any(|&l| l < 0.0)
+        {
+            return Err(bad("a tether out of range"));
+        }
+        body.tethers = TetherSet { particle, anchor, length };
     }
-    let (rest, compliance) = (r.f32s()?, r.f32s()?);
-    if rest.len() != n
-        || compliance.len() != n
-        || quad.iter().flatten().any(|&i| i as usize >= count)
-        || compliance.iter().any(|&c| c < 0.0)
-    {
-        return Err(bad("a bending constraint out of range"));
-    }
-    body.bends = BendSet::from_parts(quad, rest, compliance);
-    let (particle, anchor, length) = (r.u32s()?, r.u32s()?, r.f32s()?);
-    if anchor.len() != particle.len()
-        || length.len() != particle.len()
-        || particle.iter().chain(&anchor).any(|&i| i as usize >= count)
-        || length.iter().any(|&l| l < 0.0)
-    {
-        return Err(bad("a tether out of range"));
-    }
-    body.tethers = TetherSet { particle, anchor, length };
     let (from, to, nf, nt) = (r.vec3s()?, r.vec3s()?, r.vec3s()?, r.vec3s()?);
     let (max, back) = (r.f32s_allow_inf()?, r.f32s_allow_inf()?);
     let m = to.len();
@@ -529,12 +607,20 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         return Err(bad("cloth data does not match the body kind"));
     }
     if has_cloth == 1 {
-        let n = r.len(12)?;
-        let mut triangles = Vec::with_capacity(n);
-        for _ in 0..n {
-            triangles.push([r.u32()?, r.u32()?, r.u32()?]);
-        }
-        let vertex_map = r.u32s()?;
+        let (triangles, vertex_map) = match &rebuilt {
+            Some(made) => {
+                let c = made.cloth.as_ref().expect("a cloth");
+                (c.triangles.clone(), c.vertex_map.clone())
+            }
+            None => {
+                let n = r.len(12)?;
+                let mut triangles = Vec::with_capacity(n);
+                for _ in 0..n {
+                    triangles.push([r.u32()?, r.u32()?, r.u32()?]);
+                }
+                (triangles, r.u32s()?)
+            }
+        };
         let (drag, lift, wind) = (r.finite()?, r.finite()?, r.vec3()?);
         let flags = (r.u32()?, r.u32()?);
         if triangles.iter().flatten().chain(&vertex_map).any(|&i| i as usize >= count)
@@ -545,10 +631,130 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         {
             return Err(bad("cloth data out of range"));
         }
-        body.cloth =
-            Some(Box::new(Cloth::new(count, triangles, vertex_map, drag, lift, wind, flags.0 == 1, flags.1 == 1)));
+        let mut cloth = Cloth::new(count, triangles, vertex_map, drag, lift, wind, flags.0 == 1, flags.1 == 1);
+        cloth.recipe = rebuilt.and_then(|mut made| made.cloth.take()).and_then(|c| c.recipe);
+        body.cloth = Some(Box::new(cloth));
+    } else if rebuilt.is_some() {
+        return Err(bad("a recipe on a body without cloth data"));
     }
     Ok(body)
+}
+
+fn read_distances(r: &mut Reader, count: usize, method: DistanceMethod) -> Result<DistanceSet> {
+    let (a, b) = (r.u32s()?, r.u32s()?);
+    let (rest, compliance) = (r.f32s()?, r.f32s()?);
+    let n = a.len();
+    if b.len() != n || rest.len() != n || compliance.len() != n {
+        return Err(bad("distance arrays of different lengths"));
+    }
+    if a.iter().chain(&b).any(|&i| i as usize >= count)
+        || a.iter().zip(&b).any(|(i, j)| i == j)
+        || rest.iter().chain(&compliance).any(|&v| v < 0.0)
+    {
+        return Err(bad("a distance constraint out of range"));
+    }
+    let nb = r.len(8)?;
+    let mut batches = Vec::with_capacity(nb);
+    let mut end = 0usize;
+    for _ in 0..nb {
+        let (s, e) = (r.u32()? as usize, r.u32()? as usize);
+        if s != end || e <= s || e > n {
+            return Err(bad("distance batches do not tile the constraints"));
+        }
+        batches.push(s..e);
+        end = e;
+    }
+    if end != n {
+        return Err(bad("distance batches do not tile the constraints"));
+    }
+    Ok(DistanceSet::from_parts(a, b, rest, compliance, batches, method))
+}
+
+fn read_quat(r: &mut Reader) -> Result<Quat> {
+    Ok(Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?))
+}
+
+fn read_options(r: &mut Reader) -> Result<ClothOptions> {
+    let (mass, stretch_compliance, shear_compliance, bend_compliance) =
+        (r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+    let bend = BendMode::from_u32(r.u32()?).ok_or_else(|| bad("unknown bend mode"))?;
+    let tethers = TetherMode::from_u32(r.u32()?).ok_or_else(|| bad("unknown tether mode"))?;
+    let (tether_scale, thickness, drag, lift) = (r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+    let flag = |v: u32| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(bad("bad cloth flag")),
+    };
+    let (self_collision, cloth_collision) = (flag(r.u32()?)?, flag(r.u32()?)?);
+    Ok(ClothOptions {
+        mass,
+        stretch_compliance,
+        shear_compliance,
+        bend_compliance,
+        bend,
+        tethers,
+        tether_scale,
+        thickness,
+        drag,
+        lift,
+        self_collision,
+        cloth_collision,
+    })
+}
+
+fn read_recipe(r: &mut Reader) -> Result<Recipe> {
+    match r.u32()? {
+        0 => Ok(Recipe::Grid(GridDef {
+            position: r.vec3()?,
+            rotation: read_quat(r)?,
+            columns: r.u32()?,
+            rows: r.u32()?,
+            spacing: r.finite()?,
+            pins: r.u32()?,
+            options: read_options(r)?,
+        })),
+        1 => {
+            let (position, rotation, vertices) = (r.vec3()?, read_quat(r)?, r.vec3s()?);
+            let n = r.len(12)?;
+            let mut triangles = Vec::with_capacity(n);
+            for _ in 0..n {
+                triangles.push([r.u32()?, r.u32()?, r.u32()?]);
+            }
+            let weld_tolerance = r.finite()?;
+            let inv_masses = match r.u32()? {
+                0 => None,
+                1 => Some(r.f32s()?),
+                _ => return Err(bad("bad recipe flag")),
+            };
+            let pinned = match r.u32()? {
+                0 => None,
+                1 => {
+                    let n = r.len(4)?;
+                    Some((0..n).map(|_| r.u32().map(|v| v != 0)).collect::<Result<Vec<bool>>>()?)
+                }
+                _ => return Err(bad("bad recipe flag")),
+            };
+            for (what, len) in
+                [("inv_masses", inv_masses.as_ref().map(Vec::len)), ("pin mask", pinned.as_ref().map(Vec::len))]
+            {
+                if len.is_some_and(|l| l != vertices.len()) {
+                    return Err(bad(format!("a mesh recipe's {what} does not match its vertices")));
+                }
+            }
+            let options = read_options(r)?;
+            Ok(Recipe::Mesh(MeshRecipe {
+                position,
+                rotation,
+                vertices,
+                triangles,
+                weld_tolerance,
+                inv_masses,
+                pinned,
+                options,
+            }))
+        }
+        _ => Err(bad("unknown recipe kind")),
+    }
 }
 
 impl Reader<'_> {

@@ -132,7 +132,9 @@ pub(crate) fn unit_rotation(q: Quat, what: &str) -> Result<Quat> {
     if !q.is_finite() || !len.is_finite() || len < 1e-6 {
         return Err(Error::invalid_argument(format!("{what} must be a finite, non-zero quaternion, got {q}")));
     }
-    Ok(q / len)
+    // Already unit (within 1e-6): kept as given, so normalising is idempotent
+    // and a rotation stored in a snapshot rebuilds the same bits.
+    if (len - 1.0).abs() <= 1e-6 { Ok(q) } else { Ok(q / len) }
 }
 
 impl World {
@@ -390,6 +392,10 @@ impl World {
         let body = self.body_mut(id)?;
         let padded_count = padded(body.count);
         body.distances.extend(&resolved, padded_count);
+        if let Some(cloth) = &mut body.cloth {
+            // The sticks are no longer what the cloth's recipe builds.
+            cloth.recipe = None;
+        }
         Ok(())
     }
 

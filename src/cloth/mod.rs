@@ -16,6 +16,45 @@ use crate::world::{World, unit_rotation};
 use build::{Built, ClothOptions, GridDef, MeshDef, PIN_ALL};
 use glam::Vec3;
 
+/// How a cloth was built, kept so a snapshot can store this instead of the
+/// thousands of constraints it produces (rebuilding gives the same bits).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recipe {
+    /// From [`World::create_cloth_grid`].
+    Grid(GridDef),
+    /// From [`World::create_cloth_mesh`].
+    Mesh(MeshRecipe),
+}
+
+/// An owned copy of a [`MeshDef`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshRecipe {
+    pub position: Vec3,
+    pub rotation: glam::Quat,
+    pub vertices: Vec<Vec3>,
+    pub triangles: Vec<[u32; 3]>,
+    pub weld_tolerance: f32,
+    pub inv_masses: Option<Vec<f32>>,
+    pub pinned: Option<Vec<bool>>,
+    pub options: ClothOptions,
+}
+
+impl MeshRecipe {
+    /// The definition it copies.
+    pub fn def(&self) -> MeshDef<'_> {
+        MeshDef {
+            position: self.position,
+            rotation: self.rotation,
+            vertices: &self.vertices,
+            triangles: &self.triangles,
+            weld_tolerance: self.weld_tolerance,
+            inv_masses: self.inv_masses.as_deref(),
+            pinned: self.pinned.as_deref(),
+            options: self.options,
+        }
+    }
+}
+
 /// The cloth part of a cloth body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
@@ -32,6 +71,9 @@ pub struct Cloth {
     /// Neighbours of each particle (CSR), derived from the triangles.
     pub neighbour_start: Vec<u32>,
     pub neighbours: Vec<u32>,
+    /// How it was built, while its sticks, bends, tethers and triangles are
+    /// still exactly what that gives (adding sticks to the body drops it).
+    pub recipe: Option<Box<Recipe>>,
 }
 
 impl Cloth {
@@ -48,7 +90,18 @@ impl Cloth {
         cloth_collision: bool,
     ) -> Self {
         let (neighbour_start, neighbours) = self_collision::neighbours(count, &triangles);
-        Cloth { triangles, vertex_map, drag, lift, wind, self_collision, cloth_collision, neighbour_start, neighbours }
+        Cloth {
+            triangles,
+            vertex_map,
+            drag,
+            lift,
+            wind,
+            self_collision,
+            cloth_collision,
+            neighbour_start,
+            neighbours,
+            recipe: None,
+        }
     }
 }
 
@@ -89,8 +142,9 @@ impl World {
         if !far.is_finite() || !(def.position.abs().max_element() + far).is_finite() {
             return Err(Error::invalid_argument("the grid's extent is not finite"));
         }
-        let built = build::grid(&GridDef { rotation, ..*def });
-        self.add_cloth(built, &def.options)
+        let def = GridDef { rotation, ..*def };
+        let built = build::grid(&def);
+        self.add_cloth(built, &def.options, Recipe::Grid(def))
     }
 
     /// Creates a cloth from a triangle mesh, welding vertices closer than the
@@ -130,12 +184,22 @@ impl World {
         if built.triangles.is_empty() {
             return Err(Error::invalid_argument("every triangle of the mesh is degenerate"));
         }
-        self.add_cloth(built, &def.options)
+        let recipe = Recipe::Mesh(MeshRecipe {
+            position: def.position,
+            rotation,
+            vertices: def.vertices.to_vec(),
+            triangles: def.triangles.to_vec(),
+            weld_tolerance: def.weld_tolerance,
+            inv_masses: def.inv_masses.map(<[f32]>::to_vec),
+            pinned: def.pinned.map(<[bool]>::to_vec),
+            options: def.options,
+        });
+        self.add_cloth(built, &def.options, recipe)
     }
 
-    fn add_cloth(&mut self, built: Built, o: &ClothOptions) -> Result<BodyId> {
+    fn add_cloth(&mut self, built: Built, o: &ClothOptions, recipe: Recipe) -> Result<BodyId> {
         let id = self.add_body(BodyKind::Cloth, &built.positions, |i| built.inv_mass[i])?;
-        let cloth = Cloth::new(
+        let mut cloth = Cloth::new(
             built.positions.len(),
             built.triangles,
             built.vertex_map,
@@ -145,6 +209,7 @@ impl World {
             o.self_collision,
             o.cloth_collision,
         );
+        cloth.recipe = Some(Box::new(recipe));
         let body = self.bodies.get_mut(id.into()).expect("just created");
         body.radius = o.thickness;
         body.distances.extend(&built.sticks, crate::particles::padded(body.count));
