@@ -6,6 +6,7 @@
 //! bytes, winding, pin grouping) is plain Rust in the other modules, with
 //! unit tests.
 
+pub mod nodes;
 pub mod pins;
 pub mod pose;
 pub mod shape;

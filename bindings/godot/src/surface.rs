@@ -12,7 +12,7 @@
 /// Errors on a count that is not a multiple of 3 or a bad index.
 pub fn godot_to_sinew_triangles(indices: &[i32], vertex_count: usize) -> Result<Vec<[u32; 3]>, String> {
     let flat: Vec<i32> = if indices.is_empty() { (0..vertex_count as i32).collect() } else { indices.to_vec() };
-    if flat.len() % 3 != 0 || flat.is_empty() {
+    if !flat.len().is_multiple_of(3) || flat.is_empty() {
         return Err(format!("a triangle surface needs a multiple of 3 indices, got {}", flat.len()));
     }
     if let Some(&bad) = flat.iter().find(|&&i| i < 0 || i as usize >= vertex_count) {
