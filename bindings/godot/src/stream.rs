@@ -200,6 +200,48 @@ mod tests {
     }
 
     #[test]
+    fn a_welded_mesh_cloth_streams_each_engine_vertex_from_its_particle() {
+        use sinew::{ClothOptions, MeshDef, Quat, World, WorldSettings};
+        // Two triangles of a quad with the shared edge's vertices duplicated
+        // (a UV seam): 6 engine vertices, 4 particles.
+        let v = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y];
+        let tris = [[0, 1, 2], [3, 4, 5]];
+        let pinned = [false, false, true, false, false, true]; // the corner (0, 1)
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let def = MeshDef {
+            position: Vec3::new(0.0, 2.0, 0.0),
+            rotation: Quat::IDENTITY,
+            vertices: &v,
+            triangles: &tris,
+            weld_tolerance: 1e-5,
+            inv_masses: None,
+            pinned: Some(&pinned),
+            options: ClothOptions::default(),
+        };
+        let id = world.create_cloth_mesh(&def).unwrap();
+        for _ in 0..30 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let map = world.cloth_vertex_map(id).unwrap().to_vec();
+        assert_eq!(map.len(), 6);
+        assert_eq!((map[1], map[2]), (map[3], map[5]), "the seam is welded");
+        let positions: Vec<Vec3> = world.positions(id).unwrap().collect();
+        let normals = world.cloth_normals(id).unwrap();
+        let layout = Layout::godot_4_2(6, true, false);
+        let mut out = vec![0u8; layout.region_len()];
+        pack(&layout, &map, &positions, &normals, &mut out);
+        for (k, &p) in map.iter().enumerate() {
+            let f = |i: usize| f32::from_le_bytes(out[12 * k + 4 * i..12 * k + 4 * i + 4].try_into().unwrap());
+            assert_eq!(Vec3::new(f(0), f(1), f(2)), positions[p as usize]);
+            let n = u32::from_le_bytes(out[72 + 4 * k..76 + 4 * k].try_into().unwrap());
+            assert!(octahedral_decode(n).distance(normals[p as usize]) < 2e-4);
+        }
+        // The quad swings down about its pinned corner.
+        assert!(positions[map[4] as usize].y < 3.0 - 0.05, "{:?}", positions[map[4] as usize]);
+        assert_eq!(positions[map[2] as usize], Vec3::new(0.0, 3.0, 0.0));
+    }
+
+    #[test]
     fn bounds_grow_by_the_margin() {
         let pts = [Vec3::new(1.0, -2.0, 0.5), Vec3::new(-1.0, 3.0, 0.0), Vec3::new(0.0, 0.0, 4.0)];
         let (lo, hi) = bounds(pts, 0.1).unwrap();
