@@ -93,8 +93,10 @@ struct ClothState {
     body: BodyId,
     /// The particle of each surface vertex.
     vertex_map: Vec<u32>,
-    /// Nodes the pinned particles ride on, with their sinew frame index.
-    frames: Vec<(Gd<Node3D>, u32)>,
+    /// Nodes the pinned particles ride on, their sinew frame index, and the
+    /// transform last given to sinew (unchanged frames are not re-sent, so a
+    /// still cloth can fall asleep).
+    frames: Vec<(Gd<Node3D>, u32, Transform3D)>,
     mesh: Gd<ArrayMesh>,
     layout: Layout,
     positions: Vec<Vec3>,
@@ -320,9 +322,10 @@ impl SinewCloth3D {
                 godot_warn!("SinewCloth3D: pin node {path} is not a Node3D; its vertices stay where they are");
                 continue;
             };
-            let p = decompose(&node.get_global_transform());
+            let t = node.get_global_transform();
+            let p = decompose(&t);
             let frame = world.attach_to_frame(body, &particles, p.position, p.rotation).map_err(|e| e.to_string())?;
-            frames.push((node, frame));
+            frames.push((node, frame, t));
         }
 
         // The render mesh, in world space, and where its bytes go.
@@ -355,13 +358,19 @@ impl SinewCloth3D {
                 }
             }
         }
-        let Some(s) = &self.state else { return };
-        for (node, frame) in &s.frames {
-            if node.is_instance_valid() {
-                let p = decompose(&node.get_global_transform());
-                if let Err(e) = world.set_frame(s.body, *frame, p.position, p.rotation) {
-                    godot_error!("SinewCloth3D: {e}");
-                }
+        let Some(s) = &mut self.state else { return };
+        for (node, frame, last) in &mut s.frames {
+            if !node.is_instance_valid() {
+                continue;
+            }
+            let t = node.get_global_transform();
+            if t == *last {
+                continue;
+            }
+            *last = t;
+            let p = decompose(&t);
+            if let Err(e) = world.set_frame(s.body, *frame, p.position, p.rotation) {
+                godot_error!("SinewCloth3D: {e}");
             }
         }
         if std::mem::take(&mut self.wind_changed)

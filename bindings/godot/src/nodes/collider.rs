@@ -25,6 +25,9 @@ pub struct SinewCollider3D {
     id: Option<ColliderId>,
     /// The shape last given to sinew (scale baked in) and its friction.
     current: Option<(ColliderShape, f32)>,
+    /// The global transform last given to sinew: an unchanged one is not
+    /// re-sent (moving a collider wakes the bodies it touches).
+    last_transform: Option<Transform3D>,
     /// The last error reported, so a bad shape is reported once, not every frame.
     last_error: Option<String>,
     base: Base<Node3D>,
@@ -61,6 +64,7 @@ impl INode3D for SinewCollider3D {
             world_node: None,
             id: None,
             current: None,
+            last_transform: None,
             last_error: None,
             base,
         }
@@ -88,6 +92,7 @@ impl INode3D for SinewCollider3D {
             w.bind_mut().unregister_collider(&me, self.id.take());
         }
         self.current = None;
+        self.last_transform = None;
     }
 }
 
@@ -110,14 +115,26 @@ impl SinewCollider3D {
             self.current = None;
             return;
         };
-        let pose = decompose(&self.base().get_global_transform());
+        let t = self.base().get_global_transform();
+        let pose = decompose(&t);
         let wanted = match describe(&shape).and_then(|s| to_collider_shape(s, pose.scale)) {
             Ok(s) => (s, self.friction),
-            Err(e) => return self.report(e),
+            Err(e) => {
+                // An unusable shape collides with nothing.
+                if let Some(id) = self.id.take() {
+                    let _ = world.destroy_collider(id);
+                }
+                self.current = None;
+                return self.report(e);
+            }
         };
         if let Some(id) = self.id.filter(|_| self.current == Some(wanted)) {
-            if let Err(e) = world.set_collider_transform(id, pose.position, pose.rotation) {
-                self.report(e.to_string());
+            if self.last_transform == Some(t) {
+                return;
+            }
+            match world.set_collider_transform(id, pose.position, pose.rotation) {
+                Ok(()) => self.last_transform = Some(t),
+                Err(e) => self.report(e.to_string()),
             }
             return;
         }
@@ -128,6 +145,7 @@ impl SinewCollider3D {
             Ok(id) => {
                 self.id = Some(id);
                 self.current = Some(wanted);
+                self.last_transform = Some(t);
                 self.last_error = None;
             }
             Err(e) => self.report(e.to_string()),
