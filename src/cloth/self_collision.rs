@@ -50,9 +50,12 @@ pub struct PairFinder {
     entries: Vec<(u32, u32, u32)>,
     bucket_start: Vec<u32>,
     candidates: Vec<(u32, u32)>,
+    kept: Vec<(f32, Pair)>,
 }
 
 const HASH_BITS_MAX: u32 = 22;
+/// The most triangles one vertex is kept off in a step (the nearest).
+const MAX_PAIRS_PER_VERTEX: usize = 16;
 /// The most cells a box covers along an axis in the hash, minus one.
 const MAX_SPAN: i32 = 7;
 /// Barycentric slack: a vertex over a triangle's edge still counts, so it
@@ -173,17 +176,29 @@ impl PairFinder {
                         continue;
                     }
                     let [xa, xb, xc] = t.map(|c| pt.position(c as usize));
+                    let x = pv.position(i as usize);
                     let n = (xb - xa).cross(xc - xa);
-                    let side = if n.dot(pv.position(i as usize) - xa) < 0.0 { -1.0 } else { 1.0 };
-                    out.push(Pair {
-                        vertex_body: vm.body,
-                        vertex: i,
-                        triangle_body: tm.body,
-                        triangle: t,
-                        side,
-                        thickness: vm.thickness,
-                    });
+                    let side = if n.dot(x - xa) < 0.0 { -1.0 } else { 1.0 };
+                    let centre = (xa + xb + xc) / 3.0;
+                    self.kept.push((
+                        x.distance_squared(centre),
+                        Pair {
+                            vertex_body: vm.body,
+                            vertex: i,
+                            triangle_body: tm.body,
+                            triangle: t,
+                            side,
+                            thickness: vm.thickness,
+                        },
+                    ));
                 }
+                // Pathological piles (many cloths created in one place) would
+                // pair every vertex with every triangle: keep the nearest few.
+                if self.kept.len() > MAX_PAIRS_PER_VERTEX {
+                    self.kept.select_nth_unstable_by(MAX_PAIRS_PER_VERTEX, |a, b| a.0.total_cmp(&b.0));
+                    self.kept.truncate(MAX_PAIRS_PER_VERTEX);
+                }
+                out.extend(self.kept.drain(..).map(|(_, pair)| pair));
             }
         }
     }
