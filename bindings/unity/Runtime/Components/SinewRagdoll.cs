@@ -1,3 +1,7 @@
+// Compiled only with the scripting define SINEW_RAGDOLL: the ragdoll functions
+// it calls (sinew_ragdoll_*) are not in sinew.h yet (they come with the ragdoll
+// work), and without the guard the Sinew.Unity assembly would not compile.
+#if SINEW_RAGDOLL
 // A humanoid ragdoll driven by the animation: built with
 // sinew_ragdoll_create_humanoid at this character's feet; every frame, after
 // the Animator has posed the bones (LateUpdate), that pose becomes the motor
@@ -121,3 +125,4 @@ namespace Sinew.Unity
         }
     }
 }
+#endif
