@@ -669,9 +669,10 @@ impl World {
 
     /// Wakes the sleeping bodies whose bounds the collider reaches.
     fn wake_touching(&mut self, collider: &Collider) {
+        let shape = collider.prepared();
         for b in self.bodies.values_mut().filter(|b| b.sleeping) {
             let grow = b.radius + 0.05;
-            if collider.overlaps(b.bounds.0 - grow, b.bounds.1 + grow) {
+            if shape.overlaps(b.bounds.0 - grow, b.bounds.1 + grow) {
                 b.wake();
             }
         }

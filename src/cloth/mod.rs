@@ -227,10 +227,16 @@ impl World {
         }
     }
 
-    fn cloth_mut(&mut self, id: BodyId) -> Result<&mut Cloth> {
+    /// The cloth body, woken (whatever changes it may set it moving).
+    fn cloth_body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
         self.cloth(id)?;
         let body = self.bodies.get_mut(id.into()).expect("checked");
-        Ok(body.cloth.as_mut().expect("checked"))
+        body.wake();
+        Ok(body)
+    }
+
+    fn cloth_mut(&mut self, id: BodyId) -> Result<&mut Cloth> {
+        Ok(self.cloth_body_mut(id)?.cloth.as_mut().expect("checked"))
     }
 
     /// Area-weighted unit normals, one per particle (front = counter-clockwise).
@@ -258,7 +264,6 @@ impl World {
     pub fn set_cloth_wind(&mut self, id: BodyId, wind: Vec3) -> Result<()> {
         let wind = finite_vec(wind, "wind")?;
         self.cloth_mut(id)?.wind = wind;
-        self.wake(id);
         Ok(())
     }
 
@@ -269,7 +274,6 @@ impl World {
         let c = self.cloth_mut(id)?;
         c.drag = drag;
         c.lift = lift;
-        self.wake(id);
         Ok(())
     }
 
@@ -278,7 +282,6 @@ impl World {
         let c = self.cloth_mut(id)?;
         c.self_collision = self_collision;
         c.cloth_collision = cloth_collision;
-        self.wake(id);
         Ok(())
     }
 
@@ -309,9 +312,7 @@ impl World {
                 q[i] = unit;
             }
         }
-        let body = self.bodies.get_mut(id.into()).expect("checked");
-        body.skin.set(p, q);
-        body.wake();
+        self.cloth_body_mut(id)?.skin.set(p, q);
         Ok(())
     }
 
@@ -349,10 +350,9 @@ impl World {
                 back[i] = back[i].min(check(b[k], &format!("backstops[{k}]"))?);
             }
         }
-        let body = self.bodies.get_mut(id.into()).expect("checked");
+        let body = self.cloth_body_mut(id)?;
         body.skin.max_distance = max;
         body.skin.backstop = back;
-        body.wake();
         Ok(())
     }
 

@@ -73,14 +73,11 @@ pub trait Shape {
 }
 
 impl Collider {
-    /// May a point inside `lo..hi` touch this collider?
-    pub fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
+    /// This collider alone in world space (for tests outside the step).
+    pub fn prepared(&self) -> Prepared {
         let mut one = Prepared::default();
         self.prepare(&mut one);
-        one.planes.iter().any(|s| s.overlaps(lo, hi))
-            || one.spheres.iter().any(|s| s.overlaps(lo, hi))
-            || one.boxes.iter().any(|s| s.overlaps(lo, hi))
-            || one.capsules.iter().any(|s| s.overlaps(lo, hi))
+        one
     }
 
     /// Adds this collider, in world space, to the lists of the step.
@@ -107,6 +104,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// May a point inside `lo..hi` touch any of the shapes?
+    pub fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
+        self.planes.iter().any(|s| s.overlaps(lo, hi))
+            || self.spheres.iter().any(|s| s.overlaps(lo, hi))
+            || self.boxes.iter().any(|s| s.overlaps(lo, hi))
+            || self.capsules.iter().any(|s| s.overlaps(lo, hi))
+    }
+
     /// Rebuilds the lists from the colliders, in the given (deterministic) order.
     pub fn rebuild<'a>(&mut self, colliders: impl Iterator<Item = &'a Collider>) {
         self.planes.clear();

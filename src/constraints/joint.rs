@@ -39,14 +39,15 @@ pub struct Resolved {
     pub lambda: f32,
 }
 
-/// Resets the multipliers at the start of a substep.
-pub fn begin_substep(joints: &mut [Resolved]) {
-    joints.iter_mut().for_each(|j| j.lambda = 0.0);
+/// Resets the multipliers at the start of a substep (joints tagged with
+/// their island).
+pub fn begin_substep(joints: &mut [(u32, Resolved)]) {
+    joints.iter_mut().for_each(|(_, j)| j.lambda = 0.0);
 }
 
 /// One XPBD pass over an island's joints.
-pub fn project(views: &mut [ParticlesMut], joints: &mut [Resolved], inv_h2: f32) {
-    for j in joints {
+pub fn project(views: &mut [ParticlesMut], joints: &mut [(u32, Resolved)], inv_h2: f32) {
+    for (_, j) in joints {
         let (ba, bb) = (j.body_a as usize, j.body_b as usize);
         let (a, b) = (j.a as usize, j.b as usize);
         let (wa, wb) = (views[ba].inv_mass[a], views[bb].inv_mass[b]);

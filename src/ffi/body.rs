@@ -1,6 +1,6 @@
 //! `sinew_body_*`: particle bodies, sticks, targets, motion control, readback.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_slice, optional_out, readback, world_ref};
+use super::boundary::{Failure, SinewWorld, checked_out, checked_slice, optional_out, read_into, world_ref};
 use super::types::*;
 use crate::{BodyId, DistanceConstraint, DistanceMethod, Target, Vec3};
 
@@ -396,24 +396,14 @@ unsafe fn read_vectors(
     let out_count = unsafe { optional_out(out_count, "out_count") }?;
     world.read(|w| {
         let id = BodyId::from(body);
-        let n = w.particle_count(id)?;
-        let store = || {
-            if let Some(c) = out_count {
-                *c = n;
-            }
-        };
-        if let Some(out) = unsafe { readback(out, capacity as usize, n as usize, store) }? {
-            fn fill(out: &mut [SinewVec3], values: impl Iterator<Item = Vec3>) {
-                for (o, v) in out.iter_mut().zip(values) {
-                    *o = v.into();
-                }
-            }
-            match quantity {
-                Quantity::Positions => fill(out, w.positions(id)?),
-                Quantity::Velocities => fill(out, w.velocities(id)?),
-            }
+        match quantity {
+            Quantity::Positions => unsafe {
+                read_into(out, capacity, out_count, w.positions(id)?.map(SinewVec3::from))
+            },
+            Quantity::Velocities => unsafe {
+                read_into(out, capacity, out_count, w.velocities(id)?.map(SinewVec3::from))
+            },
         }
-        Ok(())
     })
 }
 

@@ -230,6 +230,32 @@ pub(crate) unsafe fn readback<'a, T>(
     Ok(Some(unsafe { std::slice::from_raw_parts_mut(out, needed) }))
 }
 
+/// The readback protocol over a sequence of values: the count goes to
+/// `out_count` (when given) in every case [`readback`] stores it, the values
+/// into `out` when it holds them all.
+///
+/// # Safety
+/// `out` is NULL or valid for writes of `capacity` `T`s.
+pub(crate) unsafe fn read_into<T>(
+    out: *mut T,
+    capacity: u32,
+    out_count: Option<&mut u32>,
+    values: impl ExactSizeIterator<Item = T>,
+) -> Result<(), Failure> {
+    let n = values.len();
+    let store = || {
+        if let Some(c) = out_count {
+            *c = n as u32;
+        }
+    };
+    if let Some(out) = unsafe { readback(out, capacity as usize, n, store) }? {
+        for (o, v) in out.iter_mut().zip(values) {
+            *o = v;
+        }
+    }
+    Ok(())
+}
+
 /// An optional output pointer: NULL means "not wanted".
 ///
 /// # Safety

@@ -1,7 +1,7 @@
 //! `sinew_cloth_*`: cloth from a grid or a triangle mesh, and what a renderer
 //! reads back.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, readback, world_ref};
+use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, read_into, world_ref};
 use super::types::*;
 use crate::{BendMode, BodyId, ClothOptions, GridDef, MeshDef, TetherMode, Vec3};
 
@@ -338,18 +338,7 @@ pub unsafe extern "C" fn sinew_cloth_read_normals(
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let normals = w.cloth_normals(body.into())?;
-            let n = normals.len();
-            let store = || {
-                if let Some(c) = out_count {
-                    *c = n as u32;
-                }
-            };
-            if let Some(out) = unsafe { readback(out, capacity as usize, n, store) }? {
-                for (o, v) in out.iter_mut().zip(normals) {
-                    *o = v.into();
-                }
-            }
-            Ok(())
+            unsafe { read_into(out, capacity, out_count, normals.into_iter().map(SinewVec3::from)) }
         })
     })
 }
@@ -390,15 +379,7 @@ pub unsafe extern "C" fn sinew_cloth_read_vertex_map(
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let map = w.cloth_vertex_map(body.into())?;
-            let store = || {
-                if let Some(c) = out_count {
-                    *c = map.len() as u32;
-                }
-            };
-            if let Some(out) = unsafe { readback(out, capacity as usize, map.len(), store) }? {
-                out.copy_from_slice(map);
-            }
-            Ok(())
+            unsafe { read_into(out, capacity, out_count, map.iter().copied()) }
         })
     })
 }

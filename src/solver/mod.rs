@@ -96,7 +96,10 @@ pub(crate) struct Scratch {
     aero: Vec<Vec<Vec3>>,
     finder: PairFinder,
     pairs: Vec<Pair>,
-    joints: Vec<Resolved>,
+    /// The step's joints, tagged with their island.
+    joints: Vec<(u32, Resolved)>,
+    /// (island, index in it) of each body slot, this step.
+    island_of: Vec<(u32, u32)>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
 }
@@ -112,25 +115,41 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     let islands = island::build(&mut world.bodies, &world.joints);
     let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
 
-    let mut slots: Vec<Option<&mut Body>> = bodies.slots.iter_mut().map(|s| s.value.as_mut()).collect();
-    for members in &islands {
-        let mut island: Vec<&mut Body> = members.iter().map(|&i| slots[i as usize].take().expect("live")).collect();
-        // Joints of this island, with bodies as island indices.
-        scratch.joints.clear();
-        for (_, j) in joints.iter() {
-            let at = |id: crate::pool::BodyId| members.binary_search(&(id.index1 - 1)).ok();
-            if let (Some(a), Some(b)) = (at(j.body_a), at(j.body_b)) {
-                scratch.joints.push(Resolved {
-                    body_a: a as u32,
-                    a: j.particle_a,
-                    body_b: b as u32,
-                    b: j.particle_b,
-                    rest: j.rest_length,
-                    compliance: j.compliance,
-                    lambda: 0.0,
-                });
-            }
+    // Every joint resolved once, its bodies as indices into its island, in
+    // island order; each island then takes its run.
+    scratch.island_of.clear();
+    scratch.island_of.resize(bodies.slots.len(), (u32::MAX, 0));
+    for (k, members) in islands.iter().enumerate() {
+        for (m, &slot) in members.iter().enumerate() {
+            scratch.island_of[slot as usize] = (k as u32, m as u32);
         }
+    }
+    let mut resolved = std::mem::take(&mut scratch.joints);
+    resolved.clear();
+    for (_, j) in joints.iter() {
+        let ((island, a), (_, b)) =
+            (scratch.island_of[j.body_a.index1 as usize - 1], scratch.island_of[j.body_b.index1 as usize - 1]);
+        if island != u32::MAX {
+            let r = Resolved {
+                body_a: a,
+                a: j.particle_a,
+                body_b: b,
+                b: j.particle_b,
+                rest: j.rest_length,
+                compliance: j.compliance,
+                lambda: 0.0,
+            };
+            resolved.push((island, r));
+        }
+    }
+    resolved.sort_by_key(|&(island, _)| island); // stable: joint order within an island
+
+    let mut slots: Vec<Option<&mut Body>> = bodies.slots.iter_mut().map(|s| s.value.as_mut()).collect();
+    for (k, members) in islands.iter().enumerate() {
+        let mut island: Vec<&mut Body> = members.iter().map(|&i| slots[i as usize].take().expect("live")).collect();
+        let from = resolved.partition_point(|&(i, _)| (i as usize) < k);
+        let to = resolved.partition_point(|&(i, _)| (i as usize) <= k);
+        let island_joints = &mut resolved[from..to];
         let ranges: Vec<_> = island.iter().map(|b| b.range()).collect();
         let mut views = particles.views(&ranges);
         let mut cviews = contacts.views(&ranges);
@@ -139,13 +158,14 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         }
         find_cloth_pairs(&island, &views, &ctx, scratch);
         save(&views, &mut scratch.backup);
-        solve_island(&mut island, &mut views, &mut cviews, prepared, &ctx, scratch);
+        solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, &ctx, scratch);
         if !sane(&views) {
             recover(&mut views, &scratch.backup);
             *recoveries += 1;
         }
         update_sleep(&mut island, &mut views, &ctx);
     }
+    scratch.joints = resolved;
     world.last_dt = dt;
     world.last_h = ctx.h;
     world.steps += 1;
@@ -156,11 +176,12 @@ fn solve_island(
     island: &mut [&mut Body],
     views: &mut [ParticlesMut],
     cviews: &mut [ContactsMut],
+    joints: &mut [(u32, Resolved)],
     prepared: &Prepared,
     ctx: &StepContext,
     scratch: &mut Scratch,
 ) {
-    let Scratch { aero: accel, pairs, joints, .. } = scratch;
+    let Scratch { aero: accel, pairs, .. } = scratch;
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
         a.clear();
