@@ -483,6 +483,8 @@ typedef struct SinewWorldDef {
     uint32_t internal_cookie;
 } SinewWorldDef;
 
+
+
 /**
  * Success.
  */

@@ -9,6 +9,7 @@ use crate::constraints::skin::SkinSet;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
+use crate::ragdoll::Ragdoll;
 use glam::Vec3;
 use std::ops::Range;
 
@@ -20,6 +21,8 @@ pub enum BodyKind {
     Particles = 0,
     /// A cloth from a grid or a triangle mesh.
     Cloth = 1,
+    /// A ragdoll from a skeleton.
+    Ragdoll = 2,
 }
 
 impl BodyKind {
@@ -27,6 +30,7 @@ impl BodyKind {
         match v {
             0 => Some(Self::Particles),
             1 => Some(Self::Cloth),
+            2 => Some(Self::Ragdoll),
             _ => None,
         }
     }
@@ -42,6 +46,9 @@ pub struct Body {
     pub count: usize,
     /// Collision radius of every particle of the body, metres.
     pub radius: f32,
+    /// Per-particle collision radii (a ragdoll's bones differ); empty means
+    /// `radius` for all.
+    pub radii: Vec<f32>,
     pub distances: DistanceSet,
     pub targets: TargetSet,
     pub tethers: TetherSet,
@@ -53,6 +60,8 @@ pub struct Body {
     pub frames: Vec<FrameAttachment>,
     /// Triangles, aerodynamics and render data of a cloth body.
     pub cloth: Option<Box<Cloth>>,
+    /// Bones, limits and readback of a ragdoll body.
+    pub ragdoll: Option<Box<Ragdoll>>,
     /// Asleep: skipped by the step until something wakes it.
     pub sleeping: bool,
     /// Seconds the body has been slower than the world's sleep speed.
@@ -70,6 +79,7 @@ impl Body {
             first,
             count,
             radius: 0.0,
+            radii: Vec::new(),
             distances: DistanceSet::default(),
             targets: TargetSet::default(),
             tethers: TetherSet::default(),
@@ -77,6 +87,7 @@ impl Body {
             frames: Vec::new(),
             skin: SkinSet::default(),
             cloth: None,
+            ragdoll: None,
             sleeping: false,
             still_time: 0.0,
             candidates: Candidates::default(),

@@ -24,6 +24,7 @@ mod error;
 mod hash;
 mod particles;
 mod pool;
+mod ragdoll;
 mod snapshot;
 pub mod solver;
 mod world;
@@ -35,11 +36,14 @@ pub use cloth::build::{
     BendMode, ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode,
 };
 pub use collision::ColliderShape;
+pub use constraints::angle_limit::Limit;
 pub use constraints::distance::{DistanceConstraint, DistanceMethod};
 pub use constraints::joint::Joint;
 pub use constraints::target::Target;
 pub use error::{Error, ErrorKind, Result};
 pub use pool::{BodyId, ColliderId, JointId};
+pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
+pub use ragdoll::{BoneDef, RagdollDef};
 pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.

@@ -497,6 +497,9 @@ fn read_pool<T>(r: &mut Reader, read: impl Fn(&mut Reader) -> Result<T>) -> Resu
 
 fn read_body(r: &mut Reader) -> Result<Body> {
     let kind = BodyKind::from_u32(r.u32()?).ok_or_else(|| bad("unknown body kind"))?;
+    if kind == BodyKind::Ragdoll {
+        return Err(bad("a ragdoll body: snapshots do not store ragdolls yet"));
+    }
     let first = r.u32()? as usize;
     let count = r.u32()? as usize;
     if count == 0 || first % LANES != 0 {

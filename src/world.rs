@@ -744,7 +744,8 @@ impl World {
         crate::snapshot::state_hash(self)
     }
 
-    /// A versioned, checksummed binary image of the whole world.
+    /// A versioned, checksummed binary image of the whole world. Ragdolls
+    /// are not stored yet: restoring an image that holds one is refused.
     pub fn snapshot(&self) -> Vec<u8> {
         crate::snapshot::write(self)
     }

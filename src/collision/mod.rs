@@ -151,35 +151,48 @@ impl Candidates {
     }
 }
 
-/// One collision pass over a body's particles against its candidates.
+/// One collision pass over a body's particles against its candidates, with
+/// one radius for all (`radii` empty) or one per particle (negative: the
+/// particle does not collide).
 pub fn project(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
     radius: f32,
+    radii: &[f32],
     candidates: &Candidates,
     prepared: &Prepared,
 ) {
-    project_kind(p, contacts, radius, &candidates.planes, &prepared.planes);
-    project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres);
-    project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes);
-    project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules);
+    if radii.is_empty() {
+        let r = |_| radius;
+        project_kind(p, contacts, r, &candidates.planes, &prepared.planes);
+        project_kind(p, contacts, r, &candidates.spheres, &prepared.spheres);
+        project_kind(p, contacts, r, &candidates.boxes, &prepared.boxes);
+        project_kind(p, contacts, r, &candidates.capsules, &prepared.capsules);
+    } else {
+        let r = |i: usize| radii.get(i).copied().unwrap_or(0.0);
+        project_kind(p, contacts, r, &candidates.planes, &prepared.planes);
+        project_kind(p, contacts, r, &candidates.spheres, &prepared.spheres);
+        project_kind(p, contacts, r, &candidates.boxes, &prepared.boxes);
+        project_kind(p, contacts, r, &candidates.capsules, &prepared.capsules);
+    }
 }
 
 fn project_kind<S: Shape>(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
-    radius: f32,
+    radius: impl Fn(usize) -> f32,
     candidates: &[u32],
     shapes: &[S],
 ) {
     for &k in candidates {
         let shape = &shapes[k as usize];
         for i in 0..p.len() {
-            if p.inv_mass[i] == 0.0 {
+            let r = radius(i);
+            if p.inv_mass[i] == 0.0 || r < 0.0 {
                 continue;
             }
             let x = p.position(i);
-            if let Some((normal, depth)) = shape.contact(x, radius) {
+            if let Some((normal, depth)) = shape.contact(x, r) {
                 p.set_position(i, x + normal * depth);
                 contacts.record(i, normal, depth, shape.friction());
             }

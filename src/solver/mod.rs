@@ -19,6 +19,7 @@
 //!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
+//!           ragdoll     rigid bones, joint limits, separations     ragdoll/
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
@@ -217,8 +218,11 @@ fn solve_island(
                 if body.skin.is_active() {
                     body.skin.project(p);
                 }
+                if let Some(ragdoll) = &mut body.ragdoll {
+                    ragdoll.project(p);
+                }
                 if !body.candidates.is_empty() {
-                    collision::project(p, c, body.radius, &body.candidates, prepared);
+                    collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);

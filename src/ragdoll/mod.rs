@@ -1,0 +1,372 @@
+//! Ragdolls (Jakobsen, "Articulated bodies"): an engine's skeleton as
+//! particles at the joints, one rigid cluster per bone, angular limits per
+//! joint and separations against self-intersection; bone transforms read back
+//! from the clusters' fitted frames.
+//!
+//! A bone's world transform is its head particle and its cluster's rotation
+//! times the bone's rest rotation, so at creation it is exactly the rest
+//! transform the engine gave and the engine's skinning (bone = frame * bind
+//! offset) shows no snap.
+
+pub mod build;
+pub mod humanoid;
+
+use crate::body::{Body, BodyKind};
+use crate::constraints::angle_limit::{self, Limit, TwistLimit};
+use crate::constraints::inequality::{self, Inequality};
+use crate::constraints::shape_match::ClusterSet;
+use crate::error::{Error, Result, finite_vec, non_negative, positive};
+use crate::particles::ParticlesMut;
+use crate::pool::BodyId;
+use crate::world::{World, unit_rotation};
+use glam::{Quat, Vec3};
+use std::f32::consts::PI;
+
+/// Most bones a ragdoll may have.
+pub const MAX_BONES: usize = 1024;
+
+/// One bone of a skeleton, in the engine's terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoneDef {
+    /// For lookups by name; may be empty.
+    pub name: String,
+    /// An earlier bone, or `None` for the root (bone 0, and only it).
+    pub parent: Option<u32>,
+    /// Rest transform in world space: the head and the bone's frame. The
+    /// bone runs along its local +Y.
+    pub position: Vec3,
+    /// See `position`.
+    pub rotation: Quat,
+    /// Metres along +Y to the tail; 0 = up to the first child's head.
+    pub length: f32,
+    /// Collision radius, metres.
+    pub radius: f32,
+    /// Kilograms, > 0.
+    pub mass: f32,
+    /// Range of motion relative to the parent (ignored for the root).
+    pub limit: Limit,
+}
+
+/// A skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RagdollDef {
+    /// In order: a parent before its children, the root first.
+    pub bones: Vec<BoneDef>,
+}
+
+impl RagdollDef {
+    /// The ready human figure (see [`humanoid`]), standing on `position`
+    /// facing the frame's +Z, `height` metres tall.
+    pub fn humanoid(position: Vec3, rotation: Quat, height: f32) -> RagdollDef {
+        humanoid::def(position, rotation, height)
+    }
+}
+
+/// The ragdoll part of a ragdoll body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ragdoll {
+    /// Bone names, in bone order.
+    pub names: Vec<String>,
+    /// Parent of each bone.
+    pub parents: Vec<Option<u32>>,
+    /// Head and tail particle of each bone.
+    pub heads: Vec<u32>,
+    pub tails: Vec<u32>,
+    /// Bone `b` is cluster `b`.
+    pub clusters: ClusterSet,
+    /// Cones, hinge ranges and separations.
+    pub inequalities: Vec<Inequality>,
+    pub twists: Vec<TwistLimit>,
+    /// The definition it was built from (snapshots store this).
+    pub def: RagdollDef,
+}
+
+impl Ragdoll {
+    /// One relaxation pass: bones rigid, joints within their limits, parts
+    /// apart.
+    pub fn project(&mut self, p: &mut ParticlesMut) {
+        self.clusters.project(p);
+        inequality::project(&self.inequalities, p);
+        angle_limit::project(&self.twists, &mut self.clusters, p);
+    }
+
+    /// Number of bones.
+    pub fn bone_count(&self) -> usize {
+        self.heads.len()
+    }
+}
+
+fn check_angle(v: f32, lo: f32, hi: f32, what: &str) -> Result<()> {
+    if !(v.is_finite() && (lo..=hi).contains(&v)) {
+        return Err(Error::invalid_argument(format!("{what} must be in [{lo}, {hi}] radians, got {v}")));
+    }
+    Ok(())
+}
+
+fn check_limit(limit: &Limit, what: &str) -> Result<Limit> {
+    match *limit {
+        Limit::Ball { swing, twist_min, twist_max } => {
+            check_angle(swing, 0.0, PI, &format!("{what}.swing"))?;
+            check_angle(twist_min, -PI, PI, &format!("{what}.twist_min"))?;
+            check_angle(twist_max, -PI, PI, &format!("{what}.twist_max"))?;
+            if twist_min > twist_max {
+                return Err(Error::invalid_argument(format!(
+                    "{what}: twist_min ({twist_min}) is above twist_max ({twist_max})"
+                )));
+            }
+            Ok(*limit)
+        }
+        Limit::Hinge { axis, min, max } => {
+            finite_vec(axis, &format!("{what}.hinge_axis"))?;
+            let len = axis.length();
+            if !(len > 1e-6 && len.is_finite()) {
+                return Err(Error::invalid_argument(format!("{what}.hinge_axis must not be zero")));
+            }
+            check_angle(min, -PI, PI, &format!("{what}.hinge_min"))?;
+            check_angle(max, -PI, PI, &format!("{what}.hinge_max"))?;
+            if min > max {
+                return Err(Error::invalid_argument(format!("{what}: hinge_min ({min}) is above hinge_max ({max})")));
+            }
+            Ok(Limit::Hinge { axis: axis / len, min, max })
+        }
+    }
+}
+
+/// Checks a definition and returns it with unit rotations and axes.
+fn check_def(def: &RagdollDef) -> Result<RagdollDef> {
+    let n = def.bones.len();
+    if n == 0 {
+        return Err(Error::invalid_argument("a ragdoll needs at least one bone (bone_count was 0)"));
+    }
+    if n > MAX_BONES {
+        return Err(Error::limit(format!("a ragdoll has at most {MAX_BONES} bones, got {n}")));
+    }
+    let mut out = def.clone();
+    for (b, bone) in out.bones.iter_mut().enumerate() {
+        let what = format!("bones[{b}]");
+        match bone.parent {
+            None if b != 0 => {
+                return Err(Error::invalid_argument(format!("{what} has no parent; only bone 0 may be the root")));
+            }
+            Some(_) if b == 0 => {
+                return Err(Error::invalid_argument("bones[0] is the root and must have parent -1"));
+            }
+            Some(p) if p as usize >= b => {
+                return Err(Error::invalid_argument(format!(
+                    "{what}.parent is {p}: a parent must come before its child"
+                )));
+            }
+            _ => {}
+        }
+        finite_vec(bone.position, &format!("{what}.rest.position"))?;
+        bone.rotation = unit_rotation(bone.rotation, &format!("{what}.rest.rotation"))?;
+        non_negative(bone.length, &format!("{what}.length"))?;
+        non_negative(bone.radius, &format!("{what}.radius"))?;
+        positive(bone.mass, &format!("{what}.mass"))?;
+        bone.limit = check_limit(&bone.limit, &format!("{what}.limit"))?;
+    }
+    Ok(out)
+}
+
+impl World {
+    /// Creates a ragdoll from a skeleton at its rest pose, at rest.
+    ///
+    /// Refused: no bones or more than [`MAX_BONES`], a root other than bone
+    /// 0, a parent that does not come before its child, NaN/inf, a zero
+    /// rotation, a negative radius, a mass <= 0, limits out of range, and a
+    /// bone of zero length (its `length`, or the distance to its first
+    /// child's head along its +Y when `length` is 0).
+    pub fn create_ragdoll(&mut self, def: &RagdollDef) -> Result<BodyId> {
+        let def = check_def(def)?;
+        let mut tails = Vec::with_capacity(def.bones.len());
+        for b in 0..def.bones.len() {
+            let tail = build::tail_of(&def, b)
+                .ok_or_else(|| Error::invalid_argument(format!("bones[{b}] has length 0 and no child to reach")))?;
+            let length = (tail - def.bones[b].position).length();
+            if length.is_nan() || length <= 1e-4 || !tail.is_finite() {
+                return Err(Error::invalid_argument(format!(
+                    "bones[{b}] ({:?}) has zero length: its tail is its head",
+                    def.bones[b].name
+                )));
+            }
+            tails.push(tail);
+        }
+        let built = build::build(&def, &tails);
+        let id = self.add_body(BodyKind::Ragdoll, &built.positions, |i| built.inv_masses[i])?;
+        let body = self.bodies.get_mut(id.into()).expect("just created");
+        body.radius = built.radii.iter().copied().fold(0.0, f32::max);
+        body.radii = built.radii;
+        body.ragdoll = Some(Box::new(Ragdoll {
+            names: def.bones.iter().map(|b| b.name.clone()).collect(),
+            parents: def.bones.iter().map(|b| b.parent).collect(),
+            heads: built.heads,
+            tails: built.tails,
+            clusters: built.clusters,
+            inequalities: built.inequalities,
+            twists: built.twists,
+            def,
+        }));
+        Ok(id)
+    }
+
+    /// Creates the ready human figure of [`humanoid`], standing on `position`
+    /// (between its feet) facing the frame's +Z, `height` metres tall.
+    pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
+        finite_vec(position, "root.position")?;
+        let rotation = unit_rotation(rotation, "root.rotation")?;
+        positive(height, "height")?;
+        if height > 1.0e3 {
+            return Err(Error::invalid_argument(format!("height must be at most 1000 m, got {height}")));
+        }
+        self.create_ragdoll(&humanoid::def(position, rotation, height))
+    }
+
+    pub(crate) fn ragdoll(&self, id: BodyId) -> Result<(&Body, &Ragdoll)> {
+        let body = self.body(id)?;
+        match &body.ragdoll {
+            Some(r) => Ok((body, r)),
+            None => Err(Error::wrong_kind(format!("body is a {:?} body, not a ragdoll", body.kind))),
+        }
+    }
+
+    /// The ragdoll body, woken.
+    fn ragdoll_body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
+        self.ragdoll(id)?;
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        body.wake();
+        Ok(body)
+    }
+
+    /// The head and tail particle of a bone (indices within the body, e.g.
+    /// for `create_joint`).
+    pub fn ragdoll_bone_particles(&self, id: BodyId, bone: u32) -> Result<(u32, u32)> {
+        let r = self.ragdoll(id)?.1;
+        let b = bone as usize;
+        if b >= r.bone_count() {
+            return Err(Error::invalid_argument(format!("bone {bone} is out of range ({} bones)", r.bone_count())));
+        }
+        Ok((r.heads[b], r.tails[b]))
+    }
+
+    /// Number of bones.
+    pub fn ragdoll_bone_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.ragdoll(id)?.1.bone_count() as u32)
+    }
+
+    /// The index of the first bone called `name`, if any.
+    pub fn ragdoll_find_bone(&self, id: BodyId, name: &str) -> Result<Option<u32>> {
+        Ok(self.ragdoll(id)?.1.names.iter().position(|n| n == name).map(|i| i as u32))
+    }
+
+    /// Each bone's world transform (head, rotation), in bone order.
+    pub fn ragdoll_bones(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = (Vec3, Quat)> + '_> {
+        let (body, r) = self.ragdoll(id)?;
+        Ok((0..r.bone_count()).map(move |b| {
+            let head = self.particles.position(body.first + r.heads[b] as usize);
+            (head, r.clusters.world_rotation(b).normalize())
+        }))
+    }
+
+    /// Teleports the ragdoll to a pose (one world transform per bone, the
+    /// head and the frame). With `previous` (the pose `dt` seconds earlier,
+    /// e.g. the animation's last two frames) the particles keep that motion;
+    /// without it the ragdoll is at rest.
+    pub fn set_ragdoll_pose(
+        &mut self,
+        id: BodyId,
+        pose: &[(Vec3, Quat)],
+        previous: Option<(&[(Vec3, Quat)], f32)>,
+    ) -> Result<()> {
+        let n = self.ragdoll(id)?.1.bone_count();
+        let check = |pose: &[(Vec3, Quat)], what: &str| -> Result<Vec<(Vec3, Quat)>> {
+            if pose.len() != n {
+                return Err(Error::invalid_argument(format!(
+                    "{what} has {} transforms; the ragdoll has {n} bones",
+                    pose.len()
+                )));
+            }
+            pose.iter()
+                .enumerate()
+                .map(|(b, &(p, q))| {
+                    Ok((
+                        finite_vec(p, &format!("{what}[{b}].position"))?,
+                        unit_rotation(q, &format!("{what}[{b}].rotation"))?,
+                    ))
+                })
+                .collect()
+        };
+        let now = check(pose, "bones")?;
+        let before = match previous {
+            Some((prev, dt)) => {
+                positive(dt, "dt")?;
+                Some((check(prev, "previous")?, dt))
+            }
+            None => None,
+        };
+        let h = self.last_h;
+        let (first, r) = {
+            let (body, r) = self.ragdoll(id)?;
+            (body.first, r)
+        };
+        let now_x = placed(r, &now);
+        let prev_x = before.as_ref().map(|(prev, dt)| (placed(r, prev), *dt));
+        let rotations: Vec<Quat> =
+            now.iter().enumerate().map(|(b, &(_, q))| (q * r.clusters.frame[b].conjugate()).normalize()).collect();
+        for (i, &x) in now_x.iter().enumerate() {
+            let v = prev_x.as_ref().map_or(Vec3::ZERO, |(px, dt)| (x - px[i]) / *dt);
+            self.particles.set_position(first + i, x);
+            self.particles.set_previous(first + i, x - v * h);
+        }
+        let body = self.ragdoll_body_mut(id)?;
+        body.ragdoll.as_mut().expect("checked").clusters.rotation = rotations;
+        Ok(())
+    }
+
+    /// An impulse (N s) at a world point of a bone, spread over the bone's
+    /// two particles by the point's barycentric weights along it (Jakobsen,
+    /// "Rigid bodies": `p = c1 x1 + c2 x2`): particle `i` gains velocity
+    /// `c_i w_i J`, so the momentum added is exactly `J`.
+    pub fn apply_bone_impulse(&mut self, id: BodyId, bone: u32, point: Vec3, impulse: Vec3) -> Result<()> {
+        finite_vec(point, "point")?;
+        finite_vec(impulse, "impulse")?;
+        let (first, head, tail) = {
+            let (body, r) = self.ragdoll(id)?;
+            let n = r.bone_count();
+            if bone as usize >= n {
+                return Err(Error::invalid_argument(format!("bone {bone} is out of range ({n} bones)")));
+            }
+            (body.first, r.heads[bone as usize] as usize, r.tails[bone as usize] as usize)
+        };
+        let (a, b) = (self.particles.position(first + head), self.particles.position(first + tail));
+        let ab = b - a;
+        let t =
+            if ab.length_squared() > 1e-12 { ((point - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.5 };
+        let h = self.last_h;
+        for (i, c) in [(head, 1.0 - t), (tail, t)] {
+            let w = self.particles.inv_mass[first + i];
+            let dv = impulse * (c * w);
+            let prev = self.particles.previous(first + i);
+            self.particles.set_previous(first + i, prev - dv * h);
+        }
+        self.ragdoll_body_mut(id)?;
+        Ok(())
+    }
+}
+
+/// Where every particle of the ragdoll is when its bones have the world
+/// transforms `pose`: each particle follows the first bone that holds it.
+fn placed(r: &Ragdoll, pose: &[(Vec3, Quat)]) -> Vec<Vec3> {
+    let count = r.clusters.particle.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut out = vec![None; count];
+    for (b, &(head, rotation)) in pose.iter().enumerate() {
+        let rest_head = r.def.bones[b].position;
+        let turn = rotation * r.clusters.frame[b].conjugate();
+        for m in r.clusters.members(b) {
+            let i = r.clusters.particle[m] as usize;
+            if out[i].is_none() {
+                out[i] = Some(head + turn * (r.clusters.rest[m] - rest_head));
+            }
+        }
+    }
+    out.into_iter().map(|x| x.expect("every particle is in a bone")).collect()
+}
