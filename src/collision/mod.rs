@@ -163,18 +163,23 @@ pub fn project(
     prepared: &Prepared,
 ) {
     if radii.is_empty() {
-        let r = |_| radius;
-        project_kind(p, contacts, r, &candidates.planes, &prepared.planes);
-        project_kind(p, contacts, r, &candidates.spheres, &prepared.spheres);
-        project_kind(p, contacts, r, &candidates.boxes, &prepared.boxes);
-        project_kind(p, contacts, r, &candidates.capsules, &prepared.capsules);
+        project_all(p, contacts, |_| radius, candidates, prepared);
     } else {
-        let r = |i: usize| radii.get(i).copied().unwrap_or(0.0);
-        project_kind(p, contacts, r, &candidates.planes, &prepared.planes);
-        project_kind(p, contacts, r, &candidates.spheres, &prepared.spheres);
-        project_kind(p, contacts, r, &candidates.boxes, &prepared.boxes);
-        project_kind(p, contacts, r, &candidates.capsules, &prepared.capsules);
+        project_all(p, contacts, |i| radii.get(i).copied().unwrap_or(0.0), candidates, prepared);
     }
+}
+
+fn project_all(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    radius: impl Fn(usize) -> f32 + Copy,
+    candidates: &Candidates,
+    prepared: &Prepared,
+) {
+    project_kind(p, contacts, radius, &candidates.planes, &prepared.planes);
+    project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres);
+    project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes);
+    project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules);
 }
 
 fn project_kind<S: Shape>(

@@ -88,8 +88,7 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
             }
         };
         tail_ids[b] = pts.add(tails[b], bone.radius, true);
-        members[b].insert(0, heads[b]);
-        members[b].insert(1, tail_ids[b]);
+        members[b].extend([heads[b], tail_ids[b]]);
 
         let Some(p) = bone.parent else { continue };
         let p = p as usize;
@@ -99,7 +98,7 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
         match bone.limit {
             Limit::Ball { swing, twist_min, twist_max } => {
                 if swing < PI - 1e-3 {
-                    let r = pts.add(pivot + along * length, NO_COLLISION, false);
+                    let r = pts.add(tails[b], NO_COLLISION, false);
                     members[p].push(r);
                     inequalities.push(Inequality { a: tail_ids[b], b: r, min: 0.0, max: chord(length, swing) });
                 }

@@ -65,10 +65,6 @@ impl RagdollDef {
 /// The ragdoll part of a ragdoll body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ragdoll {
-    /// Bone names, in bone order.
-    pub names: Vec<String>,
-    /// Parent of each bone.
-    pub parents: Vec<Option<u32>>,
     /// Head and tail particle of each bone.
     pub heads: Vec<u32>,
     pub tails: Vec<u32>,
@@ -93,6 +89,15 @@ impl Ragdoll {
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
         self.heads.len()
+    }
+
+    /// The head and tail particle of a bone; an index out of range is refused.
+    pub fn bone_particles(&self, bone: u32) -> Result<(u32, u32)> {
+        let b = bone as usize;
+        if b >= self.bone_count() {
+            return Err(Error::invalid_argument(format!("bone {bone} is out of range ({} bones)", self.bone_count())));
+        }
+        Ok((self.heads[b], self.tails[b]))
     }
 }
 
@@ -197,8 +202,6 @@ impl World {
         body.radius = built.radii.iter().copied().fold(0.0, f32::max);
         body.radii = built.radii;
         body.ragdoll = Some(Box::new(Ragdoll {
-            names: def.bones.iter().map(|b| b.name.clone()).collect(),
-            parents: def.bones.iter().map(|b| b.parent).collect(),
             heads: built.heads,
             tails: built.tails,
             clusters: built.clusters,
@@ -240,12 +243,7 @@ impl World {
     /// The head and tail particle of a bone (indices within the body, e.g.
     /// for `create_joint`).
     pub fn ragdoll_bone_particles(&self, id: BodyId, bone: u32) -> Result<(u32, u32)> {
-        let r = self.ragdoll(id)?.1;
-        let b = bone as usize;
-        if b >= r.bone_count() {
-            return Err(Error::invalid_argument(format!("bone {bone} is out of range ({} bones)", r.bone_count())));
-        }
-        Ok((r.heads[b], r.tails[b]))
+        self.ragdoll(id)?.1.bone_particles(bone)
     }
 
     /// Number of bones.
@@ -255,7 +253,7 @@ impl World {
 
     /// The index of the first bone called `name`, if any.
     pub fn ragdoll_find_bone(&self, id: BodyId, name: &str) -> Result<Option<u32>> {
-        Ok(self.ragdoll(id)?.1.names.iter().position(|n| n == name).map(|i| i as u32))
+        Ok(self.ragdoll(id)?.1.def.bones.iter().position(|b| b.name == name).map(|i| i as u32))
     }
 
     /// Each bone's world transform (head, rotation), in bone order.
@@ -331,11 +329,8 @@ impl World {
         finite_vec(impulse, "impulse")?;
         let (first, head, tail) = {
             let (body, r) = self.ragdoll(id)?;
-            let n = r.bone_count();
-            if bone as usize >= n {
-                return Err(Error::invalid_argument(format!("bone {bone} is out of range ({n} bones)")));
-            }
-            (body.first, r.heads[bone as usize] as usize, r.tails[bone as usize] as usize)
+            let (head, tail) = r.bone_particles(bone)?;
+            (body.first, head as usize, tail as usize)
         };
         let (a, b) = (self.particles.position(first + head), self.particles.position(first + tail));
         let ab = b - a;
