@@ -7,6 +7,7 @@ pub mod distance;
 pub mod frame;
 pub mod inequality;
 pub mod joint;
+pub mod rigid_point;
 pub mod shape_match;
 pub mod skin;
 pub mod target;

@@ -4,15 +4,20 @@
 //! Particles sit at the joints, as in the Hitman stick figures: one at the
 //! root's head and one at every bone's tail. A bone whose head is a particle
 //! of its parent (its tail, or a socket such as a shoulder on the chest)
-//! shares it, which makes a ball joint; a hinge shares a second particle on
-//! its axis, which makes it a hinge. Each bone is one shape-matching cluster of
-//! its particles, so every bone is a rigid body; a bone whose particles all
-//! lie on its axis (a limb) gets one more beside it to carry its roll.
+//! shares it, which makes a ball joint. Each bone is one shape-matching
+//! cluster of its particles, so every bone is a rigid body; a bone whose
+//! particles all lie on its axis (a limb) gets one more beside it to carry its
+//! roll.
 //!
-//! Limits are inequality distances: a ball joint's child tail stays within
-//! `2 l sin(swing / 2)` of a reference particle of the parent placed one bone
-//! length `l` along the child's rest direction (the cone), a hinge's within
-//! `2 l sin(half / 2)` of one placed at the middle of its range. Twist is
+//! A hinge shares two more particles, on its axis either side of the joint
+//! (Jakobsen: share two particles and the joint is a hinge; a pair keeps the
+//! bones' centres of mass on their axes).
+//!
+//! Limits use points fixed in the bones, not particles (see
+//! `constraints::rigid_point`; a particle there would add mass away from the
+//! bone): a ball joint's child tail stays within `2 l sin(swing / 2)` of the
+//! parent's point where that tail is at rest (the cone), a hinge's within
+//! `2 l sin(half / 2)` of the point at the middle of its range. Twist is
 //! clamped by `angle_limit`. Separations (minimum distances) keep joints of
 //! bones that do not touch at rest out of each other: knees apart, elbows out
 //! of the torso.
@@ -20,16 +25,18 @@
 use super::RagdollDef;
 use crate::constraints::angle_limit::{Limit, TwistLimit};
 use crate::constraints::inequality::Inequality;
+use crate::constraints::rigid_point::PointRange;
 use crate::constraints::shape_match::ClusterSet;
 use glam::{Quat, Vec3};
 use std::f32::consts::PI;
+
+/// A hinge's axis particles take no part in collisions.
+pub(crate) const NO_COLLISION: f32 = -1.0;
 
 /// Heads closer than this to a parent's particle share it (metres, and
 /// relative to the bone's length).
 const SHARE_ABSOLUTE: f32 = 1.0e-4;
 const SHARE_RELATIVE: f32 = 1.0e-3;
-/// A reference or hinge particle takes no part in collisions.
-pub(crate) const NO_COLLISION: f32 = -1.0;
 
 /// What a ragdoll's body is made of.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +49,9 @@ pub struct Built {
     pub heads: Vec<u32>,
     pub tails: Vec<u32>,
     pub clusters: ClusterSet,
-    /// Cones, hinge ranges and separations.
+    /// Hinge axes, cones and hinge ranges.
+    pub points: Vec<PointRange>,
+    /// Separations.
     pub inequalities: Vec<Inequality>,
     pub twists: Vec<TwistLimit>,
 }
@@ -68,7 +77,7 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
     let mut heads = vec![0u32; n];
     let mut tail_ids = vec![0u32; n];
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut inequalities = Vec::new();
+    let mut points = Vec::new();
     let mut twists = Vec::new();
     for (b, bone) in def.bones.iter().enumerate() {
         let close = |a: Vec3, p: Vec3| (a - p).length() <= SHARE_ABSOLUTE + SHARE_RELATIVE * bone.length;
@@ -98,9 +107,8 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
         match bone.limit {
             Limit::Ball { swing, twist_min, twist_max } => {
                 if swing < PI - 1e-3 {
-                    let r = pts.add(tails[b], NO_COLLISION, false);
-                    members[p].push(r);
-                    inequalities.push(Inequality { a: tail_ids[b], b: r, min: 0.0, max: chord(length, swing) });
+                    let (a, b) = (p as u32, b as u32);
+                    points.push(PointRange { a, b, ra: tails[b as usize], rb: tails[b as usize], min: 0.0, max: chord(length, swing) });
                 }
                 if twist_min > -PI || twist_max < PI {
                     twists.push(TwistLimit {
@@ -116,16 +124,21 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
             }
             Limit::Hinge { axis, min, max } => {
                 let axis = bone.rotation * axis;
-                let width = bone.radius.max(0.1 * length);
-                let partner = pts.add(pivot + axis * width, NO_COLLISION, false);
-                members[p].push(partner);
-                members[b].push(partner);
+                // Two particles on the axis, one each side, shared by both
+                // bones: the hinge. A pair keeps the bones' centres of mass
+                // where they were (one particle would pull them off their
+                // axis and roll them under gravity).
+                let width = bone.radius.max(0.5 * length);
+                for side in [-1.0, 1.0] {
+                    let partner = pts.add(pivot + axis * (width * side), NO_COLLISION, false);
+                    members[p].push(partner);
+                    members[b].push(partner);
+                }
                 let half = 0.5 * (max - min);
                 if half < PI - 1e-3 {
-                    let middle = Quat::from_axis_angle(axis, 0.5 * (min + max)) * along;
-                    let r = pts.add(pivot + middle * length, NO_COLLISION, false);
-                    members[p].push(r);
-                    inequalities.push(Inequality { a: tail_ids[b], b: r, min: 0.0, max: chord(length, half) });
+                    let middle = pivot + Quat::from_axis_angle(axis, 0.5 * (min + max)) * along * length;
+                    let (a, c) = (p as u32, b as u32);
+                    points.push(PointRange { a, b: c, ra: middle, rb: tails[b], min: 0.0, max: chord(length, half) });
                 }
             }
         }
@@ -169,8 +182,8 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
         clusters.push(&list, bone.rotation);
     }
 
-    inequalities.extend(separations(&positions, &radii, &joint, &members));
-    Built { positions, inv_masses, radii, heads, tails: tail_ids, clusters, inequalities, twists }
+    let inequalities = separations(&positions, &radii, &joint, &members);
+    Built { positions, inv_masses, radii, heads, tails: tail_ids, clusters, points, inequalities, twists }
 }
 
 /// Particles as they are added: position, radius, whether at a joint.

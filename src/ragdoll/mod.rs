@@ -10,10 +10,12 @@
 
 pub mod build;
 pub mod humanoid;
+pub mod motion;
 
 use crate::body::{Body, BodyKind};
 use crate::constraints::angle_limit::{self, Limit, TwistLimit};
 use crate::constraints::inequality::{self, Inequality};
+use crate::constraints::rigid_point::{self, PointRange};
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
@@ -24,6 +26,17 @@ use std::f32::consts::PI;
 
 /// Most bones a ragdoll may have.
 pub const MAX_BONES: usize = 1024;
+
+/// Relaxation passes of a ragdoll per pass of the world: its bones are stiff
+/// and share particles, and one pass a substep leaves them visibly soft
+/// (measured: bone lengths off by up to 10 % on landing, against 1-4 % with
+/// two).
+pub const PASSES: u32 = 2;
+
+/// Rate (1/s) at which joint friction takes relative turning away between a
+/// bone and its parent (see `motion`): a limp body comes to rest in about
+/// three seconds instead of swinging on.
+pub const JOINT_FRICTION: f32 = 20.0;
 
 /// One bone of a skeleton, in the engine's terms.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +83,9 @@ pub struct Ragdoll {
     pub tails: Vec<u32>,
     /// Bone `b` is cluster `b`.
     pub clusters: ClusterSet,
-    /// Cones, hinge ranges and separations.
+    /// Hinge axes, cones and hinge ranges.
+    pub points: Vec<PointRange>,
+    /// Separations.
     pub inequalities: Vec<Inequality>,
     pub twists: Vec<TwistLimit>,
     /// The definition it was built from (snapshots store this).
@@ -82,8 +97,16 @@ impl Ragdoll {
     /// apart.
     pub fn project(&mut self, p: &mut ParticlesMut) {
         self.clusters.project(p);
+        rigid_point::project(&self.points, &mut self.clusters, p);
         inequality::project(&self.inequalities, p);
         angle_limit::project(&self.twists, &mut self.clusters, p);
+    }
+
+    /// The velocity stage of a substep of length `h` (see `motion`).
+    pub fn project_velocities(&self, p: &mut ParticlesMut, h: f32) {
+        motion::rigidify(&self.clusters, p);
+        let parents = self.def.bones.iter().map(|b| b.parent);
+        motion::joint_friction(&self.clusters, parents, 1.0 - (-JOINT_FRICTION * h).exp(), p);
     }
 
     /// Number of bones.
@@ -205,6 +228,7 @@ impl World {
             heads: built.heads,
             tails: built.tails,
             clusters: built.clusters,
+            points: built.points,
             inequalities: built.inequalities,
             twists: built.twists,
             def,

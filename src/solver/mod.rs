@@ -19,12 +19,14 @@
 //!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
-//!           ragdoll     rigid bones, joint limits, separations     ragdoll/
+//!           ragdoll     PASSES x (collisions, rigid bones, joint
+//!                       limits, separations)                       ragdoll/
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
 //!       velocities      no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
+//!       bones           rigid motions, joint friction              ragdoll/motion.rs
 //!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
 //! ```
@@ -45,6 +47,7 @@ use crate::collision::{self, Prepared};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::MAX_COORDINATE;
 use crate::particles::{Particles, ParticlesMut};
+use crate::ragdoll::PASSES;
 use crate::world::World;
 use glam::Vec3;
 
@@ -219,7 +222,14 @@ fn solve_island(
                     body.skin.project(p);
                 }
                 if let Some(ragdoll) = &mut body.ragdoll {
-                    ragdoll.project(p);
+                    // Contacts before each pass, so the bones' fits take
+                    // them in, and once more after the last.
+                    for _ in 0..PASSES {
+                        if !body.candidates.is_empty() {
+                            collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
+                        }
+                        ragdoll.project(p);
+                    }
                 }
                 if !body.candidates.is_empty() {
                     collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
@@ -232,6 +242,9 @@ fn solve_island(
             body.distances.project_velocities(p, ctx.inv_h2);
             if !body.candidates.is_empty() {
                 friction::apply(p, c);
+            }
+            if let Some(ragdoll) = &body.ragdoll {
+                ragdoll.project_velocities(p, ctx.h);
             }
         }
     }

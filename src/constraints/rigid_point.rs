@@ -1,0 +1,203 @@
+//! Distance ranges between points fixed in two rigid clusters (a ragdoll's
+//! hinge axes, swing cones and hinge ranges).
+//!
+//! A point of a cluster is not a particle: it is where a rest point lands
+//! under the cluster's current fit, `x = c + R (r - r_c)`. The correction is
+//! a rigid-body one (as in Mueller et al. 2020, "Detailed rigid body
+//! simulation with extended position based dynamics"): along the direction
+//! `n`, a point of a cluster of mass `M` and inertia `I` about its centre
+//! moves as if it had the inverse mass
+//!
+//! ```text
+//! w = 1/M + (r x n) . I^-1 (r x n)        r = x - c
+//! ```
+//!
+//! and a correction `P` (in mass times metres) moves the cluster by `P / M`
+//! and turns it by `I^-1 (r x P)` about its centre. The two points move
+//! apart by the distance's error split by `w_a`, `w_b`, so momentum and
+//! angular momentum are kept, and the clusters stay rigid. Extra particles
+//! in their place (the Jakobsen way) would add mass away from the bone and
+//! turn it under gravity.
+
+use crate::constraints::shape_match::{ClusterSet, weight};
+use crate::particles::ParticlesMut;
+use glam::{Mat3, Quat, Vec3};
+
+/// Errors below this (metres) are left alone.
+const MIN_ERROR: f32 = 1.0e-7;
+
+/// Points `ra` of cluster `a` and `rb` of cluster `b` (rest positions) kept
+/// between `min` and `max` apart; `max = 0` makes them coincide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointRange {
+    pub a: u32,
+    pub b: u32,
+    pub ra: Vec3,
+    pub rb: Vec3,
+    pub min: f32,
+    pub max: f32,
+}
+
+/// A cluster as one rigid body, now.
+struct Rigid {
+    center: Vec3,
+    rotation: Quat,
+    /// Rest position of the centre.
+    rest_center: Vec3,
+    inv_mass: f32,
+    inv_inertia: Mat3,
+}
+
+impl Rigid {
+    /// Cluster `k`'s mass properties at the particles' positions; `None`
+    /// when a member is pinned (the cluster then does not move).
+    fn of(clusters: &mut ClusterSet, k: usize, p: &ParticlesMut) -> Option<Rigid> {
+        let members = clusters.members(k);
+        if members.clone().any(|m| p.inv_mass[clusters.particle[m] as usize] == 0.0) {
+            return None;
+        }
+        let fit = clusters.fit(k, p);
+        let origin = p.position(clusters.particle[members.start] as usize);
+        let center = origin + fit.center;
+        let (mut mass, mut inertia, mut extent) = (0.0f32, Mat3::ZERO, 0.0f32);
+        for m in members.clone() {
+            let i = clusters.particle[m] as usize;
+            let w = weight(p.inv_mass[i]);
+            let r = p.position(i) - center;
+            let r2 = r.length_squared();
+            inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
+            mass += w;
+            extent = extent.max(r2);
+        }
+        // A cluster on a line keeps its roll: a little inertia about the
+        // line keeps the inverse finite.
+        inertia += Mat3::from_diagonal(Vec3::splat(1.0e-4 * mass * extent.max(1.0e-8)));
+        Some(Rigid {
+            center,
+            rotation: clusters.rotation[k],
+            rest_center: clusters.rest[members.start] + fit.rest_center,
+            inv_mass: 1.0 / mass,
+            inv_inertia: inertia.inverse(),
+        })
+    }
+
+    /// Where the rest point `r` is now.
+    fn point(&self, r: Vec3) -> Vec3 {
+        self.center + self.rotation * (r - self.rest_center)
+    }
+
+    /// Inverse mass of the point `x` along the unit `n`.
+    fn inv_mass_at(&self, x: Vec3, n: Vec3) -> f32 {
+        let rn = (x - self.center).cross(n);
+        self.inv_mass + rn.dot(self.inv_inertia * rn)
+    }
+
+    /// Moves the cluster's members for the correction `push` at `x`.
+    fn apply(&self, clusters: &mut ClusterSet, k: usize, x: Vec3, push: Vec3, p: &mut ParticlesMut) {
+        let shift = push * self.inv_mass;
+        let turn = Quat::from_scaled_axis(self.inv_inertia * (x - self.center).cross(push));
+        for m in clusters.members(k) {
+            let i = clusters.particle[m] as usize;
+            let at = p.position(i);
+            p.set_position(i, self.center + shift + turn * (at - self.center));
+        }
+        clusters.rotation[k] = (turn * clusters.rotation[k]).normalize();
+    }
+}
+
+/// Projects every range once, in order.
+pub fn project(set: &[PointRange], clusters: &mut ClusterSet, p: &mut ParticlesMut) {
+    for s in set {
+        let (a, b) = (s.a as usize, s.b as usize);
+        let ra = Rigid::of(clusters, a, p);
+        let rb = Rigid::of(clusters, b, p);
+        let (Some(xa), Some(xb)) = (ra.as_ref().map(|r| r.point(s.ra)), rb.as_ref().map(|r| r.point(s.rb))) else {
+            // One side pinned: the other alone moves (or neither).
+            project_one_sided(s, ra.as_ref(), rb.as_ref(), clusters, p);
+            continue;
+        };
+        let d = xb - xa;
+        let len = d.length();
+        let target = len.clamp(s.min, s.max);
+        let error = len - target;
+        if error.abs() < MIN_ERROR || len < MIN_ERROR {
+            continue;
+        }
+        let n = d / len;
+        let (ra, rb) = (ra.expect("checked"), rb.expect("checked"));
+        let w = ra.inv_mass_at(xa, n) + rb.inv_mass_at(xb, n);
+        // `a` moves along +n, `b` along -n, by `error` in all.
+        let push = n * (error / w);
+        ra.apply(clusters, a, xa, push, p);
+        rb.apply(clusters, b, xb, -push, p);
+    }
+}
+
+/// A range where one cluster is held by a pinned member.
+fn project_one_sided(
+    s: &PointRange,
+    ra: Option<&Rigid>,
+    rb: Option<&Rigid>,
+    clusters: &mut ClusterSet,
+    p: &mut ParticlesMut,
+) {
+    let (moving, k, own, other_k, other, sign) = match (ra, rb) {
+        (Some(r), None) => (r, s.a as usize, s.ra, s.b as usize, s.rb, 1.0),
+        (None, Some(r)) => (r, s.b as usize, s.rb, s.a as usize, s.ra, -1.0),
+        _ => return,
+    };
+    // The held cluster's point, from its fit.
+    let fit = clusters.fit(other_k, p);
+    let members = clusters.members(other_k);
+    let origin = p.position(clusters.particle[members.start] as usize);
+    let fixed = origin + fit.center + clusters.rotation[other_k] * (other - clusters.rest[members.start] - fit.rest_center);
+    let x = moving.point(own);
+    // d points from a to b.
+    let d = (fixed - x) * sign;
+    let len = d.length();
+    let error = len - len.clamp(s.min, s.max);
+    if error.abs() < MIN_ERROR || len < MIN_ERROR {
+        return;
+    }
+    let n = d / len;
+    let push = n * (sign * error / moving.inv_mass_at(x, n));
+    moving.apply(clusters, k, x, push, p);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::particles::Particles;
+
+    /// Two boxes (four corners each) as clusters 0 and 1, particles 0..8.
+    fn two_boxes(second: Vec3) -> (ClusterSet, Particles) {
+        let corners = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+        let rest: Vec<Vec3> = [Vec3::ZERO, second].iter().flat_map(|&at| corners.map(|c| c * 0.5 + at)).collect();
+        let mut store = Particles::default();
+        store.append(&rest, |_| 1.0);
+        let mut set = ClusterSet::default();
+        for k in 0..2 {
+            let members: Vec<(u32, Vec3)> = (4 * k..4 * k + 4).map(|i| (i as u32, rest[i])).collect();
+            set.push(&members, Quat::IDENTITY);
+        }
+        (set, store)
+    }
+
+    #[test]
+    fn two_points_are_brought_together_rigidly_keeping_momentum() {
+        let (mut set, mut store) = two_boxes(Vec3::new(2.0, 0.3, 0.0));
+        let mut p = store.view(0..16);
+        let momentum = |p: &ParticlesMut| (0..8).map(|i| p.position(i)).sum::<Vec3>();
+        let m0 = momentum(&p);
+        // The +X corner of the first box and the origin corner of the second.
+        let joint = PointRange { a: 0, b: 1, ra: Vec3::new(0.5, 0.0, 0.0), rb: Vec3::new(2.0, 0.3, 0.0), min: 0.0, max: 0.0 };
+        for _ in 0..20 {
+            project(&[joint], &mut set, &mut p);
+        }
+        assert!((p.position(1) - p.position(4)).length() < 1e-4, "{} vs {}", p.position(1), p.position(4));
+        // Still rigid, and the centre of mass did not move.
+        assert!(((p.position(1) - p.position(0)).length() - 0.5).abs() < 1e-4);
+        assert!(((p.position(6) - p.position(5)).length() - 0.5f32.sqrt()).abs() < 1e-4);
+        assert!((momentum(&p) - m0).length() < 1e-4);
+    }
+}

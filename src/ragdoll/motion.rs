@@ -1,0 +1,130 @@
+//! A ragdoll's velocities after the relaxation passes, seen bone by bone as
+//! rigid motions.
+//!
+//! Position corrections of a Verlet scheme are also velocity changes, and
+//! bones whose clusters share particles pull on each other in turns, so after
+//! the passes a bone's particles move a little apart from any rigid motion.
+//! Two velocity stages follow (all displacements over the substep, `x - x'`):
+//!
+//! - **Rigid bones.** Each bone's particle velocities are replaced by the
+//!   rigid motion with the same linear and angular momentum,
+//!   `v_i = v + omega x r_i` with `omega = I^-1 L`. What is removed is
+//!   deformation the clusters undo anyway; left in, it is energy pumped in by
+//!   the corrections (the same reasoning as the sticks' velocity stage).
+//! - **Joint friction.** Each joint exchanges an angular impulse (a couple)
+//!   between child and parent that takes a fraction of their relative angular
+//!   velocity away: `tau = k (I_c^-1 + I_p^-1)^-1 (omega_c - omega_p)`. A couple
+//!   changes neither momentum nor angular momentum; a body turning as a whole
+//!   (a ragdoll tumbling through the air) has no relative motion and is left
+//!   alone. Without it a limp limb hanging in the air swings for a long time,
+//!   as a frictionless pendulum would.
+//!
+//! Both stages use each bone's members with their full masses; a joint's
+//! particle, shared by two bones, takes both bones' changes. Both keep linear
+//! and angular momentum exactly (each change sums to zero momentum within its
+//! cluster, and the couples cancel in pairs).
+
+use crate::constraints::shape_match::{ClusterSet, weight};
+use crate::particles::ParticlesMut;
+use glam::{Mat3, Vec3};
+
+/// A cluster's motion over the substep: centre of mass, its displacement,
+/// the turn (radians, as a vector) and the inverse of its inertia.
+struct Motion {
+    center: Vec3,
+    displacement: Vec3,
+    turn: Vec3,
+    inv_inertia: Mat3,
+}
+
+/// The rigid motion with the momentum and angular momentum of cluster `k`'s
+/// particles; `None` for a cluster with a pinned member (it does not turn
+/// freely) or no extent.
+fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
+    let members = clusters.members(k);
+    let origin = p.position(clusters.particle[members.start] as usize);
+    let (mut mass, mut center, mut displacement) = (0.0f32, Vec3::ZERO, Vec3::ZERO);
+    for m in members.clone() {
+        let i = clusters.particle[m] as usize;
+        if p.inv_mass[i] == 0.0 {
+            return None;
+        }
+        let w = weight(p.inv_mass[i]);
+        mass += w;
+        center += (p.position(i) - origin) * w;
+        displacement += (p.position(i) - p.previous(i)) * w;
+    }
+    center /= mass;
+    displacement /= mass;
+    let (mut momentum, mut inertia, mut extent) = (Vec3::ZERO, Mat3::ZERO, 0.0f32);
+    for m in members {
+        let i = clusters.particle[m] as usize;
+        let w = weight(p.inv_mass[i]);
+        let r = p.position(i) - origin - center;
+        let d = p.position(i) - p.previous(i) - displacement;
+        momentum += r.cross(d) * w;
+        let r2 = r.length_squared();
+        inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - outer(r, r)) * w;
+        extent = extent.max(r2);
+    }
+    // A cluster on a line has no inertia about it: a little keeps the inverse
+    // finite (and such a cluster's roll is not turned).
+    inertia += Mat3::from_diagonal(Vec3::splat(1.0e-6 * mass * extent));
+    if !(extent > 0.0) || inertia.determinant().abs() < 1.0e-30 {
+        return None;
+    }
+    let inv_inertia = inertia.inverse();
+    Some(Motion { center: center + origin, displacement, turn: inv_inertia * momentum, inv_inertia })
+}
+
+fn outer(a: Vec3, b: Vec3) -> Mat3 {
+    Mat3::from_cols(a * b.x, a * b.y, a * b.z)
+}
+
+/// Gives cluster `k`'s members the displacements `delta + turn x r`, added.
+fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
+    for m in clusters.members(k) {
+        let i = clusters.particle[m] as usize;
+        let dv = turn.cross(p.position(i) - center);
+        p.set_previous(i, p.previous(i) - dv);
+    }
+}
+
+/// Replaces each cluster's velocities by its rigid motion, cluster by
+/// cluster.
+pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
+    for k in 0..clusters.len() {
+        let Some(m) = motion(clusters, k, p) else { continue };
+        for member in clusters.members(k) {
+            let i = clusters.particle[member] as usize;
+            let x = p.position(i);
+            let rigid = m.displacement + m.turn.cross(x - m.center);
+            p.set_previous(i, x - rigid);
+        }
+    }
+}
+
+/// Takes the fraction `k` of every joint's relative angular velocity away by
+/// couples between child and parent (the `b`-th parent is bone `b`'s).
+pub fn joint_friction(
+    clusters: &ClusterSet,
+    parents: impl Iterator<Item = Option<u32>>,
+    k: f32,
+    p: &mut ParticlesMut,
+) {
+    if k <= 0.0 {
+        return;
+    }
+    for (child, parent) in parents.enumerate() {
+        let Some(parent) = parent else { continue };
+        let parent = parent as usize;
+        let (Some(c), Some(q)) = (motion(clusters, child, p), motion(clusters, parent, p)) else { continue };
+        let sum = c.inv_inertia + q.inv_inertia;
+        if sum.determinant().abs() < 1.0e-30 {
+            continue;
+        }
+        let couple = sum.inverse() * ((c.turn - q.turn) * k);
+        add_turn(clusters, child, c.center, -(c.inv_inertia * couple), p);
+        add_turn(clusters, parent, q.center, q.inv_inertia * couple, p);
+    }
+}
