@@ -399,6 +399,76 @@ int main(void) {
     EXPECT(sinew_joint_destroy(cw, joint), SINEW_RESULT_INVALID_ID);
     sinew_world_destroy(cw);
 
+
+    /* Ragdolls: the humanoid preset and a skeleton of the engine's own. */
+    SinewWorld* rw = NULL;
+    EXPECT(sinew_world_create(&def, &rw), SINEW_RESULT_OK);
+    SinewTransform root = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    SinewBodyId doll = {0, 0};
+    EXPECT(sinew_ragdoll_create_humanoid(rw, root, -1.0f, &doll), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_humanoid(rw, root, 1.8f, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_humanoid(rw, root, 1.8f, &doll), SINEW_RESULT_OK);
+    uint32_t bone_count = 0;
+    EXPECT(sinew_ragdoll_bone_count(rw, doll, &bone_count), SINEW_RESULT_OK);
+    CHECK(bone_count == 17);
+    SinewTransform pose[17];
+    uint32_t got_bones = 0;
+    EXPECT(sinew_ragdoll_read_bones(rw, doll, NULL, 0, &got_bones), SINEW_RESULT_OK);
+    CHECK(got_bones == 17);
+    got_bones = 0;
+    EXPECT(sinew_ragdoll_read_bones(rw, doll, pose, 5, &got_bones), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(got_bones == 17);
+    EXPECT(sinew_ragdoll_read_bones(rw, doll, pose, 17, &got_bones), SINEW_RESULT_OK);
+    CHECK(fabsf(pose[0].position.y - 0.95f) < 1e-3f); /* the pelvis at rest */
+    uint32_t head = 99;
+    EXPECT(sinew_ragdoll_find_bone(rw, doll, "head", &head), SINEW_RESULT_OK);
+    CHECK(head == 4);
+    EXPECT(sinew_ragdoll_find_bone(rw, doll, "tail", &head), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(head == 4);
+    EXPECT(sinew_ragdoll_set_pose(rw, doll, pose, NULL, 17, 0.0f), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_pose(rw, doll, pose, pose, 17, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_pose(rw, doll, pose, NULL, 16, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewVec3 push = {0.0f, 0.0f, 10.0f};
+    EXPECT(sinew_ragdoll_apply_impulse(rw, doll, 2, pose[2].position, push), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_apply_impulse(rw, doll, 17, pose[2].position, push), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_bone_count(rw, null_body, &bone_count), SINEW_RESULT_INVALID_ID);
+
+    SinewBoneDef bones[2];
+    bones[0] = sinew_default_bone_def();
+    bones[0].name = "upper";
+    bones[0].rest.position.y = 2.0f;
+    bones[0].length = 0.5f;
+    bones[1] = sinew_default_bone_def();
+    bones[1].name = "lower";
+    bones[1].parent = 0;
+    bones[1].rest.position.y = 2.5f;
+    bones[1].length = 0.4f;
+    bones[1].limit_type = SINEW_LIMIT_HINGE;
+    SinewRagdollDef rd = sinew_default_ragdoll_def();
+    rd.bones = bones;
+    rd.bone_count = 2;
+    SinewBodyId chain = {0, 0};
+    SinewRagdollDef zeroed;
+    memset(&zeroed, 0, sizeof zeroed);
+    EXPECT(sinew_ragdoll_create(rw, &zeroed, &chain), SINEW_RESULT_INVALID_ARGUMENT);
+    bones[1].parent = 1; /* not before its child */
+    EXPECT(sinew_ragdoll_create(rw, &rd, &chain), SINEW_RESULT_INVALID_ARGUMENT);
+    bones[1].parent = 0;
+    bones[1].limit_type = 7;
+    EXPECT(sinew_ragdoll_create(rw, &rd, &chain), SINEW_RESULT_INVALID_ARGUMENT);
+    bones[1].limit_type = SINEW_LIMIT_HINGE;
+    CHECK(chain.index1 == 0);
+    EXPECT(sinew_ragdoll_create(rw, &rd, &chain), SINEW_RESULT_OK);
+    uint32_t lower = 0;
+    EXPECT(sinew_ragdoll_find_bone(rw, chain, "lower", &lower), SINEW_RESULT_OK);
+    CHECK(lower == 1);
+    SinewBodyId dot;
+    SinewVec3 dot_at = {5.0f, 1.0f, 0.0f};
+    EXPECT(sinew_body_create_particles(rw, &dot_at, NULL, 1, &dot), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_bone_count(rw, dot, &bone_count), SINEW_RESULT_WRONG_KIND);
+    for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(rw, 1.0f / 60.0f), SINEW_RESULT_OK);
+    sinew_world_destroy(rw);
+
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

@@ -75,6 +75,14 @@ fn flag_flies_in_the_wind() {
 }
 
 #[test]
+fn ragdoll_tumbles_down_the_stairs() {
+    let exe = build_c("ragdoll");
+    let text = run_checked(&exe);
+    assert!(text.contains("t = 8 s"), "{text}");
+    assert!(text.contains("ok: the figure tumbled down the stairs"), "{text}");
+}
+
+#[test]
 fn every_exported_function_is_called_by_the_smoke_test() {
     let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
     let functions = header_functions();

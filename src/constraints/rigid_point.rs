@@ -150,7 +150,8 @@ fn project_one_sided(
     let fit = clusters.fit(other_k, p);
     let members = clusters.members(other_k);
     let origin = p.position(clusters.particle[members.start] as usize);
-    let fixed = origin + fit.center + clusters.rotation[other_k] * (other - clusters.rest[members.start] - fit.rest_center);
+    let fixed =
+        origin + fit.center + clusters.rotation[other_k] * (other - clusters.rest[members.start] - fit.rest_center);
     let x = moving.point(own);
     // d points from a to b.
     let d = (fixed - x) * sign;
@@ -190,7 +191,8 @@ mod tests {
         let momentum = |p: &ParticlesMut| (0..8).map(|i| p.position(i)).sum::<Vec3>();
         let m0 = momentum(&p);
         // The +X corner of the first box and the origin corner of the second.
-        let joint = PointRange { a: 0, b: 1, ra: Vec3::new(0.5, 0.0, 0.0), rb: Vec3::new(2.0, 0.3, 0.0), min: 0.0, max: 0.0 };
+        let joint =
+            PointRange { a: 0, b: 1, ra: Vec3::new(0.5, 0.0, 0.0), rb: Vec3::new(2.0, 0.3, 0.0), min: 0.0, max: 0.0 };
         for _ in 0..20 {
             project(&[joint], &mut set, &mut p);
         }

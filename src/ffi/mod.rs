@@ -24,6 +24,7 @@ pub mod cloth;
 pub mod collider;
 pub mod errors;
 pub mod joint;
+pub mod ragdoll;
 pub mod types;
 pub mod world;
 

@@ -108,7 +108,14 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
             Limit::Ball { swing, twist_min, twist_max } => {
                 if swing < PI - 1e-3 {
                     let (a, b) = (p as u32, b as u32);
-                    points.push(PointRange { a, b, ra: tails[b as usize], rb: tails[b as usize], min: 0.0, max: chord(length, swing) });
+                    points.push(PointRange {
+                        a,
+                        b,
+                        ra: tails[b as usize],
+                        rb: tails[b as usize],
+                        min: 0.0,
+                        max: chord(length, swing),
+                    });
                 }
                 if twist_min > -PI || twist_max < PI {
                     twists.push(TwistLimit {

@@ -106,12 +106,7 @@ pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
 
 /// Takes the fraction `k` of every joint's relative angular velocity away by
 /// couples between child and parent (the `b`-th parent is bone `b`'s).
-pub fn joint_friction(
-    clusters: &ClusterSet,
-    parents: impl Iterator<Item = Option<u32>>,
-    k: f32,
-    p: &mut ParticlesMut,
-) {
+pub fn joint_friction(clusters: &ClusterSet, parents: impl Iterator<Item = Option<u32>>, k: f32, p: &mut ParticlesMut) {
     if k <= 0.0 {
         return;
     }

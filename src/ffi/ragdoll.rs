@@ -1,0 +1,315 @@
+//! `sinew_ragdoll_*`: ragdolls from an engine's skeleton or the humanoid
+//! preset, bone transforms back, poses and impulses.
+
+use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, read_into, world_ref};
+use super::types::*;
+use crate::{BodyId, BoneDef, Limit, Quat, RagdollDef, Vec3};
+use std::ffi::{CStr, c_char};
+
+/// Joint limit type: a ball joint (swing cone and twist range).
+pub const SINEW_LIMIT_BALL: u32 = 0;
+/// Joint limit type: a hinge about `hinge_axis` within a range.
+pub const SINEW_LIMIT_HINGE: u32 = 1;
+
+/// One bone of a skeleton. Fill from `sinew_default_bone_def()`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SinewBoneDef {
+    /// UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
+    /// Read during the create call only.
+    pub name: *const c_char,
+    /// Index of an earlier bone, or -1 for the root (bone 0, and only it).
+    pub parent: i32,
+    /// Rest transform in world space: the bone's head and frame. The bone
+    /// runs along its local +Y. Default identity.
+    pub rest: SinewTransform,
+    /// Metres along +Y to the tail; 0 (default) = up to the first child's head.
+    pub length: f32,
+    /// Collision radius, metres, >= 0; default 0.05.
+    pub radius: f32,
+    /// Kilograms, > 0; default 1.
+    pub mass: f32,
+    /// `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
+    pub limit_type: u32,
+    /// Ball: cone half-angle, radians in [0, pi]; default pi (free).
+    pub swing: f32,
+    /// Ball: twist range about the bone, radians in [-pi, pi]; default
+    /// -pi..pi (free).
+    pub twist_min: f32,
+    /// See `twist_min`.
+    pub twist_max: f32,
+    /// Hinge: axis in the bone's frame, non-zero; default +X.
+    pub hinge_axis: SinewVec3,
+    /// Hinge: angle range from rest about the axis, radians in [-pi, pi];
+    /// default 0..pi/2.
+    pub hinge_min: f32,
+    /// See `hinge_min`.
+    pub hinge_max: f32,
+}
+
+/// A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SinewRagdollDef {
+    /// `bone_count` bones, a parent before its children, the root first;
+    /// read during the call only.
+    pub bones: *const SinewBoneDef,
+    /// 1..=1024.
+    pub bone_count: u32,
+    /// Set by `sinew_default_ragdoll_def`; do not touch.
+    pub internal_cookie: u32,
+}
+
+const RAGDOLL_COOKIE: u32 = 0x534E_5244; // "SNRD"
+
+/// The default bone (see the field docs): a free ball joint. Never fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_default_bone_def() -> SinewBoneDef {
+    SinewBoneDef {
+        name: std::ptr::null(),
+        parent: -1,
+        rest: SinewTransform { position: Vec3::ZERO.into(), rotation: Quat::IDENTITY.into() },
+        length: 0.0,
+        radius: 0.05,
+        mass: 1.0,
+        limit_type: SINEW_LIMIT_BALL,
+        swing: std::f32::consts::PI,
+        twist_min: -std::f32::consts::PI,
+        twist_max: std::f32::consts::PI,
+        hinge_axis: Vec3::X.into(),
+        hinge_min: 0.0,
+        hinge_max: std::f32::consts::FRAC_PI_2,
+    }
+}
+
+/// The default ragdoll def: no bones yet, with its cookie. Never fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_default_ragdoll_def() -> SinewRagdollDef {
+    SinewRagdollDef { bones: std::ptr::null(), bone_count: 0, internal_cookie: RAGDOLL_COOKIE }
+}
+
+fn bone_of(b: usize, d: &SinewBoneDef) -> Result<BoneDef, Failure> {
+    let name = if d.name.is_null() {
+        String::new()
+    } else {
+        // SAFETY: the caller passes a NUL-terminated string (documented).
+        let c = unsafe { CStr::from_ptr(d.name) };
+        c.to_str().map_err(|_| Failure::invalid(format!("bones[{b}].name is not UTF-8")))?.to_string()
+    };
+    let parent = match d.parent {
+        -1 => None,
+        p if p >= 0 => Some(p as u32),
+        p => return Err(Failure::invalid(format!("bones[{b}].parent is {p}: -1 or an earlier bone's index"))),
+    };
+    let limit = match d.limit_type {
+        SINEW_LIMIT_BALL => Limit::Ball { swing: d.swing, twist_min: d.twist_min, twist_max: d.twist_max },
+        SINEW_LIMIT_HINGE => Limit::Hinge { axis: d.hinge_axis.into(), min: d.hinge_min, max: d.hinge_max },
+        t => return Err(Failure::invalid(format!("bones[{b}].limit_type {t} is not a SINEW_LIMIT_* value"))),
+    };
+    Ok(BoneDef {
+        name,
+        parent,
+        position: d.rest.position.into(),
+        rotation: d.rest.rotation.into(),
+        length: d.length,
+        radius: d.radius,
+        mass: d.mass,
+        limit,
+    })
+}
+
+/// Creates a ragdoll from a skeleton, at its rest pose and at rest (a body of
+/// kind ragdoll). Particles sit at the joints, each bone is a rigid cluster,
+/// limits hold each joint, and joints of bones that do not touch are kept
+/// apart.
+///
+/// - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
+///   during the call only (names included).
+/// - `out_body`: receives the id, written only on success.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie,
+/// no bones, a root other than bone 0, a parent that does not come before its
+/// child, NaN/inf, a zero rotation or hinge axis, a negative radius, a mass
+/// <= 0, a bone of zero length, an unknown limit type, limits out of range or
+/// min > max, a name that is not UTF-8; `LIMIT_EXCEEDED` for more than 1024
+/// bones or the world's caps. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_create(
+    world: *mut SinewWorld,
+    def: *const SinewRagdollDef,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_create", {
+        let world = unsafe { world_ref(world) }?;
+        let d = unsafe { checked_ref(def, "def") }?;
+        let out = unsafe { checked_out(out_body, "out_body") }?;
+        if d.internal_cookie != RAGDOLL_COOKIE {
+            return Err(Failure::invalid("def was not made by sinew_default_ragdoll_def() (zero-initialised?)"));
+        }
+        if d.bone_count as usize > crate::ragdoll::MAX_BONES {
+            return Err(Failure::from(crate::Error::limit(format!(
+                "a ragdoll has at most {} bones, got {}",
+                crate::ragdoll::MAX_BONES,
+                d.bone_count
+            ))));
+        }
+        let bones = unsafe { checked_slice(d.bones, d.bone_count as usize, "def.bones") }?;
+        let bones = bones.iter().enumerate().map(|(b, bone)| bone_of(b, bone)).collect::<Result<Vec<_>, _>>()?;
+        let id = world.write(|w| Ok(w.create_ragdoll(&RagdollDef { bones })?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// Creates the ready human figure: 17 bones in this order, with these names:
+/// 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
+/// 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
+/// 12 lower_leg_l, 13 foot_l, 14 upper_leg_r, 15 lower_leg_r, 16 foot_r.
+/// `root` is the point on the ground between the feet; the figure stands up
+/// its +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
+/// runs along its local +Y (up the torso, down the limbs, forward along the
+/// feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
+/// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
+/// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
+/// a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_create_humanoid(
+    world: *mut SinewWorld,
+    root: SinewTransform,
+    height: f32,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_create_humanoid", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_body, "out_body") }?;
+        let id = world.write(|w| Ok(w.create_humanoid(root.position.into(), root.rotation.into(), height)?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// Number of bones of a ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll).
+/// Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_bone_count(
+    world: *const SinewWorld,
+    ragdoll: SinewBodyId,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_bone_count", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_count, "out_count") }?;
+        *out = world.read(|w| Ok(w.ragdoll_bone_count(BodyId::from(ragdoll))?))?;
+        Ok(())
+    })
+}
+
+/// Copies each bone's world transform (head position and frame, bone order
+/// of the def) into `out`, which holds `capacity` transforms. At creation it
+/// is the rest pose given, so an engine's bone = this transform * bind
+/// offset shows no snap. `out == NULL && capacity == 0` asks for the count;
+/// a too small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count
+/// in `*out_count`. `out_count` may be NULL. Rotations are unit.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+/// Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_read_bones(
+    world: *const SinewWorld,
+    ragdoll: SinewBodyId,
+    out: *mut SinewTransform,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_read_bones", {
+        let world = unsafe { world_ref(world) }?;
+        let out_count = if out_count.is_null() { None } else { Some(unsafe { checked_out(out_count, "out_count") }?) };
+        world.read(|w| {
+            let bones = w.ragdoll_bones(BodyId::from(ragdoll))?;
+            let bones = bones.map(|(p, q)| SinewTransform { position: p.into(), rotation: q.into() });
+            unsafe { read_into(out, capacity, out_count, bones) }
+        })
+    })
+}
+
+/// The index of the first bone called `name` (UTF-8, NUL-terminated, read
+/// during the call only) into `*out_bone`.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// when no bone has that name (nothing is written). Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_find_bone(
+    world: *const SinewWorld,
+    ragdoll: SinewBodyId,
+    name: *const c_char,
+    out_bone: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_find_bone", {
+        let world = unsafe { world_ref(world) }?;
+        let name = unsafe { checked_ref(name, "name") }?;
+        // SAFETY: non-NULL and documented NUL-terminated.
+        let name = unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| Failure::invalid("name is not UTF-8"))?;
+        let out = unsafe { checked_out(out_bone, "out_bone") }?;
+        let found = world.read(|w| Ok(w.ragdoll_find_bone(BodyId::from(ragdoll), name)?))?;
+        *out = found.ok_or_else(|| Failure::invalid(format!("the ragdoll has no bone named {name:?}")))?;
+        Ok(())
+    })
+}
+
+/// Teleports a ragdoll to a pose: `bones` holds one world transform per bone
+/// (head and frame, bone order). With `previous` non-NULL (the pose `dt`
+/// seconds earlier, e.g. the animation's last two frames) the ragdoll keeps
+/// that motion: a character switching from animation to ragdoll carries on
+/// moving. With `previous` NULL it is at rest (`dt` is then ignored).
+/// Wakes it.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a count other than the bone count, NaN/inf, a zero rotation, `dt` <= 0
+/// with `previous`. Nothing changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_pose(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bones: *const SinewTransform,
+    previous: *const SinewTransform,
+    count: u32,
+    dt: f32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_pose", {
+        let world = unsafe { world_ref(world) }?;
+        let to_pose = |t: &[SinewTransform]| -> Vec<(Vec3, Quat)> {
+            t.iter().map(|t| (t.position.into(), t.rotation.into())).collect()
+        };
+        let now = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
+        let before = if previous.is_null() {
+            None
+        } else {
+            Some(to_pose(unsafe { checked_slice(previous, count as usize, "previous") }?))
+        };
+        world.write(|w| Ok(w.set_ragdoll_pose(BodyId::from(ragdoll), &now, before.as_deref().map(|p| (p, dt)))?))
+    })
+}
+
+/// An impulse (N s, world space) at a world point of a bone, spread over the
+/// bone's particles by the point's weights along it: the momentum added is
+/// exactly `impulse`, and a push off the centre turns the body. Wakes it.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a bone out of range or NaN/inf. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_apply_impulse(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bone: u32,
+    point: SinewVec3,
+    impulse: SinewVec3,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_apply_impulse", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.apply_bone_impulse(BodyId::from(ragdoll), bone, point.into(), impulse.into())?))
+    })
+}
