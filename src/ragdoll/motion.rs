@@ -70,7 +70,7 @@ fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
     // A cluster on a line has no inertia about it: a little keeps the inverse
     // finite (and such a cluster's roll is not turned).
     inertia += Mat3::from_diagonal(Vec3::splat(1.0e-6 * mass * extent));
-    if !(extent > 0.0) || inertia.determinant().abs() < 1.0e-30 {
+    if extent <= 0.0 || extent.is_nan() || inertia.determinant().abs() < 1.0e-30 {
         return None;
     }
     let inv_inertia = inertia.inverse();
