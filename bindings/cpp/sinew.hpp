@@ -65,6 +65,8 @@ using ColliderId = ::SinewColliderId;
 using JointId = ::SinewJointId;
 using ClothGridDef = ::SinewClothGridDef;
 using ClothMeshDef = ::SinewClothMeshDef;
+using BoneDef = ::SinewBoneDef;
+using RagdollDef = ::SinewRagdollDef;
 
 /// A world-space axis-aligned box (sinew_body_get_bounds).
 struct Bounds {
@@ -97,6 +99,12 @@ inline ClothGridDef default_cloth_grid_def() noexcept { return ::sinew_default_c
 
 /// Default cloth mesh settings: arrays NULL and counts 0, to be set.
 inline ClothMeshDef default_cloth_mesh_def() noexcept { return ::sinew_default_cloth_mesh_def(); }
+
+/// The default bone: a free ball joint, 1 kg, 5 cm thick.
+inline BoneDef default_bone_def() noexcept { return ::sinew_default_bone_def(); }
+
+/// The default ragdoll def: no bones yet, with its cookie.
+inline RagdollDef default_ragdoll_def() noexcept { return ::sinew_default_ragdoll_def(); }
 
 /// The identity rotation.
 inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
@@ -365,6 +373,45 @@ private:
     BodyId id_{};
 };
 
+/// A body of kind ragdoll: every Body call, plus the bone ones. Copyable;
+/// owns nothing. The ragdoll calls on a body that is not a ragdoll return
+/// SINEW_RESULT_WRONG_KIND.
+class Ragdoll : public Body {
+public:
+    Ragdoll() noexcept = default;
+    Ragdoll(SinewWorld* world, BodyId id) noexcept : Body(world, id) {}
+
+    Expected<std::uint32_t> bone_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_ragdoll_bone_count(world(), id(), &n));
+        if (!r) return r;
+        return n;
+    }
+    /// Each bone's world transform (head and frame), in bone order, into
+    /// out[0 .. capacity); returns the bone count.
+    Expected<std::uint32_t> read_bones(Transform* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_ragdoll_read_bones, out, capacity);
+    }
+    Expected<std::vector<Transform>> read_bones() const { return read_all(&::sinew_ragdoll_read_bones); }
+    /// The index of the first bone called `name`.
+    Expected<std::uint32_t> find_bone(const char* name) const {
+        std::uint32_t bone = 0;
+        Result r = Result::from_code(::sinew_ragdoll_find_bone(world(), id(), name, &bone));
+        if (!r) return r;
+        return bone;
+    }
+    /// Teleports to a pose (one transform per bone); with `previous` (the
+    /// pose `dt` seconds earlier) the ragdoll keeps the animation's motion.
+    Result set_pose(const Transform* bones, std::uint32_t count, const Transform* previous = nullptr,
+                    float dt = 0.0f) {
+        return Result::from_code(::sinew_ragdoll_set_pose(world(), id(), bones, previous, count, dt));
+    }
+    /// An impulse (N s) at a world point of a bone.
+    Result apply_impulse(std::uint32_t bone, const Vec3& point, const Vec3& impulse) {
+        return Result::from_code(::sinew_ragdoll_apply_impulse(world(), id(), bone, point, impulse));
+    }
+};
+
 /// A body of kind cloth: every Body call, plus the cloth ones. Copyable; owns
 /// nothing. The cloth calls on a body that is not a cloth return
 /// SINEW_RESULT_WRONG_KIND.
@@ -601,6 +648,22 @@ public:
         Result r = Result::from_code(::sinew_body_create_particles(world_, positions, inv_masses, count, &id));
         if (!r) return r;
         return Body(world_, id);
+    }
+
+    /// A ragdoll from a skeleton (def from default_ragdoll_def(), bones set).
+    Expected<Ragdoll> create_ragdoll(const RagdollDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create(world_, &def, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// The 17-bone humanoid preset (bone order and names in sinew.h), its
+    /// feet on `root`, `height` metres tall.
+    Expected<Ragdoll> create_humanoid(const Transform& root, float height) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_humanoid(world_, root, height, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
     }
 
     /// A rectangular cloth (def from default_cloth_grid_def()).

@@ -293,6 +293,45 @@ void check_cloth() {
 
 // Character cloth: particles attached to an engine-moved frame, and a skin
 // with max distances and backstops holding a cloth in strong wind.
+// Ragdolls: the humanoid's rest pose comes back, an impulse adds its
+// momentum's direction, a skeleton of the engine's own is checked.
+void check_ragdoll() {
+    auto created = sinew::World::create();
+    EXPECT_OK(created);
+    sinew::World& world = created.value();
+    sinew::Transform root{{1.0f, 0.0f, 0.0f}, sinew::identity_quat()};
+    EXPECT_CODE(world.create_humanoid(root, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    auto made = world.create_humanoid(root, 1.8f);
+    EXPECT_OK(made);
+    sinew::Ragdoll doll = made.value();
+    CHECK(doll.bone_count().value_or(0) == 17);
+    std::vector<sinew::Transform> bones = doll.read_bones().value();
+    CHECK(bones.size() == 17);
+    CHECK(std::fabs(bones[0].position.x - 1.0f) < 1e-3f && std::fabs(bones[0].position.y - 0.95f) < 1e-3f);
+    CHECK(doll.find_bone("head").value_or(0) == 4);
+    EXPECT_CODE(doll.find_bone("tail"), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(doll.set_pose(bones.data(), 17));
+    EXPECT_CODE(doll.set_pose(bones.data(), 3), SINEW_RESULT_INVALID_ARGUMENT);
+    const std::uint32_t chest = doll.find_bone("chest").value_or(0);
+    EXPECT_OK(doll.apply_impulse(chest, bones[chest].position, sinew::Vec3{0.0f, 0.0f, 30.0f}));
+    for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    CHECK(doll.read_bones().value()[chest].position.z > 0.0f); /* pushed forward */
+
+    sinew::BoneDef two[2] = {sinew::default_bone_def(), sinew::default_bone_def()};
+    two[0].length = 0.5f;
+    two[1].parent = 0;
+    two[1].rest.position.y = 0.5f;
+    two[1].length = 0.5f;
+    two[1].limit_type = SINEW_LIMIT_HINGE;
+    sinew::RagdollDef def = sinew::default_ragdoll_def();
+    def.bones = two;
+    def.bone_count = 2;
+    EXPECT_OK(world.create_ragdoll(def));
+    sinew::RagdollDef zero{};
+    EXPECT_CODE(world.create_ragdoll(zero), SINEW_RESULT_INVALID_ARGUMENT);
+    std::printf("ragdoll checked\n");
+}
+
 void check_character() {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float dt = 1.0f / 60.0f;
@@ -618,6 +657,7 @@ int main() {
 
     check_cloth();
     check_character();
+    check_ragdoll();
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     if (g_failures == 0) std::printf("all checks passed\n");
