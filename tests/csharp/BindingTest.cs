@@ -231,6 +231,7 @@ static unsafe class BindingTest
 
         CheckCloth();
         CheckCharacter();
+        CheckRagdoll();
 
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
@@ -250,6 +251,44 @@ static unsafe class BindingTest
     static bool Same(SinewVec3 a, SinewVec3 b)
     {
         return a.x == b.x && a.y == b.y && a.z == b.z;
+    }
+
+    // Ragdolls: the humanoid's rest pose back, names, pose, impulse, a skeleton.
+    static void CheckRagdoll()
+    {
+        using (World world = new World())
+        {
+            SinewTransform root = new SinewTransform();
+            root.rotation.w = 1f;
+            ExpectCode(() => world.CreateHumanoid(root, -1f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative height");
+            SinewBodyId doll = world.CreateHumanoid(root, 1.8f);
+            Check(world.RagdollBoneCount(doll) == 17, "17 bones");
+            SinewTransform[] bones = new SinewTransform[17];
+            Check(world.ReadBones(doll, bones) == 17, "read bones");
+            Check(Math.Abs(bones[0].position.y - 0.95f) < 1e-3f, "pelvis at its rest height");
+            Check(world.FindBone(doll, "head") == 4, "head is bone 4");
+            ExpectCode(() => world.FindBone(doll, "tail"), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "no tail");
+            world.SetRagdollPose(doll, bones);
+            ExpectCode(() => world.SetRagdollPose(doll, new SinewTransform[3]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "short pose");
+            int chest = world.FindBone(doll, "chest");
+            SinewVec3 push = new SinewVec3();
+            push.z = 30f;
+            world.ApplyBoneImpulse(doll, chest, bones[chest].position, push);
+            for (int frame = 0; frame < 10; frame++) world.Step(1f / 60f);
+            world.ReadBones(doll, bones);
+            Check(bones[chest].position.z > 0f, "the chest moved forward");
+
+            SinewBoneDef[] two = { World.DefaultBoneDef(), World.DefaultBoneDef() };
+            two[0].length = 0.5f;
+            two[1].parent = 0;
+            two[1].rest.position.y = 0.5f;
+            two[1].length = 0.5f;
+            two[1].limit_type = Native.SINEW_LIMIT_HINGE;
+            SinewBodyId arm = world.CreateRagdoll(two, new[] { "upper", "lower" });
+            Check(world.FindBone(arm, "lower") == 1, "names copied");
+            two[1].parent = 1;
+            ExpectCode(() => world.CreateRagdoll(two), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "parent after child");
+        }
     }
 
     // Cloth through the default def, strided vertex writes, joints, sleep, wind.

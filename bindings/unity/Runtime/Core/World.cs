@@ -480,6 +480,139 @@ namespace Sinew
             return Native.sinew_default_cloth_mesh_def();
         }
 
+        /// <summary>The default bone: a free ball joint, 1 kg, 5 cm thick.</summary>
+        public static SinewBoneDef DefaultBoneDef()
+        {
+            return Native.sinew_default_bone_def();
+        }
+
+        /// <summary>
+        /// A ragdoll from a skeleton: one bone def per bone, a parent before
+        /// its children, the root first; names (may be null, or null entries)
+        /// are copied as UTF-8 for FindBone. The defs' own name pointers are
+        /// replaced.
+        /// </summary>
+        public SinewBodyId CreateRagdoll(SinewBoneDef[] bones, string[] names = null)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            if (names != null && names.Length != bones.Length)
+                throw new ArgumentException("names must be null or one per bone");
+            // All names in one NUL-separated UTF-8 buffer, pinned for the call.
+            var offsets = new int[bones.Length];
+            var text = new System.Collections.Generic.List<byte>();
+            for (int b = 0; b < bones.Length; ++b)
+            {
+                offsets[b] = -1;
+                if (names == null || names[b] == null) continue;
+                offsets[b] = text.Count;
+                text.AddRange(System.Text.Encoding.UTF8.GetBytes(names[b]));
+                text.Add(0);
+            }
+            text.Add(0);
+            byte[] utf8 = text.ToArray();
+            var copy = (SinewBoneDef[])bones.Clone();
+            SinewBodyId id;
+            fixed (byte* chars = utf8)
+            fixed (SinewBoneDef* p = copy)
+            {
+                for (int b = 0; b < copy.Length; ++b)
+                {
+                    copy[b].name = offsets[b] < 0 ? null : chars + offsets[b];
+                }
+                SinewRagdollDef def = Native.sinew_default_ragdoll_def();
+                def.bones = p;
+                def.bone_count = Count(copy.Length);
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_create(w, &def, &id)); }
+                finally { Release(); }
+            }
+            return id;
+        }
+
+        /// <summary>
+        /// The 17-bone humanoid preset (order and names in sinew.h: pelvis,
+        /// spine, chest, neck, head, upper/lower arm and hand left then right,
+        /// upper/lower leg and foot left then right), its feet on root, height
+        /// metres tall, facing root's +Z.
+        /// </summary>
+        public SinewBodyId CreateHumanoid(SinewTransform root, float height)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_create_humanoid(w, root, height, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>Number of bones of a ragdoll.</summary>
+        public int RagdollBoneCount(SinewBodyId ragdoll)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_bone_count(w, ragdoll, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>
+        /// Each bone's world transform (head and frame, bone order) into
+        /// destination; returns the bone count (ReadPositions' protocol).
+        /// </summary>
+        public int ReadBones(SinewBodyId ragdoll, SinewTransform[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            uint count;
+            fixed (SinewTransform* p = destination)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_read_bones(w, ragdoll, p, Count(destination.Length), &count)); }
+                finally { Release(); }
+            }
+            return (int)count;
+        }
+
+        /// <summary>The index of the first bone called name; SinewException when none is.</summary>
+        public int FindBone(SinewBodyId ragdoll, string name)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            byte[] utf8 = System.Text.Encoding.UTF8.GetBytes(name + "\0");
+            uint bone;
+            fixed (byte* p = utf8)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_find_bone(w, ragdoll, p, &bone)); }
+                finally { Release(); }
+            }
+            return (int)bone;
+        }
+
+        /// <summary>
+        /// Teleports a ragdoll to a pose (one transform per bone); with
+        /// previous (the pose dt seconds earlier, e.g. the animation's last
+        /// frame) it keeps the animation's motion.
+        /// </summary>
+        public void SetRagdollPose(SinewBodyId ragdoll, SinewTransform[] bones, SinewTransform[] previous = null, float dt = 0.0f)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            if (previous != null && previous.Length != bones.Length)
+                throw new ArgumentException("previous must be null or as long as bones");
+            fixed (SinewTransform* now = bones)
+            fixed (SinewTransform* before = previous)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_pose(w, ragdoll, now, before, Count(bones.Length), dt)); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>An impulse (N s) at a world point of a bone: a shot, a kick.</summary>
+        public void ApplyBoneImpulse(SinewBodyId ragdoll, int bone, SinewVec3 point, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_apply_impulse(w, ragdoll, Count(bone), point, impulse)); }
+            finally { Release(); }
+        }
+
         /// <summary>A rectangular cloth; particle r * columns + c is column c of row r.</summary>
         public SinewBodyId CreateClothGrid(SinewClothGridDef def)
         {
