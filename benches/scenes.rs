@@ -288,6 +288,70 @@ fn readback_scene(n: u32) {
     unsafe { sinew_world_destroy(w) };
 }
 
+/// The textbook ragdoll for comparison: Jakobsen's stick figure of the same
+/// humanoid, a particle at each bone's head and tail (shared where they meet)
+/// and one beside each bone, three sticks per bone; one Verlet step and
+/// `passes` passes.
+fn naive_figures(k: usize) -> Naive {
+    let (mut x, mut sticks) = (Vec::new(), Vec::new());
+    for f in 0..k {
+        let at = sinew::Vec3::new((f % 10) as f32 * 2.0, 1.0 + (f / 10) as f32 * 0.1, (f / 10) as f32 * 2.0);
+        let def = sinew::RagdollDef::humanoid(at, sinew::Quat::from_rotation_x(1.0), 1.8);
+        let first = x.len();
+        let find_or_add = |p: sinew::Vec3, x: &mut Vec<[f32; 3]>| -> usize {
+            let found = x[first..].iter().position(|q| (sinew::Vec3::from(*q) - p).length() < 1e-3);
+            found.map(|i| first + i).unwrap_or_else(|| {
+                x.push(p.into());
+                x.len() - 1
+            })
+        };
+        for bone in &def.bones {
+            let axis = bone.rotation * sinew::Vec3::Y;
+            let tail = bone.position + axis * bone.length;
+            let (h, t) = (find_or_add(bone.position, &mut x), find_or_add(tail, &mut x));
+            x.push((bone.position + axis * (0.5 * bone.length) + bone.rotation * sinew::Vec3::Z * bone.radius).into());
+            let side = x.len() - 1;
+            for (a, b) in [(h, t), (h, side), (t, side)] {
+                let rest = (sinew::Vec3::from(x[b]) - sinew::Vec3::from(x[a])).length();
+                sticks.push((a, b, rest));
+            }
+        }
+    }
+    let inv_mass = vec![1.0; x.len()];
+    Naive { old: x.clone(), x, inv_mass, sticks }
+}
+
+fn ragdolls_scene(k: usize, runs: usize) {
+    let defaults = sinew_default_world_def();
+    let w = world(defaults.substeps, defaults.iterations, defaults.damping);
+    let mut ground = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut ground) });
+    for f in 0..k {
+        let root = SinewTransform {
+            position: SinewVec3 { x: (f % 10) as f32 * 2.0, y: 1.0 + (f / 10) as f32 * 0.1, z: (f / 10) as f32 * 2.0 },
+            rotation: sinew::Quat::from_rotation_x(1.0).into(),
+        };
+        let mut body = SinewBodyId::default();
+        ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
+    }
+    // Falling and landing: the steps timed are the first second.
+    let steps = 60 / (runs + 1);
+    let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), steps, runs, steps);
+    let passes = (defaults.substeps * defaults.iterations * 2) as usize;
+    let mut naive = naive_figures(k);
+    let naive_ms = time(|| naive.step(passes), steps, runs, steps);
+    println!("\n### ragdolls-{k}: humanoids dropped on a plane, the library's defaults (sleep off)\n");
+    println!("| solver | ms/step | us per ragdoll | speed vs naive |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| naive stick figures ({} sticks, {passes} passes) | {naive_ms:.3} | {:.1} | 1.00x |",
+        naive.sticks.len(),
+        naive_ms * 1e3 / k as f64
+    );
+    println!("| sinew ragdolls | {ms:.3} | {:.1} | {:.2}x |", ms * 1e3 / k as f64, naive_ms / ms);
+    unsafe { sinew_world_destroy(w) };
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     println!("## sinew benchmarks\n\n{}", machine());
@@ -305,5 +369,6 @@ fn main() {
         cloth_scene(n as u32, runs);
     }
     readback_scene(128);
-    println!("\nragdolls-K and threads: not yet (no ragdolls, one worker).");
+    ragdolls_scene(100, runs);
+    println!("\nthreads: not yet (one worker).");
 }

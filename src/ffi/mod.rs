@@ -34,6 +34,7 @@ pub use cloth::*;
 pub use collider::*;
 pub use errors::*;
 pub use joint::*;
+pub use ragdoll::*;
 pub use types::*;
 pub use world::*;
 
