@@ -288,15 +288,22 @@ fn readback_scene(n: u32) {
     unsafe { sinew_world_destroy(w) };
 }
 
+/// Where figure `f` of the ragdolls scene starts: a 10 x 10 grid, tipped
+/// forward, each row a little higher.
+fn figure_root(f: usize) -> (sinew::Vec3, sinew::Quat) {
+    let at = sinew::Vec3::new((f % 10) as f32 * 2.0, 1.0 + (f / 10) as f32 * 0.1, (f / 10) as f32 * 2.0);
+    (at, sinew::Quat::from_rotation_x(1.0))
+}
+
 /// The textbook ragdoll for comparison: Jakobsen's stick figure of the same
 /// humanoid, a particle at each bone's head and tail (shared where they meet)
 /// and one beside each bone, three sticks per bone; one Verlet step and
-/// `passes` passes.
+/// `passes` passes, no contacts (the loop's clamp is far below).
 fn naive_figures(k: usize) -> Naive {
     let (mut x, mut sticks) = (Vec::new(), Vec::new());
     for f in 0..k {
-        let at = sinew::Vec3::new((f % 10) as f32 * 2.0, 1.0 + (f / 10) as f32 * 0.1, (f / 10) as f32 * 2.0);
-        let def = sinew::RagdollDef::humanoid(at, sinew::Quat::from_rotation_x(1.0), 1.8);
+        let (at, turn) = figure_root(f);
+        let def = sinew::RagdollDef::humanoid(at, turn, 1.8);
         let first = x.len();
         let find_or_add = |p: sinew::Vec3, x: &mut Vec<[f32; 3]>| -> usize {
             let found = x[first..].iter().position(|q| (sinew::Vec3::from(*q) - p).length() < 1e-3);
@@ -327,16 +334,15 @@ fn ragdolls_scene(k: usize, runs: usize) {
     let mut ground = SinewColliderId::default();
     ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut ground) });
     for f in 0..k {
-        let root = SinewTransform {
-            position: SinewVec3 { x: (f % 10) as f32 * 2.0, y: 1.0 + (f / 10) as f32 * 0.1, z: (f / 10) as f32 * 2.0 },
-            rotation: sinew::Quat::from_rotation_x(1.0).into(),
-        };
+        let (at, turn) = figure_root(f);
+        let root = SinewTransform { position: at.into(), rotation: turn.into() };
         let mut body = SinewBodyId::default();
         ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
     }
     // Falling and landing: the steps timed are the first second.
     let steps = 60 / (runs + 1);
     let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), steps, runs, steps);
+    // The same passes a ragdoll gets: 2 of its own per world pass.
     let passes = (defaults.substeps * defaults.iterations * 2) as usize;
     let mut naive = naive_figures(k);
     let naive_ms = time(|| naive.step(passes), steps, runs, steps);

@@ -19,7 +19,7 @@
 //! in their place (the Jakobsen way) would add mass away from the bone and
 //! turn it under gravity.
 
-use crate::constraints::shape_match::{ClusterSet, weight};
+use crate::constraints::shape_match::ClusterSet;
 use crate::particles::ParticlesMut;
 use glam::{Mat3, Quat, Vec3};
 
@@ -49,36 +49,19 @@ struct Rigid {
 }
 
 impl Rigid {
-    /// Cluster `k`'s mass properties at the particles' positions; `None`
-    /// when a member is pinned (the cluster then does not move).
-    fn of(clusters: &mut ClusterSet, k: usize, p: &ParticlesMut) -> Option<Rigid> {
+    /// Cluster `k` as it is now. A cluster with a pinned member does not
+    /// move: its inverse mass and inertia are zero.
+    fn of(clusters: &mut ClusterSet, k: usize, p: &ParticlesMut) -> Rigid {
         let members = clusters.members(k);
-        if members.clone().any(|m| p.inv_mass[clusters.particle[m] as usize] == 0.0) {
-            return None;
-        }
         let fit = clusters.fit(k, p);
-        let origin = p.position(clusters.particle[members.start] as usize);
-        let center = origin + fit.center;
-        let (mut mass, mut inertia, mut extent) = (0.0f32, Mat3::ZERO, 0.0f32);
-        for m in members.clone() {
-            let i = clusters.particle[m] as usize;
-            let w = weight(p.inv_mass[i]);
-            let r = p.position(i) - center;
-            let r2 = r.length_squared();
-            inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
-            mass += w;
-            extent = extent.max(r2);
+        let center = p.position(clusters.particle[members.start] as usize) + fit.center;
+        let rotation = clusters.rotation[k];
+        let rest_center = clusters.rest[members.start] + fit.rest_center;
+        if members.clone().any(|m| p.inv_mass[clusters.particle[m] as usize] == 0.0) {
+            return Rigid { center, rotation, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
         }
-        // A cluster on a line keeps its roll: a little inertia about the
-        // line keeps the inverse finite.
-        inertia += Mat3::from_diagonal(Vec3::splat(1.0e-4 * mass * extent.max(1.0e-8)));
-        Some(Rigid {
-            center,
-            rotation: clusters.rotation[k],
-            rest_center: clusters.rest[members.start] + fit.rest_center,
-            inv_mass: 1.0 / mass,
-            inv_inertia: inertia.inverse(),
-        })
+        let (mass, inertia) = clusters.mass_properties(k, p, center);
+        Rigid { center, rotation, rest_center, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
     }
 
     /// Where the rest point `r` is now.
@@ -94,6 +77,9 @@ impl Rigid {
 
     /// Moves the cluster's members for the correction `push` at `x`.
     fn apply(&self, clusters: &mut ClusterSet, k: usize, x: Vec3, push: Vec3, p: &mut ParticlesMut) {
+        if self.inv_mass == 0.0 {
+            return;
+        }
         let shift = push * self.inv_mass;
         let turn = Quat::from_scaled_axis(self.inv_inertia * (x - self.center).cross(push));
         for m in clusters.members(k) {
@@ -109,60 +95,24 @@ impl Rigid {
 pub fn project(set: &[PointRange], clusters: &mut ClusterSet, p: &mut ParticlesMut) {
     for s in set {
         let (a, b) = (s.a as usize, s.b as usize);
-        let ra = Rigid::of(clusters, a, p);
-        let rb = Rigid::of(clusters, b, p);
-        let (Some(xa), Some(xb)) = (ra.as_ref().map(|r| r.point(s.ra)), rb.as_ref().map(|r| r.point(s.rb))) else {
-            // One side pinned: the other alone moves (or neither).
-            project_one_sided(s, ra.as_ref(), rb.as_ref(), clusters, p);
-            continue;
-        };
+        let (ra, rb) = (Rigid::of(clusters, a, p), Rigid::of(clusters, b, p));
+        let (xa, xb) = (ra.point(s.ra), rb.point(s.rb));
         let d = xb - xa;
         let len = d.length();
-        let target = len.clamp(s.min, s.max);
-        let error = len - target;
+        let error = len - len.clamp(s.min, s.max);
         if error.abs() < MIN_ERROR || len < MIN_ERROR {
             continue;
         }
         let n = d / len;
-        let (ra, rb) = (ra.expect("checked"), rb.expect("checked"));
         let w = ra.inv_mass_at(xa, n) + rb.inv_mass_at(xb, n);
+        if w == 0.0 {
+            continue; // both held by pinned particles
+        }
         // `a` moves along +n, `b` along -n, by `error` in all.
         let push = n * (error / w);
         ra.apply(clusters, a, xa, push, p);
         rb.apply(clusters, b, xb, -push, p);
     }
-}
-
-/// A range where one cluster is held by a pinned member.
-fn project_one_sided(
-    s: &PointRange,
-    ra: Option<&Rigid>,
-    rb: Option<&Rigid>,
-    clusters: &mut ClusterSet,
-    p: &mut ParticlesMut,
-) {
-    let (moving, k, own, other_k, other, sign) = match (ra, rb) {
-        (Some(r), None) => (r, s.a as usize, s.ra, s.b as usize, s.rb, 1.0),
-        (None, Some(r)) => (r, s.b as usize, s.rb, s.a as usize, s.ra, -1.0),
-        _ => return,
-    };
-    // The held cluster's point, from its fit.
-    let fit = clusters.fit(other_k, p);
-    let members = clusters.members(other_k);
-    let origin = p.position(clusters.particle[members.start] as usize);
-    let fixed =
-        origin + fit.center + clusters.rotation[other_k] * (other - clusters.rest[members.start] - fit.rest_center);
-    let x = moving.point(own);
-    // d points from a to b.
-    let d = (fixed - x) * sign;
-    let len = d.length();
-    let error = len - len.clamp(s.min, s.max);
-    if error.abs() < MIN_ERROR || len < MIN_ERROR {
-        return;
-    }
-    let n = d / len;
-    let push = n * (sign * error / moving.inv_mass_at(x, n));
-    moving.apply(clusters, k, x, push, p);
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ const EXTRACT_ITERATIONS: usize = 8;
 /// Largest turn of one extraction iteration (radians): far from the fit the
 /// step `omega` overshoots (its denominator goes to 0 at 90 degrees).
 const MAX_TURN: f32 = 1.0;
+/// Inertia given to a cluster about its own line, relative to its largest.
+const LINE_INERTIA: f32 = 1.0e-4;
 /// Weight of a pinned particle (inverse mass 0) in the fit.
 const PINNED_MASS: f32 = 1.0e6;
 
@@ -144,6 +146,23 @@ impl ClusterSet {
         }
         self.rotation[k] = extract_rotation(&a, self.rotation[k]);
         Fit { center, rest_center }
+    }
+
+    /// Mass and inertia tensor of cluster `k` about `center`. A cluster on a
+    /// line has no inertia about it: a little (`LINE_INERTIA` of the largest
+    /// `m r^2`) keeps the inverse finite, and its roll is then not turned.
+    pub(crate) fn mass_properties(&self, k: usize, p: &ParticlesMut, center: Vec3) -> (f32, Mat3) {
+        let (mut mass, mut inertia, mut extent) = (0.0f32, Mat3::ZERO, 0.0f32);
+        for m in self.members(k) {
+            let i = self.particle[m] as usize;
+            let w = weight(p.inv_mass[i]);
+            let r = p.position(i) - center;
+            let r2 = r.length_squared();
+            inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
+            mass += w;
+            extent = extent.max(r2);
+        }
+        (mass, inertia + Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8))))
     }
 
     /// World rotation of cluster `k`'s frame.

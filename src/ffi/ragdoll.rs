@@ -1,7 +1,9 @@
 //! `sinew_ragdoll_*`: ragdolls from an engine's skeleton or the humanoid
 //! preset, bone transforms back, poses and impulses.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, read_into, world_ref};
+use super::boundary::{
+    Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, read_into, world_ref,
+};
 use super::types::*;
 use crate::{BodyId, BoneDef, Limit, Quat, RagdollDef, Vec3};
 use std::ffi::{CStr, c_char};
@@ -227,7 +229,7 @@ pub unsafe extern "C" fn sinew_ragdoll_read_bones(
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_read_bones", {
         let world = unsafe { world_ref(world) }?;
-        let out_count = if out_count.is_null() { None } else { Some(unsafe { checked_out(out_count, "out_count") }?) };
+        let out_count = unsafe { optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let bones = w.ragdoll_bones(BodyId::from(ragdoll))?;
             let bones = bones.map(|(p, q)| SinewTransform { position: p.into(), rotation: q.into() });

@@ -39,7 +39,7 @@ struct Motion {
 
 /// The rigid motion with the momentum and angular momentum of cluster `k`'s
 /// particles; `None` for a cluster with a pinned member (it does not turn
-/// freely) or no extent.
+/// freely) or no inertia.
 fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
     let members = clusters.members(k);
     let origin = p.position(clusters.particle[members.start] as usize);
@@ -56,32 +56,22 @@ fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
     }
     center /= mass;
     displacement /= mass;
-    let (mut momentum, mut inertia, mut extent) = (Vec3::ZERO, Mat3::ZERO, 0.0f32);
+    let mut momentum = Vec3::ZERO;
     for m in members {
         let i = clusters.particle[m] as usize;
-        let w = weight(p.inv_mass[i]);
         let r = p.position(i) - origin - center;
         let d = p.position(i) - p.previous(i) - displacement;
-        momentum += r.cross(d) * w;
-        let r2 = r.length_squared();
-        inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - outer(r, r)) * w;
-        extent = extent.max(r2);
+        momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
-    // A cluster on a line has no inertia about it: a little keeps the inverse
-    // finite (and such a cluster's roll is not turned).
-    inertia += Mat3::from_diagonal(Vec3::splat(1.0e-6 * mass * extent));
-    if extent <= 0.0 || extent.is_nan() || inertia.determinant().abs() < 1.0e-30 {
+    let (_, inertia) = clusters.mass_properties(k, p, center + origin);
+    if inertia.determinant().abs() < 1.0e-30 {
         return None;
     }
     let inv_inertia = inertia.inverse();
     Some(Motion { center: center + origin, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
-fn outer(a: Vec3, b: Vec3) -> Mat3 {
-    Mat3::from_cols(a * b.x, a * b.y, a * b.z)
-}
-
-/// Gives cluster `k`'s members the displacements `delta + turn x r`, added.
+/// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.
 fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
