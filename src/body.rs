@@ -10,6 +10,7 @@ use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
 use crate::ragdoll::Ragdoll;
+use crate::rigid::Rigid;
 use glam::Vec3;
 use std::ops::Range;
 
@@ -23,6 +24,8 @@ pub enum BodyKind {
     Cloth = 1,
     /// A ragdoll from a skeleton.
     Ragdoll = 2,
+    /// A particle rigid body (tetrahedron or shape-matched).
+    Rigid = 3,
 }
 
 impl BodyKind {
@@ -31,6 +34,7 @@ impl BodyKind {
             0 => Some(Self::Particles),
             1 => Some(Self::Cloth),
             2 => Some(Self::Ragdoll),
+            3 => Some(Self::Rigid),
             _ => None,
         }
     }
@@ -62,6 +66,8 @@ pub struct Body {
     pub cloth: Option<Box<Cloth>>,
     /// Bones, limits and readback of a ragdoll body.
     pub ragdoll: Option<Box<Ragdoll>>,
+    /// Collision points and fit of a rigid body.
+    pub rigid: Option<Box<Rigid>>,
     /// Asleep: skipped by the step until something wakes it.
     pub sleeping: bool,
     /// Seconds the body has been slower than the world's sleep speed.
@@ -88,6 +94,7 @@ impl Body {
             skin: SkinSet::default(),
             cloth: None,
             ragdoll: None,
+            rigid: None,
             sleeping: false,
             still_time: 0.0,
             candidates: Candidates::default(),

@@ -21,10 +21,12 @@ mod cloth;
 mod collision;
 mod constraints;
 mod error;
+mod explosion;
 mod hash;
 mod particles;
 mod pool;
 mod ragdoll;
+mod rigid;
 mod snapshot;
 pub mod solver;
 mod world;
@@ -44,6 +46,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use pool::{BodyId, ColliderId, JointId};
 pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::{BoneDef, RagdollDef};
+pub use rigid::{RigidDef, RigidModel, RigidShape};
 pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.

@@ -500,6 +500,9 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     if kind == BodyKind::Ragdoll {
         return Err(bad("a ragdoll body: snapshots do not store ragdolls yet"));
     }
+    if kind == BodyKind::Rigid {
+        return Err(bad("a rigid body: snapshots do not store rigid bodies yet"));
+    }
     let first = r.u32()? as usize;
     let count = r.u32()? as usize;
     if count == 0 || first % LANES != 0 {

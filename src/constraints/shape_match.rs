@@ -25,7 +25,7 @@
 //! clusters, unlike the 2D atan2 average of the seed article (its erratum).
 
 use crate::particles::ParticlesMut;
-use glam::{Mat3, Quat, Vec3};
+use glam::{DVec3, Mat3, Quat, Vec3};
 
 /// Turns of the rotation extraction per projection (it starts from the last
 /// rotation, so few are needed).
@@ -103,6 +103,12 @@ impl ClusterSet {
     /// absolute positions would round them every pass, and in a Verlet
     /// scheme that rounding becomes a velocity (a drift far from the origin).
     pub fn project_one(&mut self, k: usize, p: &mut ParticlesMut) {
+        self.project_one_by(k, p, 1.0);
+    }
+
+    /// Moves the members of cluster `k` the fraction `alpha` of the way to
+    /// their goals (1: all the way, as [`ClusterSet::project_one`]).
+    pub fn project_one_by(&mut self, k: usize, p: &mut ParticlesMut, alpha: f32) {
         let members = self.members(k);
         let fit = self.fit(k, p);
         let r = self.rotation[k];
@@ -113,7 +119,7 @@ impl ClusterSet {
             if p.inv_mass[i] > 0.0 {
                 let now = p.position(i) - origin - fit.center;
                 let goal = r * (self.rest[m] - rest_origin - fit.rest_center);
-                p.set_position(i, p.position(i) + (goal - now));
+                p.set_position(i, p.position(i) + (goal - now) * alpha);
             }
         }
     }
@@ -124,16 +130,20 @@ impl ClusterSet {
         let members = self.members(k);
         let origin = p.position(self.particle[members.start] as usize);
         let rest_origin = self.rest[members.start];
-        let (mut mass, mut center, mut rest_center) = (0.0f32, Vec3::ZERO, Vec3::ZERO);
+        // Sums in f64: the projection moves every member by its offset from
+        // these centres, and a total mass off by f32 rounding (1e-6 over a
+        // few hundred members) would shift the centre of mass by that much of
+        // its distance from the first member every pass: a steady drift of
+        // the body's momentum while it turns.
+        let (mut mass, mut center, mut rest_center) = (0.0f64, DVec3::ZERO, DVec3::ZERO);
         for m in members.clone() {
             let i = self.particle[m] as usize;
-            let w = weight(p.inv_mass[i]);
+            let w = f64::from(weight(p.inv_mass[i]));
             mass += w;
-            center += (p.position(i) - origin) * w;
-            rest_center += (self.rest[m] - rest_origin) * w;
+            center += (p.position(i) - origin).as_dvec3() * w;
+            rest_center += (self.rest[m] - rest_origin).as_dvec3() * w;
         }
-        center /= mass;
-        rest_center /= mass;
+        let (center, rest_center) = ((center / mass).as_vec3(), (rest_center / mass).as_vec3());
         let mut a = Mat3::ZERO;
         for m in members {
             let i = self.particle[m] as usize;

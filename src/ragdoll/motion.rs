@@ -30,17 +30,17 @@ use glam::{Mat3, Vec3};
 
 /// A cluster's motion over the substep: centre of mass, its displacement,
 /// the turn (radians, as a vector) and the inverse of its inertia.
-struct Motion {
-    center: Vec3,
-    displacement: Vec3,
-    turn: Vec3,
-    inv_inertia: Mat3,
+pub(crate) struct Motion {
+    pub center: Vec3,
+    pub displacement: Vec3,
+    pub turn: Vec3,
+    pub inv_inertia: Mat3,
 }
 
 /// The rigid motion with the momentum and angular momentum of cluster `k`'s
 /// particles; `None` for a cluster with a pinned member (it does not turn
 /// freely) or no inertia.
-fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
+pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
     let members = clusters.members(k);
     let origin = p.position(clusters.particle[members.start] as usize);
     let (mut mass, mut center, mut displacement) = (0.0f32, Vec3::ZERO, Vec3::ZERO);
@@ -72,7 +72,7 @@ fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
 }
 
 /// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.
-fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
+pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
         let dv = turn.cross(p.position(i) - center);

@@ -1,6 +1,7 @@
 //! Islands: bodies that must be stepped together because something couples
-//! them within a relaxation pass: a joint between their particles, or two
-//! cloths that collide with each other and whose swept bounds overlap.
+//! them within a relaxation pass: a joint between their particles, two
+//! cloths that collide with each other, or two rigid bodies, whose swept
+//! bounds overlap.
 //! Everything else is an island of one body, which runs all its substeps while
 //! its particles are in cache.
 //!
@@ -39,19 +40,17 @@ fn colliding_cloth(b: &Body) -> bool {
     b.cloth.as_ref().is_some_and(|c| c.cloth_collision)
 }
 
-/// Groups the live bodies into islands (slot indices); wakes islands with an
-/// awake member and leaves out the ones asleep. Bodies' `bounds` must be
-/// current.
-pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u32>> {
-    let n = bodies.slots.len();
-    let mut sets = Sets { parent: (0..n as u32).collect() };
-    for (_, j) in joints.iter() {
-        sets.union(j.body_a.index1 - 1, j.body_b.index1 - 1);
-    }
-    let cloths: Vec<u32> =
-        (0..n as u32).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(colliding_cloth)).collect();
-    for (k, &a) in cloths.iter().enumerate() {
-        for &b in &cloths[k + 1..] {
+fn rigid(b: &Body) -> bool {
+    b.rigid.is_some()
+}
+
+/// Joins the bodies of one class (cloths that collide with cloths, rigid
+/// bodies) whose swept bounds, grown by their radii, overlap.
+fn join_touching(sets: &mut Sets, bodies: &Pool<Body>, class: fn(&Body) -> bool) {
+    let n = bodies.slots.len() as u32;
+    let members: Vec<u32> = (0..n).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(class)).collect();
+    for (k, &a) in members.iter().enumerate() {
+        for &b in &members[k + 1..] {
             let (ba, bb) = (bodies.slots[a as usize].value.as_ref(), bodies.slots[b as usize].value.as_ref());
             let (ba, bb) = (ba.expect("live"), bb.expect("live"));
             let grow = ba.radius + bb.radius;
@@ -61,6 +60,19 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u3
             }
         }
     }
+}
+
+/// Groups the live bodies into islands (slot indices); wakes islands with an
+/// awake member and leaves out the ones asleep. Bodies' `bounds` must be
+/// current.
+pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u32>> {
+    let n = bodies.slots.len();
+    let mut sets = Sets { parent: (0..n as u32).collect() };
+    for (_, j) in joints.iter() {
+        sets.union(j.body_a.index1 - 1, j.body_b.index1 - 1);
+    }
+    join_touching(&mut sets, bodies, colliding_cloth);
+    join_touching(&mut sets, bodies, rigid);
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut group_of = vec![u32::MAX; n];
     for i in 0..n as u32 {

@@ -21,12 +21,17 @@
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           ragdoll     PASSES x (collisions, rigid bones, joint
 //!                       limits, separations)                       ragdoll/
+//!           rigid body  PASSES x (point collisions, sticks or
+//!                       cluster), point collisions                 rigid/
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
+//!         rigid pairs   spheres of one rigid body in another's solid rigid/pairs.rs
 //!       velocities      no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
+//!                       (particles, rigid points, rigid pairs)
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
+//!       rigid bodies    rigid motions, fit for the readback        rigid/
 //!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
 //! ```
@@ -48,6 +53,7 @@ use crate::constraints::joint::{self, Resolved};
 use crate::error::MAX_COORDINATE;
 use crate::particles::{Particles, ParticlesMut};
 use crate::ragdoll::PASSES;
+use crate::rigid::{self, pairs};
 use crate::world::World;
 use glam::Vec3;
 
@@ -106,6 +112,10 @@ pub(crate) struct Scratch {
     island_of: Vec<(u32, u32)>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
+    /// Collision points of two rigid bodies that may meet this step.
+    rigid_pairs: Vec<pairs::Pair>,
+    /// Rigid bodies seen as rigid bodies, per island member, for one pass.
+    frames: Vec<pairs::Frame>,
 }
 
 /// Advances the world by `dt` (validated by the caller).
@@ -161,6 +171,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
             broad_phase(body, prepared, &ctx);
         }
         find_cloth_pairs(&island, &views, &ctx, scratch);
+        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs);
         save(&views, &mut scratch.backup);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, &ctx, scratch);
         if !sane(&views) {
@@ -185,7 +196,7 @@ fn solve_island(
     ctx: &StepContext,
     scratch: &mut Scratch,
 ) {
-    let Scratch { aero: accel, pairs, .. } = scratch;
+    let Scratch { aero: accel, pairs, rigid_pairs, frames, .. } = scratch;
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
         a.clear();
@@ -209,9 +220,13 @@ fn solve_island(
             }
             body.distances.begin_substep();
             body.bends.begin_substep();
+            if let Some(r) = &mut body.rigid {
+                r.contacts.clear();
+            }
             c.clear();
         }
         joint::begin_substep(joints);
+        pairs::begin_substep(rigid_pairs);
         for _ in 0..ctx.iterations {
             for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
@@ -231,20 +246,59 @@ fn solve_island(
                         ragdoll.project(p);
                     }
                 }
-                if !body.candidates.is_empty() {
+                if let Some(r) = &mut body.rigid {
+                    // Contacts before each pass and once after, as for
+                    // ragdolls; its particles do not collide themselves.
+                    let passes = rigid::PASSES * ctx.iterations;
+                    for _ in 0..rigid::PASSES {
+                        if !body.candidates.is_empty() {
+                            r.contacts.project(&r.points, r.radius, p, &body.candidates, prepared);
+                        }
+                        r.project_shape(p, &mut body.distances, ctx.inv_h2, passes);
+                    }
+                    if !body.candidates.is_empty() {
+                        r.contacts.project(&r.points, r.radius, p, &body.candidates, prepared);
+                    }
+                } else if !body.candidates.is_empty() {
                     collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
             self_collision::project(views, pairs);
+            if !rigid_pairs.is_empty() {
+                // Rigid bodies in contact: each pass the pairs, then every
+                // body's collisions and shape, so stacks converge.
+                let passes = rigid::PASSES * ctx.iterations;
+                for _ in 0..rigid::PASSES {
+                    pairs::project(island, views, rigid_pairs, frames);
+                    for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+                        let Body { rigid, candidates, distances, .. } = &mut **body;
+                        if let Some(r) = rigid {
+                            if !candidates.is_empty() {
+                                r.contacts.project(&r.points, r.radius, p, candidates, prepared);
+                            }
+                            r.project_shape(p, distances, ctx.inv_h2, passes);
+                        }
+                    }
+                }
+            }
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter()) {
             body.distances.project_velocities(p, ctx.inv_h2);
             if !body.candidates.is_empty() {
                 friction::apply(p, c);
             }
+            if let Some(r) = &body.rigid {
+                r.contacts.friction(&r.points, p);
+            }
+        }
+        pairs::friction(island, views, rigid_pairs);
+        for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(ragdoll) = &body.ragdoll {
                 ragdoll.project_velocities(p, ctx.h);
+            }
+            if let Some(r) = &mut body.rigid {
+                r.finish_substep(p);
             }
         }
     }

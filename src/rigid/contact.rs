@@ -1,0 +1,94 @@
+//! A rigid body's collision points against colliders.
+//!
+//! Each point is a sphere at a barycentric combination of particles. A point
+//! inside a collider is pushed out the shortest way and the push is spread
+//! over its particles (`Embedded::displace`). The push-out is remembered per
+//! point, and the friction stage of the substep reduces the point's
+//! tangential motion by `mu * depth`, never reversing it, exactly as
+//! `collision::friction` does for particles, spread with the same weights.
+
+use super::Embedded;
+use crate::collision::{Candidates, Prepared, Shape};
+use crate::particles::ParticlesMut;
+use glam::Vec3;
+
+/// Per-point contact memory of one substep.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PointContacts {
+    pub depth: Vec<f32>,
+    pub normal: Vec<Vec3>,
+    pub friction: Vec<f32>,
+}
+
+impl PointContacts {
+    pub fn new(n: usize) -> Self {
+        PointContacts { depth: vec![0.0; n], normal: vec![Vec3::Y; n], friction: vec![0.0; n] }
+    }
+
+    /// Forgets the last substep's contacts.
+    pub fn clear(&mut self) {
+        self.depth.fill(0.0);
+    }
+
+    /// One collision pass of every point against the candidates.
+    pub fn project(
+        &mut self,
+        points: &[Embedded],
+        radius: f32,
+        p: &mut ParticlesMut,
+        candidates: &Candidates,
+        prepared: &Prepared,
+    ) {
+        self.project_kind(points, radius, p, &candidates.planes, &prepared.planes);
+        self.project_kind(points, radius, p, &candidates.spheres, &prepared.spheres);
+        self.project_kind(points, radius, p, &candidates.boxes, &prepared.boxes);
+        self.project_kind(points, radius, p, &candidates.capsules, &prepared.capsules);
+    }
+
+    fn project_kind<S: Shape>(
+        &mut self,
+        points: &[Embedded],
+        radius: f32,
+        p: &mut ParticlesMut,
+        candidates: &[u32],
+        shapes: &[S],
+    ) {
+        for &k in candidates {
+            let shape = &shapes[k as usize];
+            for (j, e) in points.iter().enumerate() {
+                let c = e.position(p);
+                if let Some((normal, depth)) = shape.contact(c, radius) {
+                    let w = e.inv_mass(p);
+                    if w <= 0.0 {
+                        continue;
+                    }
+                    e.displace(p, normal * depth, w);
+                    self.depth[j] += depth;
+                    self.normal[j] = normal;
+                    self.friction[j] = shape.friction();
+                }
+            }
+        }
+    }
+
+    /// The friction stage: each touching point's tangential motion shrinks
+    /// by `mu * depth`, stopping but never reversing.
+    pub fn friction(&self, points: &[Embedded], p: &mut ParticlesMut) {
+        for (j, e) in points.iter().enumerate() {
+            let depth = self.depth[j];
+            if depth <= 0.0 {
+                continue;
+            }
+            let n = self.normal[j];
+            let moved = e.displacement(p);
+            let tangential = moved - n * n.dot(moved);
+            let len = tangential.length();
+            let limit = self.friction[j] * depth;
+            let cut = if len <= limit { 1.0 } else { limit / len };
+            let w = e.inv_mass(p);
+            if w > 0.0 && len > 0.0 {
+                e.add_displacement(p, -tangential * cut, w);
+            }
+        }
+    }
+}

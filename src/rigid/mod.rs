@@ -1,0 +1,406 @@
+//! Particle rigid bodies (Jakobsen, "Rigid bodies"; shape matching,
+//! shared/seeds/004): a solid made of particles, in one of two models.
+//!
+//! - **Tetrahedron.** Four particles and six rigid sticks carry the body; the
+//!   collision shape is embedded in it. Every collision point is a fixed
+//!   barycentric combination `c = sum w_k x_k` of the four particles
+//!   (precomputed at creation), and a push-out `d` of the point is spread
+//!   over them as the article's cube-in-tetrahedron does:
+//!   `dx_k = w_k m_k^-1 d / sum_j w_j^2 m_j^-1`, which moves the point by
+//!   exactly `d`. The tetrahedron is placed so that its four equal masses
+//!   have the second moments of the solid shape (`build`): it turns and
+//!   tumbles with the shape's inertia, not the much larger inertia of a
+//!   tetrahedron around the shape.
+//! - **Shape-matched.** The shape is filled with particles on a lattice, one
+//!   collision sphere each, and one cluster pulls them to the best rigid fit
+//!   of their rest shape (`constraints::shape_match`) with a stiffness.
+//!
+//! Both collide through their collision points (spheres of one radius)
+//! against colliders (`contact`) and against other rigid bodies' points
+//! (`pairs`), with Coulomb friction. A body's transform is read from its
+//! cluster's fit: the centre of mass and the rotation since creation.
+
+pub mod build;
+pub mod contact;
+pub mod pairs;
+
+use crate::body::{Body, BodyKind};
+use crate::constraints::distance::DistanceSet;
+use crate::constraints::shape_match::{ClusterSet, weight};
+use crate::error::{Error, Result, finite_vec, non_negative, positive};
+use crate::particles::ParticlesMut;
+use crate::pool::BodyId;
+use crate::ragdoll::motion;
+use crate::world::{World, unit_rotation};
+use glam::{Quat, Vec3};
+
+/// Relaxation passes of a rigid body per pass of the world (contacts, then
+/// its shape), as for ragdolls: one pass a substep leaves a tetrahedron
+/// visibly soft where it lands.
+pub const PASSES: u32 = 2;
+
+/// Most particles along one axis of a shape-matched lattice.
+pub const MAX_LATTICE: usize = 16;
+
+/// Most points of a convex shape.
+pub const MAX_CONVEX_POINTS: usize = 256;
+
+/// A rigid body's solid shape, in its local frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RigidShape {
+    /// A box centred on the origin.
+    Box {
+        /// Half the size along each local axis, > 0.
+        half_extents: Vec3,
+    },
+    /// A ball centred on the origin.
+    Sphere {
+        /// Metres, > 0.
+        radius: f32,
+    },
+    /// A capsule around the local Y axis, centred on the origin.
+    Capsule {
+        /// Half the length of the inner segment, >= 0.
+        half_height: f32,
+        /// Metres, > 0.
+        radius: f32,
+    },
+    /// The convex hull of points (for mass, treated as their bounding box).
+    Convex {
+        /// 1..=256 points.
+        points: Vec<Vec3>,
+    },
+}
+
+/// How the body is made of particles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RigidModel {
+    /// Four particles, six rigid sticks, the shape embedded.
+    Tetrahedron,
+    /// A lattice of particles held by one shape-matching cluster.
+    ShapeMatched {
+        /// Fraction of the way to the rigid fit per substep, in (0, 1];
+        /// 1 is rigid.
+        stiffness: f32,
+    },
+}
+
+/// Everything `create_rigid` needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigidDef {
+    /// The solid, in the body's local frame.
+    pub shape: RigidShape,
+    /// Tetrahedron or shape-matched particles.
+    pub model: RigidModel,
+    /// Where the shape's local frame is in the world.
+    pub position: Vec3,
+    /// See `position`.
+    pub rotation: Quat,
+    /// Kilograms, > 0.
+    pub mass: f32,
+    /// Radius of the collision spheres of a box or convex shape in metres,
+    /// not negative; 0 = half the box's smallest half size (a tenth of a
+    /// convex shape's); at most the smallest half size. The spheres sit inside the
+    /// shape, touching its faces. Spheres and capsules use their own radius
+    /// (a shape-matched sphere is filled with spheres of this radius).
+    pub particle_radius: f32,
+    /// Coulomb coefficient against other rigid bodies (the pair uses the
+    /// geometric mean of both); colliders bring their own.
+    pub friction: f32,
+}
+
+impl RigidDef {
+    /// A 1 kg body of `shape` at the origin: a rigid tetrahedron, automatic
+    /// radius, friction 0.5.
+    pub fn new(shape: RigidShape) -> Self {
+        RigidDef {
+            shape,
+            model: RigidModel::Tetrahedron,
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            mass: 1.0,
+            particle_radius: 0.0,
+            friction: 0.5,
+        }
+    }
+}
+
+/// A collision point: `sum weights[k] * x[particles[k]]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Embedded {
+    pub particles: [u32; 4],
+    pub weights: [f32; 4],
+}
+
+impl Embedded {
+    /// A point that is one particle.
+    pub fn particle(i: u32) -> Self {
+        Embedded { particles: [i; 4], weights: [1.0, 0.0, 0.0, 0.0] }
+    }
+
+    /// Where the point is now.
+    #[inline(always)]
+    pub fn position(&self, p: &ParticlesMut) -> Vec3 {
+        let mut c = Vec3::ZERO;
+        for k in 0..4 {
+            c += p.position(self.particles[k] as usize) * self.weights[k];
+        }
+        c
+    }
+
+    /// The point's displacement over the substep, `x - x'`.
+    #[inline(always)]
+    pub fn displacement(&self, p: &ParticlesMut) -> Vec3 {
+        let mut c = Vec3::ZERO;
+        for k in 0..4 {
+            let i = self.particles[k] as usize;
+            c += (p.position(i) - p.previous(i)) * self.weights[k];
+        }
+        c
+    }
+
+    /// `sum w_k^2 m_k^-1`: the point's generalised inverse mass.
+    #[inline(always)]
+    pub fn inv_mass(&self, p: &ParticlesMut) -> f32 {
+        (0..4).map(|k| self.weights[k] * self.weights[k] * p.inv_mass[self.particles[k] as usize]).sum()
+    }
+
+    /// Moves the particles so the point moves by `delta` (Jakobsen's
+    /// barycentric response); `w` is [`Embedded::inv_mass`], > 0.
+    #[inline(always)]
+    pub fn displace(&self, p: &mut ParticlesMut, delta: Vec3, w: f32) {
+        for k in 0..4 {
+            let i = self.particles[k] as usize;
+            let s = self.weights[k] * p.inv_mass[i] / w;
+            if s != 0.0 {
+                p.set_position(i, p.position(i) + delta * s);
+            }
+        }
+    }
+
+    /// Changes the point's displacement over the substep by `delta`, through
+    /// the previous positions (a velocity change, as friction makes).
+    #[inline(always)]
+    pub fn add_displacement(&self, p: &mut ParticlesMut, delta: Vec3, w: f32) {
+        for k in 0..4 {
+            let i = self.particles[k] as usize;
+            let s = self.weights[k] * p.inv_mass[i] / w;
+            if s != 0.0 {
+                p.set_previous(i, p.previous(i) - delta * s);
+            }
+        }
+    }
+}
+
+/// The rigid part of a rigid body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rigid {
+    /// Collision points, spheres of `radius`.
+    pub points: Vec<Embedded>,
+    pub radius: f32,
+    /// One cluster over every particle: the transform readback, and the
+    /// shape of a shape-matched body.
+    pub clusters: ClusterSet,
+    /// The shape's origin relative to the rest centre of mass, in the rest
+    /// frame (world axes at creation).
+    pub origin: Vec3,
+    /// Push-outs from colliders this substep, per point.
+    pub contacts: contact::PointContacts,
+    /// The definition it was built from.
+    pub def: RigidDef,
+}
+
+impl Rigid {
+    /// Fraction of the way to the fit per projection, for a shape-matched
+    /// body that does `passes` projections a substep; `None` for a
+    /// tetrahedron (its sticks hold it).
+    fn projection_stiffness(&self, passes: u32) -> Option<f32> {
+        match self.def.model {
+            RigidModel::Tetrahedron => None,
+            RigidModel::ShapeMatched { stiffness } if stiffness >= 1.0 => Some(1.0),
+            RigidModel::ShapeMatched { stiffness } => Some(1.0 - (1.0 - stiffness).powf(1.0 / passes as f32)),
+        }
+    }
+
+    /// Whether the body is meant to stay rigid (its velocities are made
+    /// rigid after each substep).
+    pub fn is_rigid(&self) -> bool {
+        match self.def.model {
+            RigidModel::Tetrahedron => true,
+            RigidModel::ShapeMatched { stiffness } => stiffness >= 1.0,
+        }
+    }
+
+    /// The shape's part of one relaxation pass: the sticks of a tetrahedron,
+    /// the cluster of a shape-matched body (`passes` such projections are
+    /// made per substep).
+    pub fn project_shape(&mut self, p: &mut ParticlesMut, sticks: &mut DistanceSet, inv_h2: f32, passes: u32) {
+        match self.projection_stiffness(passes) {
+            None => sticks.project(p, inv_h2),
+            Some(alpha) => self.clusters.project_one_by(0, p, alpha),
+        }
+    }
+
+    /// The end of the velocity stage (after friction): rigid velocities for a
+    /// rigid body; the fit is brought up to date for the readback.
+    pub fn finish_substep(&mut self, p: &mut ParticlesMut) {
+        if self.is_rigid() {
+            motion::rigidify(&self.clusters, p);
+        }
+        self.clusters.fit(0, p);
+    }
+
+    /// Centre of mass now (pinned particles weigh [`weight`]).
+    fn center(&self, p: impl Fn(usize) -> (Vec3, f32)) -> Vec3 {
+        let (mut mass, mut sum) = (0.0f32, Vec3::ZERO);
+        let origin = p(self.clusters.particle[0] as usize).0;
+        for &i in &self.clusters.particle {
+            let (x, inv_mass) = p(i as usize);
+            let w = weight(inv_mass);
+            mass += w;
+            sum += (x - origin) * w;
+        }
+        origin + sum / mass
+    }
+}
+
+fn check_def(def: &RigidDef) -> Result<RigidDef> {
+    let mut def = def.clone();
+    match &def.shape {
+        RigidShape::Box { half_extents } => {
+            finite_vec(*half_extents, "half_extents")?;
+            if !half_extents.cmpgt(Vec3::ZERO).all() {
+                return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
+            }
+        }
+        RigidShape::Sphere { radius } => {
+            positive(*radius, "radius")?;
+        }
+        RigidShape::Capsule { half_height, radius } => {
+            non_negative(*half_height, "half_height")?;
+            positive(*radius, "radius")?;
+        }
+        RigidShape::Convex { points } => {
+            if points.is_empty() || points.len() > MAX_CONVEX_POINTS {
+                return Err(Error::invalid_argument(format!(
+                    "a convex shape needs 1..={MAX_CONVEX_POINTS} points, got {}",
+                    points.len()
+                )));
+            }
+            for (k, &q) in points.iter().enumerate() {
+                finite_vec(q, &format!("points[{k}]"))?;
+            }
+        }
+    }
+    if let RigidModel::ShapeMatched { stiffness } = def.model {
+        if !(stiffness.is_finite() && stiffness > 0.0 && stiffness <= 1.0) {
+            return Err(Error::invalid_argument(format!("stiffness must be in (0, 1], got {stiffness}")));
+        }
+    }
+    finite_vec(def.position, "position")?;
+    def.rotation = unit_rotation(def.rotation, "rotation")?;
+    positive(def.mass, "mass")?;
+    non_negative(def.particle_radius, "particle_radius")?;
+    non_negative(def.friction, "friction")?;
+    let size = build::extent(&def.shape);
+    if !(size.is_finite() && size <= 1.0e3) {
+        return Err(Error::invalid_argument(format!("the shape must fit in 1000 m, its extent is {size}")));
+    }
+    Ok(def)
+}
+
+impl World {
+    /// Creates a rigid body at rest.
+    ///
+    /// Refused: NaN/inf, sizes <= 0 (a capsule's `half_height` may be 0), a
+    /// convex shape of no or more than [`MAX_CONVEX_POINTS`] points, a
+    /// shape larger than 1000 m, a mass <= 0, a stiffness outside (0, 1], a
+    /// negative radius or friction, a radius larger than the shape.
+    pub fn create_rigid(&mut self, def: &RigidDef) -> Result<BodyId> {
+        let def = check_def(def)?;
+        let built = build::build(&def);
+        let id = self.add_body(BodyKind::Rigid, &built.positions, |_| built.inv_mass)?;
+        let body = self.bodies.get_mut(id.into()).expect("just created");
+        // The body's bounds are its particles' grown by this, so it must
+        // reach every collision sphere: a tetrahedron's corners lie inside
+        // the shape, its collision points around them.
+        let reach = built
+            .points
+            .iter()
+            .map(|e| {
+                let c: Vec3 = (0..4).map(|k| built.positions[e.particles[k] as usize] * e.weights[k]).sum();
+                (c - built.center).length()
+            })
+            .fold(0.0, f32::max);
+        body.radius = match def.model {
+            RigidModel::Tetrahedron => reach + built.radius,
+            RigidModel::ShapeMatched { .. } => built.radius,
+        };
+        // The particles do not collide as particles: the points do.
+        body.radii = vec![-1.0; built.positions.len()];
+        if !built.sticks.is_empty() {
+            let n = body.count;
+            body.distances.extend(&built.sticks, crate::particles::padded(n));
+        }
+        let mut clusters = ClusterSet::default();
+        let members: Vec<(u32, Vec3)> = built.positions.iter().enumerate().map(|(i, &x)| (i as u32, x)).collect();
+        clusters.push(&members, def.rotation);
+        let n_points = built.points.len();
+        body.rigid = Some(Box::new(Rigid {
+            points: built.points,
+            radius: built.radius,
+            clusters,
+            origin: def.position - built.center,
+            contacts: contact::PointContacts::new(n_points),
+            def,
+        }));
+        Ok(id)
+    }
+
+    pub(crate) fn rigid(&self, id: BodyId) -> Result<(&Body, &Rigid)> {
+        let body = self.body(id)?;
+        match &body.rigid {
+            Some(r) => Ok((body, r)),
+            None => Err(Error::wrong_kind(format!("body is a {:?} body, not a rigid body", body.kind))),
+        }
+    }
+
+    /// The body's world transform: where the shape's local frame is now.
+    pub fn rigid_transform(&self, id: BodyId) -> Result<(Vec3, Quat)> {
+        let (body, r) = self.rigid(id)?;
+        let p = &self.particles;
+        let center = r.center(|i| (p.position(body.first + i), p.inv_mass[body.first + i]));
+        let turn = r.clusters.rotation[0];
+        Ok((center + turn * r.origin, r.clusters.world_rotation(0).normalize()))
+    }
+
+    /// An impulse (N s) at a world point, applied as to a rigid body: the
+    /// particles gain `J / M + (I^-1 ((q - c) x J)) x (x_i - c)`, so the
+    /// body's momentum changes by `J` and its angular momentum about its
+    /// centre by `(q - c) x J`.
+    pub fn apply_rigid_impulse(&mut self, id: BodyId, point: Vec3, impulse: Vec3) -> Result<()> {
+        finite_vec(point, "point")?;
+        finite_vec(impulse, "impulse")?;
+        let range = self.rigid(id)?.0.range();
+        let h = self.last_h;
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        body.wake();
+        let r = body.rigid.as_ref().expect("checked");
+        let mut p = self.particles.view(range);
+        let center = r.center(|i| (p.position(i), p.inv_mass[i]));
+        let (mass, inertia) = r.clusters.mass_properties(0, &p, center);
+        let turn = if inertia.determinant().abs() > 1.0e-30 {
+            inertia.inverse() * (point - center).cross(impulse)
+        } else {
+            Vec3::ZERO
+        };
+        for &i in &r.clusters.particle {
+            let i = i as usize;
+            if p.inv_mass[i] > 0.0 {
+                let dv = impulse / mass + turn.cross(p.position(i) - center);
+                p.set_previous(i, p.previous(i) - dv * h);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,266 @@
+//! Contacts between rigid bodies of an island, solved as between rigid
+//! bodies (the XPBD rigid-body contact of Mueller et al. 2020, "Detailed
+//! Rigid Body Simulation with Extended Position Based Dynamics").
+//!
+//! A pair is a collision sphere of body `a` against the solid of body `b`:
+//! its box, ball or capsule placed at `b`'s current fit (a convex solid is
+//! the union of its collision spheres). A sphere inside the solid is pushed
+//! out along the solid's surface normal, so a box rests on another box's
+//! flat face (spheres on spheres would roll off each other). The push-out of
+//! depth `d` at the point `q` is shared by the two bodies as rigid bodies:
+//! `lambda = d / (w_a + w_b)`, `w = 1/M + (r x n) . I^-1 (r x n)`, and each
+//! body's particles move by the translation `lambda n / M` and the turn
+//! `I^-1 (r x lambda n)`. Friction, in the velocity stage, takes the
+//! relative tangential motion at `q` away by `mu * depth` at most (never
+//! reversing it), through the same rigid response; `mu` is the geometric
+//! mean of both bodies'.
+//!
+//! Candidate pairs are listed once per step: spheres that may reach the other
+//! solid's bounding ball during the step. Both directions are listed (a
+//! box's corner in the other's face, and the other's corner in its face).
+
+use super::{Rigid, RigidShape};
+use crate::body::Body;
+use crate::collision::capsule::Capsule;
+use crate::collision::cuboid::Cuboid;
+use crate::collision::sphere::Sphere;
+use crate::collision::{Shape, ball_contact};
+use crate::particles::ParticlesMut;
+use crate::ragdoll::motion;
+use glam::{Mat3, Vec3};
+
+/// A collision sphere of one body against the solid of another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pair {
+    /// Island member with the sphere, and the sphere.
+    pub a: u32,
+    pub point: u32,
+    /// Island member with the solid.
+    pub b: u32,
+    pub friction: f32,
+    /// Push-out of the current substep, its direction (into `a`) and where.
+    pub depth: f32,
+    pub normal: Vec3,
+    pub at: Vec3,
+}
+
+/// A body seen as a rigid body for one pass.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame {
+    center: Vec3,
+    inv_mass: f32,
+    inv_inertia: Mat3,
+}
+
+/// Largest displacement of a body's particles over the last substep.
+fn speed(body: &Body, p: &ParticlesMut) -> f32 {
+    (0..body.count).map(|i| (p.position(i) - p.previous(i)).length()).fold(0.0, f32::max)
+}
+
+/// The centre of mass of a rigid body's particles.
+fn center(r: &Rigid, p: &ParticlesMut) -> Vec3 {
+    r.center(|i| (p.position(i), p.inv_mass[i]))
+}
+
+/// The body's solid where its fit puts it: centre of mass `c`, rotation
+/// since creation from its cluster.
+fn shape_center(r: &Rigid, c: Vec3) -> Vec3 {
+    c + r.clusters.rotation[0] * r.origin
+}
+
+/// Radius of the ball around the solid's centre that holds it.
+fn reach(r: &Rigid) -> f32 {
+    super::build::extent(&r.def.shape) + r.origin.length()
+}
+
+/// Lists the pairs of the island's rigid bodies that may meet during the
+/// step (`ahead` = substeps the last substep's motion lasts).
+pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut Vec<Pair>) {
+    out.clear();
+    let rigid: Vec<usize> = (0..island.len()).filter(|&k| island[k].rigid.is_some()).collect();
+    if rigid.len() < 2 {
+        return;
+    }
+    let centers: Vec<Vec3> =
+        (0..island.len()).map(|k| island[k].rigid.as_ref().map_or(Vec3::ZERO, |r| center(r, &views[k]))).collect();
+    for &a in &rigid {
+        let ra = island[a].rigid.as_ref().expect("rigid");
+        let motion_a = speed(island[a], &views[a]) * ahead;
+        for &b in &rigid {
+            if a == b {
+                continue;
+            }
+            let rb = island[b].rigid.as_ref().expect("rigid");
+            let c = shape_center(rb, centers[b]);
+            let limit = reach(rb) + ra.radius + motion_a + speed(island[b], &views[b]) * ahead + 0.01;
+            let friction = (ra.def.friction * rb.def.friction).sqrt();
+            for (j, e) in ra.points.iter().enumerate() {
+                if (e.position(&views[a]) - c).length_squared() < limit * limit {
+                    out.push(Pair {
+                        a: a as u32,
+                        point: j as u32,
+                        b: b as u32,
+                        friction,
+                        depth: 0.0,
+                        normal: Vec3::Y,
+                        at: Vec3::ZERO,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Forgets the last substep's push-outs.
+pub fn begin_substep(pairs: &mut [Pair]) {
+    for pair in pairs {
+        pair.depth = 0.0;
+    }
+}
+
+/// Two distinct elements of a slice, mutably, in the order asked.
+fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    if a < b {
+        let (lo, hi) = v.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = v.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+/// The body as a rigid body now; a body with a pinned particle does not
+/// move (inverse mass 0).
+fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
+    let c = center(r, p);
+    let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
+    let (mass, inertia) = r.clusters.mass_properties(0, p, c);
+    if pinned || inertia.determinant().abs() < 1.0e-30 {
+        return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
+    }
+    Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
+}
+
+/// `1/M + (r x n) . I^-1 (r x n)` at `q` along `n`.
+fn inv_mass_at(f: &Frame, q: Vec3, n: Vec3) -> f32 {
+    let rn = (q - f.center).cross(n);
+    f.inv_mass + rn.dot(f.inv_inertia * rn)
+}
+
+/// Moves the body as a rigid body by the push `push` (lambda n) at `q`.
+fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, previous: bool) {
+    let linear = push * f.inv_mass;
+    let turn = f.inv_inertia * (q - f.center).cross(push);
+    for &i in &r.clusters.particle {
+        let i = i as usize;
+        if p.inv_mass[i] > 0.0 {
+            let dx = linear + turn.cross(p.position(i) - f.center);
+            if previous {
+                p.set_previous(i, p.previous(i) - dx);
+            } else {
+                p.set_position(i, p.position(i) + dx);
+            }
+        }
+    }
+    if !previous {
+        f.center += linear;
+    }
+}
+
+/// Where sphere `x` of radius `radius` touches body `b`'s solid: the normal
+/// (out of the solid) and the depth.
+fn touch(rb: &Rigid, pb: &ParticlesMut, c: Vec3, x: Vec3, radius: f32) -> Option<(Vec3, f32)> {
+    let turn = rb.clusters.rotation[0];
+    let origin = c + turn * rb.origin;
+    match &rb.def.shape {
+        RigidShape::Box { half_extents } => {
+            Cuboid::new(origin, turn * rb.def.rotation, *half_extents, 0.0).contact(x, radius)
+        }
+        RigidShape::Sphere { radius: big } => Sphere::new(origin, *big, 0.0).contact(x, radius),
+        RigidShape::Capsule { half_height, radius: thick } => {
+            let axis = turn * rb.def.rotation * Vec3::Y * *half_height;
+            Capsule::new(origin - axis, origin + axis, *thick, 0.0).contact(x, radius)
+        }
+        RigidShape::Convex { .. } => rb
+            .points
+            .iter()
+            .filter_map(|e| ball_contact(x, e.position(pb), rb.radius + radius, Vec3::Y))
+            .fold(None, |best: Option<(Vec3, f32)>, hit| match best {
+                Some(b) if b.1 >= hit.1 => Some(b),
+                _ => Some(hit),
+            }),
+    }
+}
+
+/// One pass over the pairs; `frames` is scratch.
+pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut [Pair], frames: &mut Vec<Frame>) {
+    if pairs.is_empty() {
+        return;
+    }
+    // A shape-matched body's fit is current (its projection made it); a
+    // tetrahedron's is brought up to date.
+    for (body, p) in island.iter_mut().zip(views.iter()) {
+        if let Some(r) = &mut body.rigid {
+            if r.is_rigid() && matches!(r.def.model, super::RigidModel::Tetrahedron) {
+                r.clusters.fit(0, p);
+            }
+        }
+    }
+    let island = &*island;
+    frames.clear();
+    frames.extend(island.iter().zip(views.iter()).map(|(b, p)| match &b.rigid {
+        Some(r) => frame(r, p),
+        None => Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO },
+    }));
+    for pair in pairs.iter_mut() {
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
+        let (pa, pb) = two(views, a, b);
+        let x = ra.points[pair.point as usize].position(pa);
+        let Some((normal, depth)) = touch(rb, pb, frames[b].center, x, ra.radius) else { continue };
+        let q = x - normal * ra.radius;
+        let (fa, fb) = two(frames, a, b);
+        let w = inv_mass_at(fa, q, normal) + inv_mass_at(fb, q, normal);
+        if w <= 0.0 {
+            continue;
+        }
+        let push = normal * (depth / w);
+        shove(ra, fa, pa, q, push, false);
+        shove(rb, fb, pb, q, -push, false);
+        pair.depth += depth;
+        pair.normal = normal;
+        pair.at = q;
+    }
+}
+
+/// The friction stage of the pairs.
+pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]) {
+    for pair in pairs {
+        if pair.depth <= 0.0 {
+            continue;
+        }
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
+        let (pa, pb) = two(views, a, b);
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let (mut fa, mut fb) = (frame(ra, pa), frame(rb, pb));
+        let at = |m: &Option<motion::Motion>| {
+            m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
+        };
+        let (n, moved) = (pair.normal, at(&ma) - at(&mb));
+        let tangential = moved - n * n.dot(moved);
+        let len = tangential.length();
+        if len <= 1.0e-12 {
+            continue;
+        }
+        let t = tangential / len;
+        let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
+        if w <= 0.0 {
+            continue;
+        }
+        let cut = len.min(pair.friction * pair.depth);
+        let push = t * (cut / w);
+        shove(ra, &mut fa, pa, pair.at, -push, true);
+        shove(rb, &mut fb, pb, pair.at, push, true);
+    }
+}
