@@ -467,6 +467,59 @@ int main(void) {
     EXPECT(sinew_body_create_particles(rw, &dot_at, NULL, 1, &dot), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_bone_count(rw, dot, &bone_count), SINEW_RESULT_WRONG_KIND);
     for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(rw, 1.0f / 60.0f), SINEW_RESULT_OK);
+
+    /* rigid bodies: a tetrahedron box and a shape-matched convex, bad defs refused */
+    SinewRigidDef rig = sinew_default_rigid_def();
+    SinewRigidDef rig_zeroed;
+    memset(&rig_zeroed, 0, sizeof rig_zeroed);
+    SinewBodyId crate = {0, 0}, pebble = {0, 0};
+    EXPECT(sinew_rigid_create(rw, &rig_zeroed, &crate), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_rigid_create(rw, NULL, &crate), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_rigid_create(rw, &rig, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    rig.shape = 9;
+    EXPECT(sinew_rigid_create(rw, &rig, &crate), SINEW_RESULT_INVALID_ARGUMENT);
+    rig.shape = SINEW_SHAPE_BOX;
+    rig.model = 9;
+    EXPECT(sinew_rigid_create(rw, &rig, &crate), SINEW_RESULT_INVALID_ARGUMENT);
+    rig.model = SINEW_RIGID_TETRAHEDRON;
+    rig.mass = NAN;
+    EXPECT(sinew_rigid_create(rw, &rig, &crate), SINEW_RESULT_INVALID_ARGUMENT);
+    rig.mass = 2.0f;
+    rig.half_extents.y = 0.0f;
+    EXPECT(sinew_rigid_create(rw, &rig, &crate), SINEW_RESULT_INVALID_ARGUMENT);
+    rig.half_extents.y = 0.25f;
+    rig.transform.position.x = -5.0f;
+    rig.transform.position.y = 3.0f;
+    CHECK(crate.index1 == 0);
+    EXPECT(sinew_rigid_create(rw, &rig, &crate), SINEW_RESULT_OK);
+    SinewRigidDef rock = sinew_default_rigid_def();
+    rock.shape = SINEW_SHAPE_CONVEX;
+    rock.model = SINEW_RIGID_SHAPE_MATCHED;
+    rock.point_count = 4;
+    EXPECT(sinew_rigid_create(rw, &rock, &pebble), SINEW_RESULT_NULL_ARGUMENT);
+    SinewVec3 rock_points[4] = {{0, 0, 0}, {0.3f, 0, 0}, {0, 0.3f, 0}, {0, 0, 0.3f}};
+    rock.points = rock_points;
+    rock.stiffness = 1.5f;
+    EXPECT(sinew_rigid_create(rw, &rock, &pebble), SINEW_RESULT_INVALID_ARGUMENT);
+    rock.stiffness = 0.8f;
+    rock.transform.position.x = -8.0f;
+    EXPECT(sinew_rigid_create(rw, &rock, &pebble), SINEW_RESULT_OK);
+    SinewTransform crate_at;
+    EXPECT(sinew_rigid_read_transform(rw, crate, &crate_at), SINEW_RESULT_OK);
+    CHECK(fabsf(crate_at.position.x + 5.0f) < 1e-4f && fabsf(crate_at.position.y - 3.0f) < 1e-4f);
+    EXPECT(sinew_rigid_read_transform(rw, crate, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_rigid_read_transform(rw, dot, &crate_at), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_rigid_read_transform(rw, null_body, &crate_at), SINEW_RESULT_INVALID_ID);
+    SinewVec3 kick = {0.0f, 0.0f, 1.0f}, bad_kick = {NAN, 0.0f, 0.0f};
+    EXPECT(sinew_rigid_apply_impulse(rw, crate, crate_at.position, kick), SINEW_RESULT_OK);
+    EXPECT(sinew_rigid_apply_impulse(rw, crate, crate_at.position, bad_kick), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_rigid_apply_impulse(rw, doll, crate_at.position, kick), SINEW_RESULT_WRONG_KIND);
+    uint32_t pushed = 0;
+    EXPECT(sinew_world_explode(rw, crate_at.position, 1.0f, 2.0f, &pushed), SINEW_RESULT_OK);
+    CHECK(pushed == 4); /* the crate's tetrahedron; the rock is 3 m away */
+    EXPECT(sinew_world_explode(rw, crate_at.position, -1.0f, 2.0f, NULL), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_explode(NULL, crate_at.position, 1.0f, 2.0f, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(rw, 1.0f / 60.0f), SINEW_RESULT_OK);
     sinew_world_destroy(rw);
 
     if (failures) {

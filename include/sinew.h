@@ -17,6 +17,12 @@
 #include <stdint.h>
 
 /**
+ * Distances below this count as this (metres): a particle on the centre
+ * would otherwise get an infinite push.
+ */
+#define MIN_DISTANCE 0.1
+
+/**
  * Relaxation passes of a ragdoll per pass of the world: its bones are stiff
  * and share particles, and one pass a substep leaves them visibly soft
  * (measured: bone lengths off by up to 10 % on landing, against 1-4 % with
@@ -30,6 +36,16 @@
  * three seconds instead of swinging on.
  */
 #define JOINT_FRICTION 20.0
+
+/**
+ * Most particles along one axis of a shape-matched lattice.
+ */
+#define MAX_LATTICE 16
+
+/**
+ * Most points of a convex shape.
+ */
+#define MAX_CONVEX_POINTS 256
 
 /**
  * Sticks compute their length with a true square root (default).
@@ -113,6 +129,42 @@
  * Joint limit type: a hinge about `hinge_axis` within a range.
  */
 #define SINEW_LIMIT_HINGE 1
+
+/**
+ * Rigid shape: a box of `half_extents`.
+ */
+#define SINEW_SHAPE_BOX 0
+
+/**
+ * Rigid shape: a ball of `radius`.
+ */
+#define SINEW_SHAPE_SPHERE 1
+
+/**
+ * Rigid shape: a capsule of `radius` around the local Y segment
+ * `-half_height..half_height`.
+ */
+#define SINEW_SHAPE_CAPSULE 2
+
+/**
+ * Rigid shape: the convex hull of `points` (its mass is spread as over
+ * their bounding box).
+ */
+#define SINEW_SHAPE_CONVEX 3
+
+/**
+ * Rigid model: four particles and six rigid sticks carry the body; the
+ * shape's collision spheres are fixed barycentric combinations of them
+ * (Jakobsen's cube in a tetrahedron). The tetrahedron is placed so that it
+ * has the solid shape's inertia.
+ */
+#define SINEW_RIGID_TETRAHEDRON 0
+
+/**
+ * Rigid model: the shape filled with particles (one collision sphere each)
+ * held by shape matching with `stiffness`.
+ */
+#define SINEW_RIGID_SHAPE_MATCHED 1
 
 /**
  * An opaque world: the core world behind a reader-writer lock.
@@ -530,6 +582,70 @@ typedef struct SinewRagdollDef {
      */
     uint32_t internal_cookie;
 } SinewRagdollDef;
+
+/**
+ * A rigid body. Fill from `sinew_default_rigid_def()`.
+ */
+typedef struct SinewRigidDef {
+    /**
+     * Where the shape's local frame is, world space. Default identity.
+     */
+    struct SinewTransform transform;
+    /**
+     * `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+     */
+    uint32_t shape;
+    /**
+     * Box: half the size along each local axis, > 0; default (0.5, 0.5, 0.5).
+     */
+    struct SinewVec3 half_extents;
+    /**
+     * Sphere and capsule: metres, > 0; default 0.5.
+     */
+    float radius;
+    /**
+     * Capsule: half the inner segment along local Y, >= 0; default 0.5.
+     */
+    float half_height;
+    /**
+     * Convex: `point_count` local points (1..=256); read during the call
+     * only. May be NULL for other shapes.
+     */
+    const struct SinewVec3 *points;
+    /**
+     * See `points`.
+     */
+    uint32_t point_count;
+    /**
+     * `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
+     */
+    uint32_t model;
+    /**
+     * Kilograms, > 0; default 1.
+     */
+    float mass;
+    /**
+     * Shape-matched: fraction of the way to the rigid fit per substep, in
+     * (0, 1]; 1 (default) is rigid, less is a soft body.
+     */
+    float stiffness;
+    /**
+     * Radius of the collision spheres of a box or convex shape, metres,
+     * >= 0; 0 (default) = half the box's smallest half size (a tenth of a
+     * convex shape's bounding box); at most the smallest half size. Also
+     * the spacing (2x) of a shape-matched lattice.
+     */
+    float particle_radius;
+    /**
+     * Coulomb coefficient against other rigid bodies (a pair uses the
+     * geometric mean); colliders bring their own. Default 0.5.
+     */
+    float friction;
+    /**
+     * Set by `sinew_default_rigid_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewRigidDef;
 
 /**
  * Settings of a new world. Get one from `sinew_default_world_def()`, change
@@ -1346,6 +1462,73 @@ SinewResult sinew_ragdoll_apply_impulse(struct SinewWorld *world,
                                         uint32_t bone,
                                         struct SinewVec3 point,
                                         struct SinewVec3 impulse);
+
+/**
+ * The default rigid def (see the field docs): a 1 kg, 1 m box, a rigid
+ * tetrahedron. Never fails.
+ */
+struct SinewRigidDef sinew_default_rigid_def(void);
+
+/**
+ * Creates a rigid body at rest (a body of kind rigid). It collides with
+ * colliders and with other rigid bodies through its collision spheres, and
+ * sleeps like any body.
+ *
+ * - `def`: from `sinew_default_rigid_def()`; read during the call only
+ *   (points included).
+ * - `out_body`: receives the id, written only on success.
+ *
+ * Errors: `NULL_ARGUMENT` (also `points` NULL for a convex shape with
+ * points); `INVALID_ARGUMENT` for a def without its cookie, an unknown
+ * shape or model, NaN/inf, sizes <= 0 (a capsule's `half_height` may be 0),
+ * a shape larger than 1000 m, 0 or more than 256 convex points, a mass
+ * <= 0, a stiffness outside (0, 1], a negative radius or friction, a zero
+ * rotation; `LIMIT_EXCEEDED` for the world's caps. Threading: write lock.
+ */
+SinewResult sinew_rigid_create(struct SinewWorld *world,
+                               const struct SinewRigidDef *def,
+                               struct SinewBodyId *out_body);
+
+/**
+ * The rigid body's world transform: where its shape's local frame is now
+ * (from the best rigid fit of its particles; unit rotation).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a rigid body).
+ * Threading: read lock.
+ */
+SinewResult sinew_rigid_read_transform(const struct SinewWorld *world,
+                                       struct SinewBodyId body,
+                                       struct SinewTransform *out_transform);
+
+/**
+ * An impulse (newton seconds) at a world point, as to a rigid body: its
+ * momentum changes by `impulse`, its angular momentum about its centre of
+ * mass by `(point - centre) x impulse`. Wakes the body.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (NaN/inf). Threading: write lock.
+ */
+SinewResult sinew_rigid_apply_impulse(struct SinewWorld *world,
+                                      struct SinewBodyId body,
+                                      struct SinewVec3 point,
+                                      struct SinewVec3 impulse);
+
+/**
+ * An explosion (Jakobsen's motion control): every free particle of every
+ * body within `radius` of `center` gains the velocity
+ * `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
+ * distance (a particle on the centre goes up +Y). Pinned particles stay.
+ * The bodies touched wake up. `out_count` (may be NULL) receives how many
+ * particles were pushed.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+ * strength or radius. Threading: write lock.
+ */
+SinewResult sinew_world_explode(struct SinewWorld *world,
+                                struct SinewVec3 center,
+                                float strength,
+                                float radius,
+                                uint32_t *out_count);
 
 /**
  * The default world settings, with the cookie that `sinew_world_create`

@@ -67,6 +67,7 @@ using ClothGridDef = ::SinewClothGridDef;
 using ClothMeshDef = ::SinewClothMeshDef;
 using BoneDef = ::SinewBoneDef;
 using RagdollDef = ::SinewRagdollDef;
+using RigidDef = ::SinewRigidDef;
 
 /// A world-space axis-aligned box (sinew_body_get_bounds).
 struct Bounds {
@@ -105,6 +106,9 @@ inline BoneDef default_bone_def() noexcept { return ::sinew_default_bone_def(); 
 
 /// The default ragdoll def: no bones yet, with its cookie.
 inline RagdollDef default_ragdoll_def() noexcept { return ::sinew_default_ragdoll_def(); }
+
+/// The default rigid body: a 1 kg, 1 m box carried by a tetrahedron.
+inline RigidDef default_rigid_def() noexcept { return ::sinew_default_rigid_def(); }
 
 /// The identity rotation.
 inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
@@ -412,6 +416,27 @@ public:
     }
 };
 
+/// A body of kind rigid: every Body call, plus the rigid ones. Copyable;
+/// owns nothing. The rigid calls on a body that is not a rigid body return
+/// SINEW_RESULT_WRONG_KIND.
+class Rigid : public Body {
+public:
+    Rigid() noexcept = default;
+    Rigid(SinewWorld* world, BodyId id) noexcept : Body(world, id) {}
+
+    /// Where the shape's local frame is now.
+    Expected<Transform> transform() const {
+        Transform t{};
+        Result r = Result::from_code(::sinew_rigid_read_transform(world(), id(), &t));
+        if (!r) return r;
+        return t;
+    }
+    /// An impulse (N s) at a world point.
+    Result apply_impulse(const Vec3& point, const Vec3& impulse) {
+        return Result::from_code(::sinew_rigid_apply_impulse(world(), id(), point, impulse));
+    }
+};
+
 /// A body of kind cloth: every Body call, plus the cloth ones. Copyable; owns
 /// nothing. The cloth calls on a body that is not a cloth return
 /// SINEW_RESULT_WRONG_KIND.
@@ -664,6 +689,22 @@ public:
         Result r = Result::from_code(::sinew_ragdoll_create_humanoid(world_, root, height, &id));
         if (!r) return r;
         return Ragdoll(world_, id);
+    }
+
+    /// A rigid body (def from default_rigid_def()).
+    Expected<Rigid> create_rigid(const RigidDef& def) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_rigid_create(world_, &def, &id));
+        if (!r) return r;
+        return Rigid(world_, id);
+    }
+    /// Pushes every free particle within `radius` of `center` away from it
+    /// by strength / d^2 m/s; returns how many were pushed.
+    Expected<std::uint32_t> explode(const Vec3& center, float strength, float radius) {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_explode(world_, center, strength, radius, &n));
+        if (!r) return r;
+        return n;
     }
 
     /// A rectangular cloth (def from default_cloth_grid_def()).

@@ -25,6 +25,7 @@ pub mod collider;
 pub mod errors;
 pub mod joint;
 pub mod ragdoll;
+pub mod rigid;
 pub mod types;
 pub mod world;
 
@@ -35,6 +36,7 @@ pub use collider::*;
 pub use errors::*;
 pub use joint::*;
 pub use ragdoll::*;
+pub use rigid::*;
 pub use types::*;
 pub use world::*;
 

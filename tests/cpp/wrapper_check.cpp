@@ -332,6 +332,29 @@ void check_ragdoll() {
     std::printf("ragdoll checked\n");
 }
 
+// Rigid bodies: the transform comes back, an impulse moves the box, an
+// explosion pushes it, bad defs are refused.
+void check_rigid() {
+    auto created = sinew::World::create();
+    EXPECT_OK(created);
+    sinew::World& world = created.value();
+    sinew::RigidDef def = sinew::default_rigid_def();
+    def.transform.position = sinew::Vec3{0.0f, 2.0f, 0.0f};
+    def.model = SINEW_RIGID_SHAPE_MATCHED;
+    auto made = world.create_rigid(def);
+    EXPECT_OK(made);
+    sinew::Rigid box = made.value();
+    CHECK(std::fabs(box.transform().value().position.y - 2.0f) < 1e-4f);
+    EXPECT_OK(box.apply_impulse(sinew::Vec3{0.0f, 2.0f, 0.0f}, sinew::Vec3{3.0f, 0.0f, 0.0f}));
+    CHECK(world.explode(sinew::Vec3{0.0f, 0.0f, 0.0f}, 1.0f, 10.0f).value_or(0) == 8);
+    for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+    CHECK(box.transform().value().position.x > 0.1f);
+    sinew::RigidDef zero{};
+    EXPECT_CODE(world.create_rigid(zero), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(sinew::Rigid(nullptr, sinew::BodyId{}).transform(), SINEW_RESULT_NULL_ARGUMENT);
+    std::printf("rigid checked\n");
+}
+
 void check_character() {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float dt = 1.0f / 60.0f;
@@ -658,6 +681,7 @@ int main() {
     check_cloth();
     check_character();
     check_ragdoll();
+    check_rigid();
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     if (g_failures == 0) std::printf("all checks passed\n");

@@ -232,6 +232,7 @@ static unsafe class BindingTest
         CheckCloth();
         CheckCharacter();
         CheckRagdoll();
+        CheckRigid();
 
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
@@ -288,6 +289,34 @@ static unsafe class BindingTest
             Check(world.FindBone(arm, "lower") == 1, "names copied");
             two[1].parent = 1;
             ExpectCode(() => world.CreateRagdoll(two), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "parent after child");
+        }
+    }
+
+    // Rigid bodies: transform back, impulse, explosion, a convex shape, bad defs.
+    static void CheckRigid()
+    {
+        using (World world = new World())
+        {
+            ExpectCode(() => world.CreateRigid(default(SinewRigidDef)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero rigid def");
+            SinewRigidDef def = World.DefaultRigidDef();
+            def.transform.position.y = 2f;
+            SinewBodyId box = world.CreateRigid(def);
+            Check(Math.Abs(world.RigidTransform(box).position.y - 2f) < 1e-4f, "the box where it was made");
+            SinewVec3 at = world.RigidTransform(box).position, push = new SinewVec3();
+            push.x = 3f;
+            world.ApplyRigidImpulse(box, at, push);
+            def.shape = Native.SINEW_SHAPE_CONVEX;
+            def.model = Native.SINEW_RIGID_SHAPE_MATCHED;
+            def.transform.position.x = -10f;
+            SinewVec3[] corners = new SinewVec3[4];
+            corners[1].x = 0.3f;
+            corners[2].y = 0.3f;
+            corners[3].z = 0.3f;
+            world.CreateRigid(def, corners);
+            Check(world.Explode(at, 1f, 3f) == 4, "the explosion pushed the box's four particles");
+            for (int frame = 0; frame < 10; frame++) world.Step(1f / 60f);
+            Check(world.RigidTransform(box).position.x > 0.1f, "the impulse moved the box");
+            ExpectCode(() => world.CreateRigid(def, new SinewVec3[0]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "no points");
         }
     }
 

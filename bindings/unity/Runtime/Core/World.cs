@@ -613,6 +613,67 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>The default rigid body: a 1 kg, 1 m box carried by a tetrahedron.</summary>
+        public static SinewRigidDef DefaultRigidDef()
+        {
+            return Native.sinew_default_rigid_def();
+        }
+
+        /// <summary>
+        /// A rigid body (def from DefaultRigidDef). A convex shape's points
+        /// (local space) are passed here; the def's own pointer is replaced.
+        /// </summary>
+        public SinewBodyId CreateRigid(SinewRigidDef def, SinewVec3[] convexPoints = null)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try
+            {
+                fixed (SinewVec3* points = convexPoints)
+                {
+                    if (convexPoints != null)
+                    {
+                        def.points = points;
+                        def.point_count = (uint)convexPoints.Length;
+                    }
+                    SinewException.Check(Native.sinew_rigid_create(w, &def, &id));
+                }
+            }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>Where a rigid body's shape frame is now.</summary>
+        public SinewTransform RigidTransform(SinewBodyId body)
+        {
+            SinewTransform t;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_rigid_read_transform(w, body, &t)); }
+            finally { Release(); }
+            return t;
+        }
+
+        /// <summary>An impulse (N s) at a world point of a rigid body.</summary>
+        public void ApplyRigidImpulse(SinewBodyId body, SinewVec3 point, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_rigid_apply_impulse(w, body, point, impulse)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// Pushes every free particle within radius of center away from it by
+        /// strength / d^2 m/s; returns how many particles were pushed.
+        /// </summary>
+        public int Explode(SinewVec3 center, float strength, float radius)
+        {
+            uint n;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_explode(w, center, strength, radius, &n)); }
+            finally { Release(); }
+            return (int)n;
+        }
+
         /// <summary>A rectangular cloth; particle r * columns + c is column c of row r.</summary>
         public SinewBodyId CreateClothGrid(SinewClothGridDef def)
         {

@@ -495,6 +495,72 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A rigid body. Fill from `sinew_default_rigid_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewRigidDef
+    {
+        /// <summary>
+        /// Where the shape's local frame is, world space. Default identity.
+        /// </summary>
+        public SinewTransform transform;
+        /// <summary>
+        /// `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+        /// </summary>
+        public uint shape;
+        /// <summary>
+        /// Box: half the size along each local axis, &gt; 0; default (0.5, 0.5, 0.5).
+        /// </summary>
+        public SinewVec3 half_extents;
+        /// <summary>
+        /// Sphere and capsule: metres, &gt; 0; default 0.5.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Capsule: half the inner segment along local Y, &gt;= 0; default 0.5.
+        /// </summary>
+        public float half_height;
+        /// <summary>
+        /// Convex: `point_count` local points (1..=256); read during the call
+        /// only. May be NULL for other shapes.
+        /// </summary>
+        public SinewVec3* points;
+        /// <summary>
+        /// See `points`.
+        /// </summary>
+        public uint point_count;
+        /// <summary>
+        /// `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
+        /// </summary>
+        public uint model;
+        /// <summary>
+        /// Kilograms, &gt; 0; default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// Shape-matched: fraction of the way to the rigid fit per substep, in
+        /// (0, 1]; 1 (default) is rigid, less is a soft body.
+        /// </summary>
+        public float stiffness;
+        /// <summary>
+        /// Radius of the collision spheres of a box or convex shape, metres,
+        /// &gt;= 0; 0 (default) = half the box's smallest half size (a tenth of a
+        /// convex shape's bounding box); at most the smallest half size. Also
+        /// the spacing (2x) of a shape-matched lattice.
+        /// </summary>
+        public float particle_radius;
+        /// <summary>
+        /// Coulomb coefficient against other rigid bodies (a pair uses the
+        /// geometric mean); colliders bring their own. Default 0.5.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        /// Set by `sinew_default_rigid_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
     /// Settings of a new world. Get one from `sinew_default_world_def()`, change
     /// what you need, pass it to `sinew_world_create`; a zero-initialised struct
     /// is refused.
@@ -568,6 +634,12 @@ namespace Sinew
 #endif
 
         /// <summary>
+        /// Distances below this count as this (metres): a particle on the centre
+        /// would otherwise get an infinite push.
+        /// </summary>
+        public const float MIN_DISTANCE = 0.1f;
+
+        /// <summary>
         /// Relaxation passes of a ragdoll per pass of the world: its bones are stiff
         /// and share particles, and one pass a substep leaves them visibly soft
         /// (measured: bone lengths off by up to 10 % on landing, against 1-4 % with
@@ -581,6 +653,16 @@ namespace Sinew
         /// three seconds instead of swinging on.
         /// </summary>
         public const float JOINT_FRICTION = 20.0f;
+
+        /// <summary>
+        /// Most particles along one axis of a shape-matched lattice.
+        /// </summary>
+        public const uint MAX_LATTICE = 16;
+
+        /// <summary>
+        /// Most points of a convex shape.
+        /// </summary>
+        public const uint MAX_CONVEX_POINTS = 256;
 
         /// <summary>
         /// Sticks compute their length with a true square root (default).
@@ -664,6 +746,42 @@ namespace Sinew
         /// Joint limit type: a hinge about `hinge_axis` within a range.
         /// </summary>
         public const uint SINEW_LIMIT_HINGE = 1;
+
+        /// <summary>
+        /// Rigid shape: a box of `half_extents`.
+        /// </summary>
+        public const uint SINEW_SHAPE_BOX = 0;
+
+        /// <summary>
+        /// Rigid shape: a ball of `radius`.
+        /// </summary>
+        public const uint SINEW_SHAPE_SPHERE = 1;
+
+        /// <summary>
+        /// Rigid shape: a capsule of `radius` around the local Y segment
+        /// `-half_height..half_height`.
+        /// </summary>
+        public const uint SINEW_SHAPE_CAPSULE = 2;
+
+        /// <summary>
+        /// Rigid shape: the convex hull of `points` (its mass is spread as over
+        /// their bounding box).
+        /// </summary>
+        public const uint SINEW_SHAPE_CONVEX = 3;
+
+        /// <summary>
+        /// Rigid model: four particles and six rigid sticks carry the body; the
+        /// shape's collision spheres are fixed barycentric combinations of them
+        /// (Jakobsen's cube in a tetrahedron). The tetrahedron is placed so that it
+        /// has the solid shape's inertia.
+        /// </summary>
+        public const uint SINEW_RIGID_TETRAHEDRON = 0;
+
+        /// <summary>
+        /// Rigid model: the shape filled with particles (one collision sphere each)
+        /// held by shape matching with `stiffness`.
+        /// </summary>
+        public const uint SINEW_RIGID_SHAPE_MATCHED = 1;
 
         /// <summary>
         /// Creates a body of `count` free particles at rest.
@@ -1277,6 +1395,67 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_apply_impulse(SinewWorld* world, SinewBodyId ragdoll, uint bone, SinewVec3 point, SinewVec3 impulse);
+
+        /// <summary>
+        /// The default rigid def (see the field docs): a 1 kg, 1 m box, a rigid
+        /// tetrahedron. Never fails.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_default_rigid_def", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewRigidDef sinew_default_rigid_def();
+
+        /// <summary>
+        /// Creates a rigid body at rest (a body of kind rigid). It collides with
+        /// colliders and with other rigid bodies through its collision spheres, and
+        /// sleeps like any body.
+        ///
+        /// - `def`: from `sinew_default_rigid_def()`; read during the call only
+        ///   (points included).
+        /// - `out_body`: receives the id, written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT` (also `points` NULL for a convex shape with
+        /// points); `INVALID_ARGUMENT` for a def without its cookie, an unknown
+        /// shape or model, NaN/inf, sizes &lt;= 0 (a capsule's `half_height` may be 0),
+        /// a shape larger than 1000 m, 0 or more than 256 convex points, a mass
+        /// &lt;= 0, a stiffness outside (0, 1], a negative radius or friction, a zero
+        /// rotation; `LIMIT_EXCEEDED` for the world's caps. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_rigid_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_rigid_create(SinewWorld* world, SinewRigidDef* def, SinewBodyId* out_body);
+
+        /// <summary>
+        /// The rigid body's world transform: where its shape's local frame is now
+        /// (from the best rigid fit of its particles; unit rotation).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a rigid body).
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_rigid_read_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_rigid_read_transform(SinewWorld* world, SinewBodyId body, SinewTransform* out_transform);
+
+        /// <summary>
+        /// An impulse (newton seconds) at a world point, as to a rigid body: its
+        /// momentum changes by `impulse`, its angular momentum about its centre of
+        /// mass by `(point - centre) x impulse`. Wakes the body.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (NaN/inf). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_rigid_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_rigid_apply_impulse(SinewWorld* world, SinewBodyId body, SinewVec3 point, SinewVec3 impulse);
+
+        /// <summary>
+        /// An explosion (Jakobsen's motion control): every free particle of every
+        /// body within `radius` of `center` gains the velocity
+        /// `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
+        /// distance (a particle on the centre goes up +Y). Pinned particles stay.
+        /// The bodies touched wake up. `out_count` (may be NULL) receives how many
+        /// particles were pushed.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+        /// strength or radius. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_explode", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_explode(SinewWorld* world, SinewVec3 center, float strength, float radius, uint* out_count);
 
         /// <summary>
         /// The default world settings, with the cookie that `sinew_world_create`
