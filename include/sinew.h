@@ -630,10 +630,10 @@ typedef struct SinewRigidDef {
      */
     float stiffness;
     /**
-     * Radius of the collision spheres of a box or convex shape, metres,
-     * >= 0; 0 (default) = half the box's smallest half size (a tenth of a
-     * convex shape's bounding box); at most the smallest half size. Also
-     * the spacing (2x) of a shape-matched lattice.
+     * Radius of the collision spheres of a box or convex shape in metres,
+     * not negative; 0 (default) = half the box's smallest half size (a
+     * tenth of a convex shape's bounding box); at most the smallest half
+     * size. A shape-matched lattice is spaced twice this.
      */
     float particle_radius;
     /**

@@ -52,10 +52,10 @@ pub struct SinewRigidDef {
     /// Shape-matched: fraction of the way to the rigid fit per substep, in
     /// (0, 1]; 1 (default) is rigid, less is a soft body.
     pub stiffness: f32,
-    /// Radius of the collision spheres of a box or convex shape, metres,
-    /// >= 0; 0 (default) = half the box's smallest half size (a tenth of a
-    /// convex shape's bounding box); at most the smallest half size. Also
-    /// the spacing (2x) of a shape-matched lattice.
+    /// Radius of the collision spheres of a box or convex shape in metres,
+    /// not negative; 0 (default) = half the box's smallest half size (a
+    /// tenth of a convex shape's bounding box); at most the smallest half
+    /// size. A shape-matched lattice is spaced twice this.
     pub particle_radius: f32,
     /// Coulomb coefficient against other rigid bodies (a pair uses the
     /// geometric mean); colliders bring their own. Default 0.5.

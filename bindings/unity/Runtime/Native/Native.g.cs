@@ -543,10 +543,10 @@ namespace Sinew
         /// </summary>
         public float stiffness;
         /// <summary>
-        /// Radius of the collision spheres of a box or convex shape, metres,
-        /// &gt;= 0; 0 (default) = half the box's smallest half size (a tenth of a
-        /// convex shape's bounding box); at most the smallest half size. Also
-        /// the spacing (2x) of a shape-matched lattice.
+        /// Radius of the collision spheres of a box or convex shape in metres,
+        /// not negative; 0 (default) = half the box's smallest half size (a
+        /// tenth of a convex shape's bounding box); at most the smallest half
+        /// size. A shape-matched lattice is spaced twice this.
         /// </summary>
         public float particle_radius;
         /// <summary>
