@@ -1514,23 +1514,6 @@ SinewResult sinew_rigid_apply_impulse(struct SinewWorld *world,
                                       struct SinewVec3 impulse);
 
 /**
- * An explosion (Jakobsen's motion control): every free particle of every
- * body within `radius` of `center` gains the velocity
- * `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
- * distance (a particle on the centre goes up +Y). Pinned particles stay.
- * The bodies touched wake up. `out_count` (may be NULL) receives how many
- * particles were pushed.
- *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
- * strength or radius. Threading: write lock.
- */
-SinewResult sinew_world_explode(struct SinewWorld *world,
-                                struct SinewVec3 center,
-                                float strength,
-                                float radius,
-                                uint32_t *out_count);
-
-/**
  * The default world settings, with the cookie that `sinew_world_create`
  * checks. Never fails; thread-safe.
  */
@@ -1644,6 +1627,23 @@ SinewResult sinew_world_snapshot(const struct SinewWorld *world,
  * is unchanged. Threading: write lock.
  */
 SinewResult sinew_world_restore(struct SinewWorld *world, const uint8_t *buffer, size_t size);
+
+/**
+ * An explosion (Jakobsen's motion control): every free particle of every
+ * body within `radius` of `center` gains the velocity
+ * `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
+ * distance (a particle on the centre goes up +Y). Pinned particles stay.
+ * The bodies touched wake up. `out_count` (may be NULL) receives how many
+ * particles were pushed.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+ * strength or radius. Threading: write lock.
+ */
+SinewResult sinew_world_explode(struct SinewWorld *world,
+                                struct SinewVec3 center,
+                                float strength,
+                                float radius,
+                                uint32_t *out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -72,6 +72,18 @@ impl ContactsMut<'_> {
     }
 }
 
+/// What friction takes off a displacement `moved` pressed `depth` into a
+/// surface of normal `n`: its tangential part, shortened by `mu * depth` at
+/// most (stopped, never reversed).
+#[inline(always)]
+pub(crate) fn tangential_cut(moved: Vec3, n: Vec3, mu: f32, depth: f32) -> Vec3 {
+    let tangential = moved - n * n.dot(moved);
+    let len = tangential.length();
+    let limit = mu * depth;
+    let keep = if len <= limit { 0.0 } else { 1.0 - limit / len };
+    tangential * (1.0 - keep)
+}
+
 /// The friction stage of a substep.
 pub fn apply(p: &mut ParticlesMut, c: &ContactsMut) {
     for i in 0..p.len() {
@@ -81,11 +93,6 @@ pub fn apply(p: &mut ParticlesMut, c: &ContactsMut) {
         }
         let n = Vec3::new(c.nx[i], c.ny[i], c.nz[i]);
         let moved = p.position(i) - p.previous(i);
-        let tangential = moved - n * n.dot(moved);
-        let len = tangential.length();
-        let limit = c.friction[i] * depth;
-        // Reduce the tangential motion by `limit`, stopping (never reversing) it.
-        let keep = if len <= limit { 0.0 } else { 1.0 - limit / len };
-        p.set_previous(i, p.previous(i) + tangential * (1.0 - keep));
+        p.set_previous(i, p.previous(i) + tangential_cut(moved, n, c.friction[i], depth));
     }
 }

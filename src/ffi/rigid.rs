@@ -1,6 +1,5 @@
 //! `sinew_rigid_*`: particle rigid bodies (a tetrahedron with an embedded
-//! shape, or a shape-matched lattice), their transform, impulses; and
-//! `sinew_world_explode`.
+//! shape, or a shape-matched lattice), their transform, impulses.
 
 use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, world_ref};
 use super::types::*;
@@ -187,33 +186,5 @@ pub unsafe extern "C" fn sinew_rigid_apply_impulse(
     ffi_boundary!("sinew_rigid_apply_impulse", {
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.apply_rigid_impulse(BodyId::from(body), point.into(), impulse.into())?))
-    })
-}
-
-/// An explosion (Jakobsen's motion control): every free particle of every
-/// body within `radius` of `center` gains the velocity
-/// `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
-/// distance (a particle on the centre goes up +Y). Pinned particles stay.
-/// The bodies touched wake up. `out_count` (may be NULL) receives how many
-/// particles were pushed.
-///
-/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
-/// strength or radius. Threading: write lock.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sinew_world_explode(
-    world: *mut SinewWorld,
-    center: SinewVec3,
-    strength: f32,
-    radius: f32,
-    out_count: *mut u32,
-) -> SinewResult {
-    ffi_boundary!("sinew_world_explode", {
-        let world = unsafe { world_ref(world) }?;
-        let out = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
-        let n = world.write(|w| Ok(w.explode(center.into(), strength, radius)?))?;
-        if let Some(out) = out {
-            *out = n;
-        }
-        Ok(())
     })
 }

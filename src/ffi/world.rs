@@ -1,4 +1,4 @@
-//! `sinew_world_*`: creation, stepping, state hash, snapshots.
+//! `sinew_world_*`: creation, stepping, state hash, snapshots, explosions.
 
 use super::boundary::{
     Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, readback, world_ref,
@@ -261,5 +261,33 @@ pub unsafe extern "C" fn sinew_world_restore(world: *mut SinewWorld, buffer: *co
         let world = unsafe { world_ref(world) }?;
         let bytes = unsafe { checked_slice(buffer, size, "buffer") }?;
         world.write(|w| Ok(w.restore(bytes)?))
+    })
+}
+
+/// An explosion (Jakobsen's motion control): every free particle of every
+/// body within `radius` of `center` gains the velocity
+/// `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
+/// distance (a particle on the centre goes up +Y). Pinned particles stay.
+/// The bodies touched wake up. `out_count` (may be NULL) receives how many
+/// particles were pushed.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+/// strength or radius. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_explode(
+    world: *mut SinewWorld,
+    center: SinewVec3,
+    strength: f32,
+    radius: f32,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_world_explode", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { optional_out(out_count, "out_count") }?;
+        let n = world.write(|w| Ok(w.explode(center.into(), strength, radius)?))?;
+        if let Some(out) = out {
+            *out = n;
+        }
+        Ok(())
     })
 }

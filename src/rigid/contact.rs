@@ -8,6 +8,7 @@
 //! `collision::friction` does for particles, spread with the same weights.
 
 use super::Embedded;
+use crate::collision::friction::tangential_cut;
 use crate::collision::{Candidates, Prepared, Shape};
 use crate::particles::ParticlesMut;
 use glam::Vec3;
@@ -79,15 +80,10 @@ impl PointContacts {
             if depth <= 0.0 {
                 continue;
             }
-            let n = self.normal[j];
-            let moved = e.displacement(p);
-            let tangential = moved - n * n.dot(moved);
-            let len = tangential.length();
-            let limit = self.friction[j] * depth;
-            let cut = if len <= limit { 1.0 } else { limit / len };
+            let cut = tangential_cut(e.displacement(p), self.normal[j], self.friction[j], depth);
             let w = e.inv_mass(p);
-            if w > 0.0 && len > 0.0 {
-                e.add_displacement(p, -tangential * cut, w);
+            if w > 0.0 && cut != Vec3::ZERO {
+                e.add_displacement(p, -cut, w);
             }
         }
     }

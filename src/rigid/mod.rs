@@ -25,6 +25,7 @@ pub mod contact;
 pub mod pairs;
 
 use crate::body::{Body, BodyKind};
+use crate::collision::{Candidates, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
@@ -231,10 +232,26 @@ impl Rigid {
         }
     }
 
-    /// The shape's part of one relaxation pass: the sticks of a tetrahedron,
-    /// the cluster of a shape-matched body (`passes` such projections are
-    /// made per substep).
-    pub fn project_shape(&mut self, p: &mut ParticlesMut, sticks: &mut DistanceSet, inv_h2: f32, passes: u32) {
+    /// One collision pass of the points against the body's candidates.
+    pub fn collide(&mut self, p: &mut ParticlesMut, candidates: &Candidates, prepared: &Prepared) {
+        if !candidates.is_empty() {
+            self.contacts.project(&self.points, self.radius, p, candidates, prepared);
+        }
+    }
+
+    /// One relaxation pass: collisions, then the shape (the sticks of a
+    /// tetrahedron, the cluster of a shape-matched body; `passes` such
+    /// passes are made per substep).
+    pub fn project(
+        &mut self,
+        p: &mut ParticlesMut,
+        sticks: &mut DistanceSet,
+        candidates: &Candidates,
+        prepared: &Prepared,
+        inv_h2: f32,
+        passes: u32,
+    ) {
+        self.collide(p, candidates, prepared);
         match self.projection_stiffness(passes) {
             None => sticks.project(p, inv_h2),
             Some(alpha) => self.clusters.project_one_by(0, p, alpha),

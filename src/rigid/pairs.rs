@@ -23,6 +23,7 @@ use super::{Rigid, RigidShape};
 use crate::body::Body;
 use crate::collision::capsule::Capsule;
 use crate::collision::cuboid::Cuboid;
+use crate::collision::friction::tangential_cut;
 use crate::collision::sphere::Sphere;
 use crate::collision::{Shape, ball_contact};
 use crate::particles::ParticlesMut;
@@ -201,7 +202,7 @@ pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut
     // tetrahedron's is brought up to date.
     for (body, p) in island.iter_mut().zip(views.iter()) {
         if let Some(r) = &mut body.rigid {
-            if r.is_rigid() && matches!(r.def.model, super::RigidModel::Tetrahedron) {
+            if matches!(r.def.model, super::RigidModel::Tetrahedron) {
                 r.clusters.fit(0, p);
             }
         }
@@ -247,19 +248,17 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let at = |m: &Option<motion::Motion>| {
             m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
         };
-        let (n, moved) = (pair.normal, at(&ma) - at(&mb));
-        let tangential = moved - n * n.dot(moved);
-        let len = tangential.length();
+        let cut = tangential_cut(at(&ma) - at(&mb), pair.normal, pair.friction, pair.depth);
+        let len = cut.length();
         if len <= 1.0e-12 {
             continue;
         }
-        let t = tangential / len;
+        let t = cut / len;
         let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
         if w <= 0.0 {
             continue;
         }
-        let cut = len.min(pair.friction * pair.depth);
-        let push = t * (cut / w);
+        let push = cut / w;
         shove(ra, &mut fa, pa, pair.at, -push, true);
         shove(rb, &mut fb, pb, pair.at, push, true);
     }

@@ -207,6 +207,10 @@ fn solve_island(
             }
         }
     }
+    // Shape projections of a rigid body per substep (its stiffness is per
+    // substep): bodies in contact with each other make a second round.
+    let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
+    let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
     for substep in 0..ctx.substeps {
         let h_prev = if substep == 0 { ctx.h_prev } else { ctx.h };
         let velocity_scale = ctx.damping * (ctx.h / h_prev);
@@ -249,16 +253,10 @@ fn solve_island(
                 if let Some(r) = &mut body.rigid {
                     // Contacts before each pass and once after, as for
                     // ragdolls; its particles do not collide themselves.
-                    let passes = rigid::PASSES * ctx.iterations;
                     for _ in 0..rigid::PASSES {
-                        if !body.candidates.is_empty() {
-                            r.contacts.project(&r.points, r.radius, p, &body.candidates, prepared);
-                        }
-                        r.project_shape(p, &mut body.distances, ctx.inv_h2, passes);
+                        r.project(p, &mut body.distances, &body.candidates, prepared, ctx.inv_h2, rigid_passes);
                     }
-                    if !body.candidates.is_empty() {
-                        r.contacts.project(&r.points, r.radius, p, &body.candidates, prepared);
-                    }
+                    r.collide(p, &body.candidates, prepared);
                 } else if !body.candidates.is_empty() {
                     collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
                 }
@@ -268,16 +266,12 @@ fn solve_island(
             if !rigid_pairs.is_empty() {
                 // Rigid bodies in contact: each pass the pairs, then every
                 // body's collisions and shape, so stacks converge.
-                let passes = rigid::PASSES * ctx.iterations;
                 for _ in 0..rigid::PASSES {
                     pairs::project(island, views, rigid_pairs, frames);
                     for (body, p) in island.iter_mut().zip(views.iter_mut()) {
                         let Body { rigid, candidates, distances, .. } = &mut **body;
                         if let Some(r) = rigid {
-                            if !candidates.is_empty() {
-                                r.contacts.project(&r.points, r.radius, p, candidates, prepared);
-                            }
-                            r.project_shape(p, distances, ctx.inv_h2, passes);
+                            r.project(p, distances, candidates, prepared, ctx.inv_h2, rigid_passes);
                         }
                     }
                 }

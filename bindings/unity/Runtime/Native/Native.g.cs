@@ -1444,20 +1444,6 @@ namespace Sinew
         public static extern SinewResult sinew_rigid_apply_impulse(SinewWorld* world, SinewBodyId body, SinewVec3 point, SinewVec3 impulse);
 
         /// <summary>
-        /// An explosion (Jakobsen's motion control): every free particle of every
-        /// body within `radius` of `center` gains the velocity
-        /// `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
-        /// distance (a particle on the centre goes up +Y). Pinned particles stay.
-        /// The bodies touched wake up. `out_count` (may be NULL) receives how many
-        /// particles were pushed.
-        ///
-        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
-        /// strength or radius. Threading: write lock.
-        /// </summary>
-        [DllImport(LibraryName, EntryPoint = "sinew_world_explode", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_world_explode(SinewWorld* world, SinewVec3 center, float strength, float radius, uint* out_count);
-
-        /// <summary>
         /// The default world settings, with the cookie that `sinew_world_create`
         /// checks. Never fails; thread-safe.
         /// </summary>
@@ -1579,5 +1565,19 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_restore", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_restore(SinewWorld* world, byte* buffer, UIntPtr size);
+
+        /// <summary>
+        /// An explosion (Jakobsen's motion control): every free particle of every
+        /// body within `radius` of `center` gains the velocity
+        /// `strength / max(d, 0.1 m)^2` (m/s) away from the centre, `d` being its
+        /// distance (a particle on the centre goes up +Y). Pinned particles stay.
+        /// The bodies touched wake up. `out_count` (may be NULL) receives how many
+        /// particles were pushed.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+        /// strength or radius. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_explode", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_explode(SinewWorld* world, SinewVec3 center, float strength, float radius, uint* out_count);
     }
 }
