@@ -17,6 +17,14 @@
 #include <stdint.h>
 
 /**
+ * Below this approach speed (m/s) a contact does not bounce: a resting
+ * particle meets the ground at about `g h` every substep, and giving that
+ * back would make it jitter (Box2D's restitution threshold, lower since
+ * sinew's substeps are short).
+ */
+#define RESTITUTION_THRESHOLD 0.5
+
+/**
  * Distances below this count as this (metres): a particle on the centre
  * would otherwise get an infinite push.
  */
@@ -101,6 +109,64 @@
 #define SINEW_BEND_DIHEDRAL 1
 
 /**
+ * Shape: a box of `half_extents` (colliders and rigid bodies).
+ */
+#define SINEW_SHAPE_BOX 0
+
+/**
+ * Shape: a ball of `radius` (colliders and rigid bodies).
+ */
+#define SINEW_SHAPE_SPHERE 1
+
+/**
+ * Shape: a capsule of `radius` around the local Y segment
+ * `-half_height..half_height` (colliders and rigid bodies).
+ */
+#define SINEW_SHAPE_CAPSULE 2
+
+/**
+ * Shape: the convex hull of `points` (colliders and rigid bodies; a rigid
+ * body's mass is spread as over their bounding box).
+ */
+#define SINEW_SHAPE_CONVEX 3
+
+/**
+ * Collider shape: the solid half-space `dot(normal, x) < offset` of the
+ * local frame.
+ */
+#define SINEW_SHAPE_PLANE 4
+
+/**
+ * Combine rule: (collider + body) / 2.
+ */
+#define SINEW_COMBINE_AVERAGE 0
+
+/**
+ * Combine rule: the smaller coefficient.
+ */
+#define SINEW_COMBINE_MIN 1
+
+/**
+ * Combine rule: the product.
+ */
+#define SINEW_COMBINE_MULTIPLY 2
+
+/**
+ * Combine rule: the larger coefficient.
+ */
+#define SINEW_COMBINE_MAX 3
+
+/**
+ * Every collision layer: the default mask of bodies and colliders.
+ */
+#define SINEW_LAYER_ALL 4294967295
+
+/**
+ * The layer bodies and colliders are on by default.
+ */
+#define SINEW_LAYER_DEFAULT 1
+
+/**
  * ABI version of this header and library; bumped on any incompatible change.
  */
 #define SINEW_ABI_VERSION 1
@@ -129,28 +195,6 @@
  * Joint limit type: a hinge about `hinge_axis` within a range.
  */
 #define SINEW_LIMIT_HINGE 1
-
-/**
- * Rigid shape: a box of `half_extents`.
- */
-#define SINEW_SHAPE_BOX 0
-
-/**
- * Rigid shape: a ball of `radius`.
- */
-#define SINEW_SHAPE_SPHERE 1
-
-/**
- * Rigid shape: a capsule of `radius` around the local Y segment
- * `-half_height..half_height`.
- */
-#define SINEW_SHAPE_CAPSULE 2
-
-/**
- * Rigid shape: the convex hull of `points` (its mass is spread as over
- * their bounding box).
- */
-#define SINEW_SHAPE_CONVEX 3
 
 /**
  * Rigid model: four particles and six rigid sticks carry the body; the
@@ -298,6 +342,34 @@ typedef struct SinewTarget {
      */
     float max_force;
 } SinewTarget;
+
+/**
+ * The surface of a collider, or of a body (which then meets each
+ * collider's by the collider's `combine` rule; a body without one takes the
+ * collider's coefficients as they are). Zero-initialised is valid: no
+ * friction, no bounce.
+ */
+typedef struct SinewMaterial {
+    /**
+     * Static Coulomb coefficient, >= 0: a contact sliding less than this
+     * allows sticks.
+     */
+    float friction;
+    /**
+     * Sliding Coulomb coefficient, >= 0 (usually <= `friction`).
+     */
+    float dynamic_friction;
+    /**
+     * Fraction of the approach speed given back, in [0, 1]; contacts slower
+     * than 0.5 m/s never bounce.
+     */
+    float restitution;
+    /**
+     * `SINEW_COMBINE_*`: how this collider's coefficients meet a body's.
+     * Ignored in a body's material.
+     */
+    uint32_t combine;
+} SinewMaterial;
 
 /**
  * A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
@@ -475,6 +547,60 @@ typedef struct SinewClothMeshDef {
 } SinewClothMeshDef;
 
 /**
+ * A collider of any shape. Fill from `sinew_default_collider_def()`.
+ */
+typedef struct SinewColliderDef {
+    /**
+     * Where the shape's local frame is, world space. Default identity.
+     */
+    struct SinewTransform transform;
+    /**
+     * `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+     */
+    uint32_t shape;
+    /**
+     * Box: half the size along each local axis, > 0; default (0.5, 0.5, 0.5).
+     */
+    struct SinewVec3 half_extents;
+    /**
+     * Sphere and capsule: metres, > 0; default 0.5.
+     */
+    float radius;
+    /**
+     * Capsule: half the inner segment along local Y, >= 0; default 0.5.
+     */
+    float half_height;
+    /**
+     * Plane: the outward normal in the local frame (normalised here);
+     * default (0, 1, 0).
+     */
+    struct SinewVec3 normal;
+    /**
+     * Plane: the surface's distance from the frame's origin along the
+     * normal; default 0.
+     */
+    float offset;
+    /**
+     * The surface; default friction 0.5 (static and dynamic), no
+     * restitution, `SINEW_COMBINE_AVERAGE`.
+     */
+    struct SinewMaterial material;
+    /**
+     * Layer bits the collider is on; default `SINEW_LAYER_DEFAULT`. A body
+     * and a collider collide when each one's mask holds a layer of the other.
+     */
+    uint32_t layer;
+    /**
+     * Layer bits it collides with; default `SINEW_LAYER_ALL`.
+     */
+    uint32_t mask;
+    /**
+     * Set by `sinew_default_collider_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewColliderDef;
+
+/**
  * A collider of a world; all zero is the null id.
  */
 typedef struct SinewColliderId {
@@ -501,6 +627,41 @@ typedef struct SinewJointId {
      */
     uint32_t generation;
 } SinewJointId;
+
+/**
+ * A particle that touched a collider during the last step.
+ */
+typedef struct SinewContact {
+    /**
+     * The body.
+     */
+    struct SinewBodyId body;
+    /**
+     * The particle's index within the body.
+     */
+    uint32_t particle;
+    /**
+     * The collider it touched last (possibly destroyed since the step).
+     */
+    struct SinewColliderId collider;
+    /**
+     * Where the particle's sphere meets the surface, at the end of the step.
+     */
+    struct SinewVec3 point;
+    /**
+     * The surface's unit normal, out of the collider.
+     */
+    struct SinewVec3 normal;
+    /**
+     * The deepest push-out of one substep, metres.
+     */
+    float depth;
+    /**
+     * The fastest approach along the normal during the step, m/s (>= 0):
+     * an impact's strength, for sounds.
+     */
+    float speed;
+} SinewContact;
 
 /**
  * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
@@ -991,6 +1152,31 @@ SinewResult sinew_body_read_velocities(const struct SinewWorld *world,
                                        uint32_t *out_count);
 
 /**
+ * Gives a body its own surface: each collider's coefficients then meet the
+ * body's by that collider's combine rule (`material->combine` is ignored).
+ * `material` NULL removes it: the body takes the colliders' coefficients as
+ * they are (the default).
+ *
+ * Errors: `NULL_ARGUMENT` (world), `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+ * negative friction, restitution outside [0, 1]). Threading: write lock.
+ */
+SinewResult sinew_body_set_material(struct SinewWorld *world,
+                                    struct SinewBodyId body,
+                                    const struct SinewMaterial *material);
+
+/**
+ * Puts a body on the layers `layer` and lets it collide with colliders on
+ * the layers in `mask` (a collider's own mask must also hold a layer of the
+ * body). Default: `SINEW_LAYER_DEFAULT`, `SINEW_LAYER_ALL`. Wakes the body.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+ */
+SinewResult sinew_body_set_collision_filter(struct SinewWorld *world,
+                                            struct SinewBodyId body,
+                                            uint32_t layer,
+                                            uint32_t mask);
+
+/**
  * The default grid def (see the field docs), with its cookie. Never fails.
  */
 struct SinewClothGridDef sinew_default_cloth_grid_def(void);
@@ -1181,6 +1367,62 @@ SinewResult sinew_cloth_set_max_distances(struct SinewWorld *world,
                                           uint32_t count);
 
 /**
+ * A collider def with the defaults above (a 1 m box at the origin).
+ * Never fails.
+ */
+struct SinewColliderDef sinew_default_collider_def(void);
+
+/**
+ * Creates a collider of any shape, with a material and a collision filter.
+ * Its frame starts at `def->transform`; `sinew_collider_set_transform`
+ * moves it, and a moved collider carries what rests on it (its surface
+ * velocity enters friction).
+ *
+ * - `def`: from `sinew_default_collider_def()`; read during the call only.
+ * - `out_collider`: receives the id, written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its
+ * cookie, an unknown shape or combine rule, NaN/inf, sizes <= 0, a zero
+ * normal or rotation, a negative friction, a restitution outside [0, 1];
+ * `LIMIT_EXCEEDED` for the world's collider cap. Threading: write lock.
+ */
+SinewResult sinew_collider_create(struct SinewWorld *world,
+                                  const struct SinewColliderDef *def,
+                                  struct SinewColliderId *out_collider);
+
+/**
+ * Changes a collider's material (friction, restitution, combine rule).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+ * negative friction, restitution outside [0, 1], unknown combine rule).
+ * Threading: write lock.
+ */
+SinewResult sinew_collider_set_material(struct SinewWorld *world,
+                                        struct SinewColliderId collider,
+                                        struct SinewMaterial material);
+
+/**
+ * A collider's material.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+ */
+SinewResult sinew_collider_get_material(const struct SinewWorld *world,
+                                        struct SinewColliderId collider,
+                                        struct SinewMaterial *out_material);
+
+/**
+ * Puts a collider on the layers `layer` and lets it collide with the
+ * layers in `mask`: a body and a collider collide when each one's mask
+ * holds a layer of the other. Any bits are valid (0 collides with nothing).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+ */
+SinewResult sinew_collider_set_filter(struct SinewWorld *world,
+                                      struct SinewColliderId collider,
+                                      uint32_t layer,
+                                      uint32_t mask);
+
+/**
  * Creates a plane collider: the solid half-space `dot(normal, x) < offset`
  * (particles are kept on the side the normal points to). `normal` is
  * normalised; its frame starts as the identity, so `sinew_collider_set_transform`
@@ -1339,6 +1581,23 @@ SinewResult sinew_joint_destroy(struct SinewWorld *world, struct SinewJointId jo
  * poisoned world). Never fails. Threading: read lock.
  */
 SinewBool sinew_joint_is_valid(const struct SinewWorld *world, struct SinewJointId joint);
+
+/**
+ * The contacts of the last step: one per particle that touched a collider
+ * (its last collider and normal), in body order then particle order.
+ * Sleeping bodies report none. Poll it after `sinew_world_step`; no
+ * callbacks run during the step.
+ *
+ * - `out`: `capacity` contacts, or NULL with capacity 0 to ask for the count.
+ * - `out_count`: optional (NULL = not wanted); receives the count.
+ *
+ * Errors: `NULL_ARGUMENT` (world; `out` NULL with a capacity),
+ * `BUFFER_TOO_SMALL` (nothing written, the count stored). Threading: read lock.
+ */
+SinewResult sinew_world_read_contacts(const struct SinewWorld *world,
+                                      struct SinewContact *out,
+                                      uint32_t capacity,
+                                      uint32_t *out_count);
 
 /**
  * The default bone (see the field docs): a free ball joint. Never fails.

@@ -1,7 +1,7 @@
 //! A body: a contiguous range of particles and the constraints among them.
 
 use crate::cloth::Cloth;
-use crate::collision::Candidates;
+use crate::collision::{Candidates, Filter, Material};
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::frame::FrameAttachment;
@@ -72,6 +72,11 @@ pub struct Body {
     pub sleeping: bool,
     /// Seconds the body has been slower than the world's sleep speed.
     pub still_time: f32,
+    /// The body's own surface (combined with each collider's by the
+    /// collider's rule); `None` takes the colliders' as they are.
+    pub material: Option<Material>,
+    /// Collision layers of the body and the layers it collides with.
+    pub filter: Filter,
     /// Broad-phase result of the current step.
     pub candidates: Candidates,
     /// Swept bounds of the current step (particles, not grown by the radius).
@@ -97,6 +102,8 @@ impl Body {
             rigid: None,
             sleeping: false,
             still_time: 0.0,
+            material: None,
+            filter: Filter::default(),
             candidates: Candidates::default(),
             bounds: (Vec3::ZERO, Vec3::ZERO),
         }

@@ -37,7 +37,8 @@ pub use body::BodyKind;
 pub use cloth::build::{
     BendMode, ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode,
 };
-pub use collision::ColliderShape;
+pub use collision::readback::Contact;
+pub use collision::{ALL_LAYERS, ColliderShape, Combine, DEFAULT_LAYER, Filter, Material};
 pub use constraints::angle_limit::Limit;
 pub use constraints::distance::{DistanceConstraint, DistanceMethod};
 pub use constraints::joint::Joint;

@@ -17,7 +17,7 @@
 use crate::body::{Body, BodyKind};
 use crate::cloth::build::{BendMode, ClothOptions, GridDef, TetherMode};
 use crate::cloth::{Cloth, MeshRecipe, Recipe};
-use crate::collision::{Collider, ColliderShape};
+use crate::collision::{Collider, ColliderShape, Combine, Filter, Material};
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
 use crate::constraints::frame::FrameAttachment;
@@ -35,7 +35,7 @@ use glam::{Quat, Vec3};
 
 const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
-pub(crate) const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 3;
 const HEADER: usize = 4 + 4 + 8 + 8;
 
 /// Where the payload goes: a byte vector or a hasher.
@@ -212,6 +212,17 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     }
     s.u32(b.sleeping as u32);
     s.f32(b.still_time);
+    match &b.material {
+        None => s.u32(0),
+        Some(m) => {
+            s.u32(1);
+            for v in [m.friction, m.dynamic_friction, m.restitution] {
+                s.f32(v);
+            }
+        }
+    }
+    s.u32(b.filter.layer);
+    s.u32(b.filter.mask);
     match &b.cloth {
         None => s.u32(0),
         Some(c) => {
@@ -288,33 +299,38 @@ fn write_recipe(r: &Recipe, s: &mut impl Sink) {
 }
 
 fn write_collider(c: &Collider, s: &mut impl Sink) {
-    match c.shape {
+    match &c.shape {
         ColliderShape::Plane { normal, offset } => {
             s.u32(0);
-            s.vec3(normal);
-            s.f32(offset);
+            s.vec3(*normal);
+            s.f32(*offset);
         }
         ColliderShape::Sphere { radius } => {
             s.u32(1);
-            s.f32(radius);
+            s.f32(*radius);
         }
         ColliderShape::Box { half_extents } => {
             s.u32(2);
-            s.vec3(half_extents);
+            s.vec3(*half_extents);
         }
         ColliderShape::Capsule { a, b, radius } => {
             s.u32(3);
-            s.vec3(a);
-            s.vec3(b);
-            s.f32(radius);
+            s.vec3(*a);
+            s.vec3(*b);
+            s.f32(*radius);
         }
     }
     s.vec3(c.position);
-    let q = c.rotation;
-    for v in [q.x, q.y, q.z, q.w] {
+    write_quat(c.rotation, s);
+    s.vec3(c.prev_position);
+    write_quat(c.prev_rotation, s);
+    let m = &c.material;
+    for v in [m.friction, m.dynamic_friction, m.restitution] {
         s.f32(v);
     }
-    s.f32(c.friction);
+    s.u32(m.combine as u32);
+    s.u32(c.filter.layer);
+    s.u32(c.filter.mask);
 }
 
 /// The state hash (see [`World::state_hash`]).
@@ -608,6 +624,17 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         _ => return Err(bad("bad sleep flag")),
     };
     body.still_time = r.finite()?;
+    body.material = match r.u32()? {
+        0 => None,
+        1 => {
+            let (friction, dynamic_friction, restitution) = (r.finite()?, r.finite()?, r.finite()?);
+            let m = Material { friction, dynamic_friction, restitution, combine: Combine::Average };
+            m.validate("material").map_err(|e| bad(format!("a body: {}", e.message)))?;
+            Some(m)
+        }
+        _ => return Err(bad("bad material flag")),
+    };
+    body.filter = Filter { layer: r.u32()?, mask: r.u32()? };
     let has_cloth = r.u32()?;
     if has_cloth > 1 || (has_cloth == 1) != (kind == BodyKind::Cloth) {
         return Err(bad("cloth data does not match the body kind"));
@@ -780,14 +807,19 @@ fn read_collider(r: &mut Reader) -> Result<Collider> {
     };
     let position = r.vec3()?;
     let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
-    let friction = r.finite()?;
-    // Re-validate through the same rules as creation.
+    let prev_position = r.vec3()?;
+    let prev_rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+    let (friction, dynamic_friction, restitution) = (r.finite()?, r.finite()?, r.finite()?);
+    let combine = Combine::from_u32(r.u32()?).ok_or_else(|| bad("unknown combine rule"))?;
+    let material = Material { friction, dynamic_friction, restitution, combine };
+    let filter = Filter { layer: r.u32()?, mask: r.u32()? };
+    // Re-validate through the same rules as creation (the previous frame too).
     let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
-    probe
-        .create_collider(shape, position, rotation, friction)
+    let id = probe
+        .create_collider_with(shape, prev_position, prev_rotation, material, filter)
         .map_err(|e| bad(format!("a collider: {}", e.message)))?;
-    let made = probe.colliders.iter().next().expect("just created").1;
-    Ok(*made)
+    probe.set_collider_transform(id, position, rotation).map_err(|e| bad(format!("a collider: {}", e.message)))?;
+    Ok(probe.colliders.remove(id.into()).expect("just created"))
 }
 
 fn read_joint(r: &mut Reader, world: &World) -> Result<Joint> {

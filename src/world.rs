@@ -5,7 +5,7 @@
 
 use crate::body::{Body, BodyKind};
 use crate::collision::friction::Contacts;
-use crate::collision::{Collider, ColliderShape, Prepared};
+use crate::collision::{Collider, ColliderShape, Filter, Material, StepColliders};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
@@ -117,7 +117,7 @@ pub struct World {
     /// Islands put back after a step went non-finite.
     pub(crate) recoveries: u64,
     /// Scratch of the step.
-    pub(crate) prepared: Prepared,
+    pub(crate) prepared: StepColliders,
     pub(crate) contacts: Contacts,
     pub(crate) scratch: Scratch,
 }
@@ -152,7 +152,7 @@ impl World {
             last_h: DEFAULT_DT / settings.substeps as f32,
             steps: 0,
             recoveries: 0,
-            prepared: Prepared::default(),
+            prepared: StepColliders::default(),
             contacts: Contacts::default(),
             scratch: Scratch::default(),
         })
@@ -308,6 +308,7 @@ impl World {
         let range = self.body(id)?.range();
         let body = self.bodies.remove(id.into()).expect("checked above");
         self.particles.remove(range.clone());
+        self.contacts.remove(range.clone());
         let dead: Vec<JointId> =
             self.joints.iter().filter(|(_, j)| j.body_a == id || j.body_b == id).map(|(h, _)| h.into()).collect();
         for j in dead {
@@ -593,14 +594,28 @@ impl World {
         ))
     }
 
-    /// Creates a collider. Its shape is given in a local frame placed by
-    /// `position` and `rotation` (normalised here).
+    /// Creates a collider with one Coulomb coefficient, on the default
+    /// layer, colliding with everything. Its shape is given in a local frame
+    /// placed by `position` and `rotation` (normalised here).
     pub fn create_collider(
         &mut self,
         shape: ColliderShape,
         position: Vec3,
         rotation: Quat,
         friction: f32,
+    ) -> Result<ColliderId> {
+        let friction = non_negative(friction, "friction")?;
+        self.create_collider_with(shape, position, rotation, Material::coulomb(friction), Filter::default())
+    }
+
+    /// Creates a collider with a full material and a collision filter.
+    pub fn create_collider_with(
+        &mut self,
+        shape: ColliderShape,
+        position: Vec3,
+        rotation: Quat,
+        material: Material,
+        filter: Filter,
     ) -> Result<ColliderId> {
         let shape = match shape {
             ColliderShape::Plane { normal, offset } => {
@@ -627,14 +642,58 @@ impl World {
         };
         let position = finite_vec(position, "position")?;
         let rotation = unit_rotation(rotation, "rotation")?;
-        let friction = non_negative(friction, "friction")?;
+        material.validate("material")?;
         if !limit_ok(self.settings.max_colliders, self.colliders.len(), 1) {
             return Err(Error::limit(format!("max_colliders ({}) reached", self.settings.max_colliders)));
         }
-        let collider = Collider { shape, position, rotation, friction };
-        let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
+        let collider = Collider::new(shape, position, rotation, material, filter);
         self.wake_touching(&collider);
+        let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
         Ok(h.into())
+    }
+
+    fn collider_mut(&mut self, id: ColliderId) -> Result<&mut Collider> {
+        self.colliders.get_mut(id.into()).ok_or_else(|| Self::collider_error(id))
+    }
+
+    /// Changes a collider's friction and restitution.
+    pub fn set_collider_material(&mut self, id: ColliderId, material: Material) -> Result<()> {
+        self.collider_mut(id)?;
+        material.validate("material")?;
+        self.collider_mut(id)?.material = material;
+        let c = self.colliders.get(id.into()).expect("checked").clone();
+        self.wake_touching(&c);
+        Ok(())
+    }
+
+    /// A collider's material.
+    pub fn collider_material(&self, id: ColliderId) -> Result<Material> {
+        Ok(self.colliders.get(id.into()).ok_or_else(|| Self::collider_error(id))?.material)
+    }
+
+    /// Changes a collider's collision layers and mask.
+    pub fn set_collider_filter(&mut self, id: ColliderId, filter: Filter) -> Result<()> {
+        self.collider_mut(id)?.filter = filter;
+        let c = self.colliders.get(id.into()).expect("checked").clone();
+        self.wake_touching(&c);
+        Ok(())
+    }
+
+    /// Gives a body its own friction and restitution (`None`: the colliders'
+    /// as they are), met with each collider's by that collider's rule.
+    pub fn set_body_material(&mut self, id: BodyId, material: Option<Material>) -> Result<()> {
+        self.body(id)?;
+        if let Some(m) = &material {
+            m.validate("material")?;
+        }
+        self.body_mut(id)?.material = material;
+        Ok(())
+    }
+
+    /// Changes a body's collision layers and mask (against colliders).
+    pub fn set_body_filter(&mut self, id: BodyId, filter: Filter) -> Result<()> {
+        self.body_mut(id)?.filter = filter;
+        Ok(())
     }
 
     /// Moves a collider's frame.
@@ -645,12 +704,12 @@ impl World {
         let position = finite_vec(position, "transform.position")?;
         let rotation = unit_rotation(rotation, "transform.rotation")?;
         let c = self.colliders.get_mut(id.into()).expect("checked above");
-        let before = *c;
         c.position = position;
         c.rotation = rotation;
-        let after = *c;
-        self.wake_touching(&before);
-        self.wake_touching(&after);
+        let c = c.clone();
+        // Its sweep over the next step: from where it was to where it is.
+        self.wake_touching(&Collider { position: c.prev_position, rotation: c.prev_rotation, ..c.clone() });
+        self.wake_touching(&c);
         Ok(())
     }
 
@@ -670,7 +729,7 @@ impl World {
     /// Wakes the sleeping bodies whose bounds the collider reaches.
     fn wake_touching(&mut self, collider: &Collider) {
         let shape = collider.prepared();
-        for b in self.bodies.values_mut().filter(|b| b.sleeping) {
+        for b in self.bodies.values_mut().filter(|b| b.sleeping && b.filter.meets(&collider.filter)) {
             let grow = b.radius + 0.05;
             if shape.overlaps(b.bounds.0 - grow, b.bounds.1 + grow) {
                 b.wake();

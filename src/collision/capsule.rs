@@ -10,14 +10,15 @@ pub struct Capsule {
     /// 1 / |ab|^2, or 0 for a degenerate segment (the capsule is a sphere at `a`).
     pub inv_len2: f32,
     pub radius: f32,
-    pub friction: f32,
+    /// Index of its collider in `Prepared::sources`.
+    pub source: u32,
 }
 
 impl Capsule {
-    pub fn new(a: Vec3, b: Vec3, radius: f32, friction: f32) -> Self {
+    pub fn new(a: Vec3, b: Vec3, radius: f32, source: u32) -> Self {
         let ab = b - a;
         let len2 = ab.length_squared();
-        Capsule { a, ab, inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 }, radius, friction }
+        Capsule { a, ab, inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 }, radius, source }
     }
 }
 
@@ -35,7 +36,7 @@ impl Shape for Capsule {
         ball_contact(p, c, self.radius + r, if self.inv_len2 > 0.0 { fallback } else { Vec3::Y })
     }
 
-    fn friction(&self) -> f32 {
-        self.friction
+    fn source(&self) -> u32 {
+        self.source
     }
 }

@@ -12,12 +12,13 @@ pub struct Cuboid {
     /// Columns are the box's axes in world space.
     pub axes: Mat3,
     pub half: Vec3,
-    pub friction: f32,
+    /// Index of its collider in `Prepared::sources`.
+    pub source: u32,
 }
 
 impl Cuboid {
-    pub fn new(center: Vec3, rotation: Quat, half: Vec3, friction: f32) -> Self {
-        Cuboid { center, axes: Mat3::from_quat(rotation), half, friction }
+    pub fn new(center: Vec3, rotation: Quat, half: Vec3, source: u32) -> Self {
+        Cuboid { center, axes: Mat3::from_quat(rotation), half, source }
     }
 }
 
@@ -55,7 +56,7 @@ impl Shape for Cuboid {
         Some((self.axes.col(axis) * sign, room[axis] + r))
     }
 
-    fn friction(&self) -> f32 {
-        self.friction
+    fn source(&self) -> u32 {
+        self.source
     }
 }

@@ -1,23 +1,47 @@
-//! Friction (Jakobsen, "Handling friction"): after the relaxation passes of a
-//! substep, a particle that was pushed out of a collider has its tangential
-//! motion reduced in proportion to the penetration removed, by moving `x_prev`
-//! (not `x`); the motion is never reversed, only stopped.
+//! Friction (Jakobsen, "Handling friction"): a particle pushed out of a
+//! collider has its tangential motion reduced in proportion to the
+//! penetration removed; the motion is never reversed, only stopped. The cut
+//! is taken at each push, off the substep's displacement (`x`), inside the
+//! relaxation passes (Macklin et al. 2014, position-level friction), so a
+//! particle held by static friction does not creep and later passes
+//! reconcile the cut with the constraints.
 //!
 //! With `d` the depth pushed out this substep (gravity alone gives `g h^2` for
 //! a resting particle) the tangential displacement shrinks by `mu * d`, i.e. the
 //! velocity by `mu * g * h` per substep: Coulomb's deceleration `mu * g`.
+//! Static and dynamic coefficients differ as in Macklin et al. 2014 ("Unified
+//! particle physics"): motion within `mu_s * d` stops, more slides with
+//! `mu_d`. The motion is measured relative to the collider's surface, so a
+//! moving platform carries what rests on it. Restitution, when asked for,
+//! gives back a fraction of the approach speed along the normal.
 
+use super::{Material, Prepared};
 use crate::particles::ParticlesMut;
 use glam::Vec3;
 
-/// Per-particle contact memory of one substep, for the whole world (SoA).
+/// Below this approach speed (m/s) a contact does not bounce: a resting
+/// particle meets the ground at about `g h` every substep, and giving that
+/// back would make it jitter (Box2D's restitution threshold, lower since
+/// sinew's substeps are short).
+pub const RESTITUTION_THRESHOLD: f32 = 0.5;
+
+/// Per-particle contact memory, for the whole world (SoA): what the current
+/// substep pushed, and what the step as a whole touched (the readback).
 #[derive(Default, Debug, Clone)]
 pub struct Contacts {
+    /// Push-out summed over the substep's passes.
     pub depth: Vec<f32>,
     pub nx: Vec<f32>,
     pub ny: Vec<f32>,
     pub nz: Vec<f32>,
-    pub friction: Vec<f32>,
+    /// Index into `Prepared::sources` of the last collider that pushed.
+    pub source: Vec<u32>,
+    /// Most negative normal speed (m/s) met at a push this substep.
+    pub approach: Vec<f32>,
+    /// Deepest substep push of the step (0: no contact this step).
+    pub step_depth: Vec<f32>,
+    /// Fastest approach (m/s, >= 0) of the step.
+    pub step_speed: Vec<f32>,
 }
 
 /// A body's range of [`Contacts`].
@@ -26,13 +50,45 @@ pub struct ContactsMut<'a> {
     pub nx: &'a mut [f32],
     pub ny: &'a mut [f32],
     pub nz: &'a mut [f32],
-    pub friction: &'a mut [f32],
+    pub source: &'a mut [u32],
+    pub approach: &'a mut [f32],
+    pub step_depth: &'a mut [f32],
+    pub step_speed: &'a mut [f32],
 }
 
 impl Contacts {
     pub fn resize(&mut self, n: usize) {
-        for v in [&mut self.depth, &mut self.nx, &mut self.ny, &mut self.nz, &mut self.friction] {
+        for v in [
+            &mut self.depth,
+            &mut self.nx,
+            &mut self.ny,
+            &mut self.nz,
+            &mut self.approach,
+            &mut self.step_depth,
+            &mut self.step_speed,
+        ] {
             v.resize(n, 0.0);
+        }
+        self.source.resize(n, 0);
+    }
+
+    /// Forgets a removed range (a destroyed body): later bodies move down.
+    pub fn remove(&mut self, range: std::ops::Range<usize>) {
+        for v in [
+            &mut self.depth,
+            &mut self.nx,
+            &mut self.ny,
+            &mut self.nz,
+            &mut self.approach,
+            &mut self.step_depth,
+            &mut self.step_speed,
+        ] {
+            if range.end <= v.len() {
+                v.drain(range.clone());
+            }
+        }
+        if range.end <= self.source.len() {
+            self.source.drain(range);
         }
     }
 
@@ -43,56 +99,121 @@ impl Contacts {
         let mut nx = split_disjoint(&mut self.nx, ranges).into_iter();
         let mut ny = split_disjoint(&mut self.ny, ranges).into_iter();
         let mut nz = split_disjoint(&mut self.nz, ranges).into_iter();
-        let mut friction = split_disjoint(&mut self.friction, ranges).into_iter();
+        let mut source = split_disjoint(&mut self.source, ranges).into_iter();
+        let mut approach = split_disjoint(&mut self.approach, ranges).into_iter();
+        let mut step_depth = split_disjoint(&mut self.step_depth, ranges).into_iter();
+        let mut step_speed = split_disjoint(&mut self.step_speed, ranges).into_iter();
         (0..ranges.len())
             .map(|_| ContactsMut {
                 depth: depth.next().expect("one per range"),
                 nx: nx.next().expect("one per range"),
                 ny: ny.next().expect("one per range"),
                 nz: nz.next().expect("one per range"),
-                friction: friction.next().expect("one per range"),
+                source: source.next().expect("one per range"),
+                approach: approach.next().expect("one per range"),
+                step_depth: step_depth.next().expect("one per range"),
+                step_speed: step_speed.next().expect("one per range"),
             })
             .collect()
     }
 }
 
 impl ContactsMut<'_> {
+    /// Forgets the last substep's pushes.
     pub fn clear(&mut self) {
         self.depth.fill(0.0);
+        self.approach.fill(0.0);
     }
 
-    /// Adds a push-out; the last contact's normal and friction win.
+    /// Forgets the last step's record (at the start of a step, and when a
+    /// body falls asleep: a sleeping body reports no contacts).
+    pub fn clear_step(&mut self) {
+        self.step_depth.fill(0.0);
+        self.step_speed.fill(0.0);
+    }
+
+    /// Adds a push-out; the last contact's normal and collider win.
     #[inline(always)]
-    pub fn record(&mut self, i: usize, normal: Vec3, depth: f32, friction: f32) {
+    pub fn record(&mut self, i: usize, normal: Vec3, depth: f32, source: u32, approach: f32) {
         self.depth[i] += depth;
         self.nx[i] = normal.x;
         self.ny[i] = normal.y;
         self.nz[i] = normal.z;
-        self.friction[i] = friction;
+        self.source[i] = source;
+        self.approach[i] = self.approach[i].min(approach);
+    }
+
+    #[inline(always)]
+    pub fn normal(&self, i: usize) -> Vec3 {
+        Vec3::new(self.nx[i], self.ny[i], self.nz[i])
     }
 }
 
 /// What friction takes off a displacement `moved` pressed `depth` into a
-/// surface of normal `n`: its tangential part, shortened by `mu * depth` at
-/// most (stopped, never reversed).
+/// surface of normal `n`: all of its tangential part when that is within
+/// `mu_static * depth` (sticking), else `mu_dynamic * depth` of it
+/// (sliding); never more than there is (stopped, never reversed).
 #[inline(always)]
-pub(crate) fn tangential_cut(moved: Vec3, n: Vec3, mu: f32, depth: f32) -> Vec3 {
+pub(crate) fn tangential_cut(moved: Vec3, n: Vec3, mu_static: f32, mu_dynamic: f32, depth: f32) -> Vec3 {
     let tangential = moved - n * n.dot(moved);
     let len = tangential.length();
-    let limit = mu * depth;
+    if len <= mu_static * depth {
+        return tangential;
+    }
+    let limit = mu_dynamic * depth;
     let keep = if len <= limit { 0.0 } else { 1.0 - limit / len };
     tangential * (1.0 - keep)
 }
 
-/// The friction stage of a substep.
-pub fn apply(p: &mut ParticlesMut, c: &ContactsMut) {
+/// The velocity change a contact of approach speed `approach` (m/s, < 0
+/// when closing) and current normal displacement `normal_moved` over the
+/// substep `h` gets from restitution `e`: the normal displacement that gives
+/// back `e` of the approach speed. `None` below the threshold.
+#[inline(always)]
+pub(crate) fn bounce(approach: f32, e: f32, normal_moved: f32, h: f32) -> Option<f32> {
+    if e <= 0.0 || approach > -RESTITUTION_THRESHOLD {
+        return None;
+    }
+    let wanted = -e * approach * h;
+    (wanted > normal_moved).then_some(wanted - normal_moved)
+}
+
+/// The end of a substep's contacts: restitution gives a touching particle
+/// its bounce (by moving `x_prev`), and the step's record is kept. Friction
+/// was taken at each push inside the passes, unless `friction` asks for it
+/// here: then the substep's tangential motion is cut by `mu * depth` through
+/// `x_prev` (Jakobsen's form; ragdolls).
+pub fn finish(
+    p: &mut ParticlesMut,
+    c: &mut ContactsMut,
+    prepared: &Prepared,
+    body: Option<&Material>,
+    h: f32,
+    friction: bool,
+) {
     for i in 0..p.len() {
         let depth = c.depth[i];
         if depth <= 0.0 {
             continue;
         }
-        let n = Vec3::new(c.nx[i], c.ny[i], c.nz[i]);
-        let moved = p.position(i) - p.previous(i);
-        p.set_previous(i, p.previous(i) + tangential_cut(moved, n, c.friction[i], depth));
+        let source = &prepared.sources[c.source[i] as usize];
+        let approach = c.approach[i];
+        let (mu_s, mu_d, e) = source.material.against(body);
+        if e > 0.0 || friction {
+            let n = c.normal(i);
+            let x = p.position(i);
+            let surface = if source.moves() { source.surface_displacement(x, h) } else { Vec3::ZERO };
+            let moved = x - p.previous(i) - surface;
+            let mut prev = p.previous(i);
+            if friction {
+                prev += tangential_cut(moved, n, mu_s, mu_d, depth);
+            }
+            if let Some(push) = bounce(approach, e, n.dot(moved), h) {
+                prev -= n * push;
+            }
+            p.set_previous(i, prev);
+        }
+        c.step_depth[i] = c.step_depth[i].max(depth);
+        c.step_speed[i] = c.step_speed[i].max(-approach);
     }
 }

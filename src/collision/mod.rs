@@ -14,15 +14,19 @@
 pub mod capsule;
 pub mod cuboid;
 pub mod friction;
+pub mod material;
 pub mod plane;
+pub mod readback;
 pub mod sphere;
 
 use crate::particles::ParticlesMut;
+use crate::pool::ColliderId;
 use friction::ContactsMut;
 use glam::{Quat, Vec3};
+pub use material::{Combine, Material};
 
 /// A collider's shape in its local frame.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ColliderShape {
     /// The solid half-space `dot(normal, x) < offset` (normal of unit length).
     Plane {
@@ -52,13 +56,76 @@ pub enum ColliderShape {
     },
 }
 
+/// Every collision layer: the default mask.
+pub const ALL_LAYERS: u32 = u32::MAX;
+/// The layer a body or collider is on unless told otherwise.
+pub const DEFAULT_LAYER: u32 = 1;
+
+/// Which layers a body or collider is on, and which layers it collides with:
+/// a body and a collider meet when each one's mask holds a layer of the
+/// other (Box2D's category/mask rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Filter {
+    /// Layer bits this object is on.
+    pub layer: u32,
+    /// Layer bits this object collides with.
+    pub mask: u32,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter { layer: DEFAULT_LAYER, mask: ALL_LAYERS }
+    }
+}
+
+impl Filter {
+    /// Whether two objects collide.
+    #[inline(always)]
+    pub fn meets(&self, other: &Filter) -> bool {
+        self.layer & other.mask != 0 && other.layer & self.mask != 0
+    }
+}
+
 /// A static or engine-moved collider.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Collider {
     pub shape: ColliderShape,
     pub position: Vec3,
     pub rotation: Quat,
-    pub friction: f32,
+    /// The frame at the end of the last step: a step moves the collider from
+    /// there to `position`/`rotation`, across its substeps.
+    pub prev_position: Vec3,
+    pub prev_rotation: Quat,
+    pub material: Material,
+    pub filter: Filter,
+}
+
+/// What a contact needs to know of the collider it touched: its id (for the
+/// contact readback), material, filter, and how its surface moves.
+#[derive(Debug, Clone, Copy)]
+pub struct Source {
+    pub id: ColliderId,
+    pub material: Material,
+    pub filter: Filter,
+    /// The frame's origin at the end of the step.
+    pub center: Vec3,
+    /// Velocity of the frame's origin over the step (m/s).
+    pub velocity: Vec3,
+    /// Angular velocity over the step (rad/s).
+    pub angular: Vec3,
+}
+
+impl Source {
+    /// How far the surface point at `x` moves in `h` seconds.
+    #[inline(always)]
+    pub fn surface_displacement(&self, x: Vec3, h: f32) -> Vec3 {
+        (self.velocity + self.angular.cross(x - self.center)) * h
+    }
+
+    #[inline(always)]
+    pub fn moves(&self) -> bool {
+        self.velocity != Vec3::ZERO || self.angular != Vec3::ZERO
+    }
 }
 
 /// What every prepared (world-space) shape provides.
@@ -68,39 +135,72 @@ pub trait Shape {
     /// For a point with radius `r`: the outward normal and the penetration
     /// depth (> 0) when the point is inside, `None` otherwise.
     fn contact(&self, p: Vec3, r: f32) -> Option<(Vec3, f32)>;
-    /// Coulomb coefficient.
-    fn friction(&self) -> f32;
+    /// Index of the collider in [`Prepared::sources`].
+    fn source(&self) -> u32;
 }
 
 impl Collider {
-    /// This collider alone in world space (for tests outside the step).
+    /// A collider that has not moved, with a single Coulomb coefficient.
+    pub fn new(shape: ColliderShape, position: Vec3, rotation: Quat, material: Material, filter: Filter) -> Self {
+        Collider { shape, position, rotation, prev_position: position, prev_rotation: rotation, material, filter }
+    }
+
+    /// This collider alone in world space, where it is now (for tests and
+    /// wake checks outside the step).
     pub fn prepared(&self) -> Prepared {
         let mut one = Prepared::default();
-        self.prepare(&mut one);
+        self.prepare(ColliderId::default(), 1.0, 1.0, &mut one);
         one
     }
 
-    /// Adds this collider, in world space, to the lists of the step.
-    fn prepare(&self, out: &mut Prepared) {
-        let (pos, rot, mu) = (self.position, self.rotation, self.friction);
+    /// Whether the last `set_transform` moved it since the last step.
+    pub fn moved(&self) -> bool {
+        self.position != self.prev_position || self.rotation != self.prev_rotation
+    }
+
+    /// Adds this collider to the lists of the step, in world space at the
+    /// fraction `frac` of the way from its previous frame to its current one
+    /// (`dt` is the step's length, for its velocity).
+    fn prepare(&self, id: ColliderId, frac: f32, dt: f32, out: &mut Prepared) {
+        let (pos, rot) = if frac >= 1.0 {
+            (self.position, self.rotation)
+        } else {
+            (self.prev_position.lerp(self.position, frac), self.prev_rotation.slerp(self.rotation, frac))
+        };
+        let turn = self.rotation * self.prev_rotation.inverse();
+        let (axis, angle) = turn.to_axis_angle();
+        let angle = if angle > std::f32::consts::PI { angle - std::f32::consts::TAU } else { angle };
+        let source = out.sources.len() as u32;
+        out.sources.push(Source {
+            id,
+            material: self.material,
+            filter: self.filter,
+            center: pos,
+            velocity: (self.position - self.prev_position) / dt,
+            angular: if angle != 0.0 { axis * (angle / dt) } else { Vec3::ZERO },
+        });
         match self.shape {
-            ColliderShape::Plane { normal, offset } => out.planes.push(plane::Plane::new(pos, rot, normal, offset, mu)),
-            ColliderShape::Sphere { radius } => out.spheres.push(sphere::Sphere::new(pos, radius, mu)),
-            ColliderShape::Box { half_extents } => out.boxes.push(cuboid::Cuboid::new(pos, rot, half_extents, mu)),
+            ColliderShape::Plane { normal, offset } => {
+                out.planes.push(plane::Plane::new(pos, rot, normal, offset, source))
+            }
+            ColliderShape::Sphere { radius } => out.spheres.push(sphere::Sphere::new(pos, radius, source)),
+            ColliderShape::Box { half_extents } => out.boxes.push(cuboid::Cuboid::new(pos, rot, half_extents, source)),
             ColliderShape::Capsule { a, b, radius } => {
-                out.capsules.push(capsule::Capsule::new(pos + rot * a, pos + rot * b, radius, mu))
+                out.capsules.push(capsule::Capsule::new(pos + rot * a, pos + rot * b, radius, source))
             }
         }
     }
 }
 
-/// Every collider of the world in world space, one list per kind, for one step.
+/// Every collider of the world in world space, one list per kind, for one
+/// substep (or a whole step when nothing moves).
 #[derive(Default, Debug, Clone)]
 pub struct Prepared {
     pub planes: Vec<plane::Plane>,
     pub spheres: Vec<sphere::Sphere>,
     pub boxes: Vec<cuboid::Cuboid>,
     pub capsules: Vec<capsule::Capsule>,
+    pub sources: Vec<Source>,
 }
 
 impl Prepared {
@@ -112,15 +212,67 @@ impl Prepared {
             || self.capsules.iter().any(|s| s.overlaps(lo, hi))
     }
 
-    /// Rebuilds the lists from the colliders, in the given (deterministic) order.
-    pub fn rebuild<'a>(&mut self, colliders: impl Iterator<Item = &'a Collider>) {
+    /// Rebuilds the lists from the colliders, in the given (deterministic)
+    /// order, at the fraction `frac` of the step of length `dt`.
+    pub fn rebuild<'a>(&mut self, colliders: impl Iterator<Item = (ColliderId, &'a Collider)>, frac: f32, dt: f32) {
         self.planes.clear();
         self.spheres.clear();
         self.boxes.clear();
         self.capsules.clear();
-        for c in colliders {
-            c.prepare(self);
+        self.sources.clear();
+        for (id, c) in colliders {
+            c.prepare(id, frac, dt, self);
         }
+    }
+}
+
+/// The colliders of one step in world space: at its start, and at the end
+/// of each substep when some collider moves (an engine-moved collider goes
+/// from its last frame to its new one across the substeps); one list when
+/// none moves.
+#[derive(Default, Debug, Clone)]
+pub struct StepColliders {
+    pub start: Prepared,
+    /// One per substep, or a single one when no collider moves.
+    pub at: Vec<Prepared>,
+}
+
+impl StepColliders {
+    /// Prepares the step's colliders, in pool order.
+    pub fn rebuild(&mut self, colliders: &crate::pool::Pool<Collider>, substeps: u32, dt: f32) {
+        let moving = colliders.iter().any(|(_, c)| c.moved());
+        let n = if moving { substeps as usize } else { 1 };
+        self.at.resize_with(n, Prepared::default);
+        let all = || colliders.iter().map(|(h, c)| (ColliderId::from(h), c));
+        if moving {
+            self.start.rebuild(all(), 0.0, dt);
+            for (k, at) in self.at.iter_mut().enumerate() {
+                at.rebuild(all(), (k + 1) as f32 / substeps as f32, dt);
+            }
+        } else {
+            self.at[0].rebuild(all(), 1.0, dt);
+        }
+    }
+
+    /// Whether the colliders differ from substep to substep.
+    pub fn moving(&self) -> bool {
+        self.at.len() > 1
+    }
+
+    /// The colliders at the start of the step.
+    pub fn first(&self) -> &Prepared {
+        if self.moving() { &self.start } else { &self.at[0] }
+    }
+
+    /// The colliders during substep `k`.
+    pub fn substep(&self, k: u32) -> &Prepared {
+        if self.moving() { &self.at[k as usize] } else { &self.at[0] }
+    }
+
+    /// The colliders at the end of the step (also what the contact readback
+    /// reads the collider ids from).
+    pub fn last(&self) -> &Prepared {
+        self.at.last().unwrap_or(&self.start)
     }
 }
 
@@ -134,16 +286,22 @@ pub struct Candidates {
 }
 
 impl Candidates {
-    /// Broad phase: the shapes whose region overlaps the body's swept bounds.
-    pub fn find(&mut self, prepared: &Prepared, lo: Vec3, hi: Vec3) {
-        fn pick<S: Shape>(out: &mut Vec<u32>, shapes: &[S], lo: Vec3, hi: Vec3) {
+    /// Broad phase: the shapes whose region overlaps the body's swept bounds
+    /// at the start or the end of the step, and whose filter meets the
+    /// body's.
+    pub fn find(&mut self, start: &Prepared, end: &Prepared, lo: Vec3, hi: Vec3, filter: Filter) {
+        fn pick<S: Shape>(out: &mut Vec<u32>, a: &[S], b: &[S], sources: &[Source], lo: Vec3, hi: Vec3, f: Filter) {
             out.clear();
-            out.extend((0..shapes.len() as u32).filter(|&k| shapes[k as usize].overlaps(lo, hi)));
+            out.extend((0..a.len() as u32).filter(|&k| {
+                let k = k as usize;
+                f.meets(&sources[a[k].source() as usize].filter) && (a[k].overlaps(lo, hi) || b[k].overlaps(lo, hi))
+            }));
         }
-        pick(&mut self.planes, &prepared.planes, lo, hi);
-        pick(&mut self.spheres, &prepared.spheres, lo, hi);
-        pick(&mut self.boxes, &prepared.boxes, lo, hi);
-        pick(&mut self.capsules, &prepared.capsules, lo, hi);
+        let s = &end.sources;
+        pick(&mut self.planes, &start.planes, &end.planes, s, lo, hi, filter);
+        pick(&mut self.spheres, &start.spheres, &end.spheres, s, lo, hi, filter);
+        pick(&mut self.boxes, &start.boxes, &end.boxes, s, lo, hi, filter);
+        pick(&mut self.capsules, &start.capsules, &end.capsules, s, lo, hi, filter);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -151,21 +309,44 @@ impl Candidates {
     }
 }
 
+/// What a collision pass needs besides the shapes: the substep's length
+/// and the body's own material.
+#[derive(Clone, Copy)]
+pub struct PassContext<'a> {
+    pub prepared: &'a Prepared,
+    pub h: f32,
+    pub inv_h: f32,
+    pub material: Option<&'a Material>,
+    /// Take friction at each push (true), or leave it to the friction
+    /// stage after the passes (`friction::finish`), through `x_prev`: a
+    /// ragdoll's bones are rigid clusters whose velocities are made rigid
+    /// after that stage, and cuts of single joint particles inside the
+    /// passes fight the bones' fits (a limp drop then took 5 s to rest
+    /// instead of 1).
+    pub friction_at_push: bool,
+}
+
 /// One collision pass over a body's particles against its candidates, with
 /// one radius for all (`radii` empty) or one per particle (negative: the
 /// particle does not collide).
+///
+/// Each push-out also takes friction off the particle's motion over the
+/// substep (relative to the surface), in proportion to the depth pushed
+/// (Macklin et al. 2014: friction as a position correction inside the
+/// projection loop, so later passes reconcile it with the constraints and a
+/// particle held by static friction does not creep).
 pub fn project(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
     radius: f32,
     radii: &[f32],
     candidates: &Candidates,
-    prepared: &Prepared,
+    ctx: &PassContext,
 ) {
     if radii.is_empty() {
-        project_all(p, contacts, |_| radius, candidates, prepared);
+        project_all(p, contacts, |_| radius, candidates, ctx);
     } else {
-        project_all(p, contacts, |i| radii.get(i).copied().unwrap_or(0.0), candidates, prepared);
+        project_all(p, contacts, |i| radii.get(i).copied().unwrap_or(0.0), candidates, ctx);
     }
 }
 
@@ -174,12 +355,13 @@ fn project_all(
     contacts: &mut ContactsMut,
     radius: impl Fn(usize) -> f32 + Copy,
     candidates: &Candidates,
-    prepared: &Prepared,
+    ctx: &PassContext,
 ) {
-    project_kind(p, contacts, radius, &candidates.planes, &prepared.planes);
-    project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres);
-    project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes);
-    project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules);
+    let prepared = ctx.prepared;
+    project_kind(p, contacts, radius, &candidates.planes, &prepared.planes, ctx);
+    project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres, ctx);
+    project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes, ctx);
+    project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules, ctx);
 }
 
 fn project_kind<S: Shape>(
@@ -188,6 +370,7 @@ fn project_kind<S: Shape>(
     radius: impl Fn(usize) -> f32,
     candidates: &[u32],
     shapes: &[S],
+    ctx: &PassContext,
 ) {
     for &k in candidates {
         let shape = &shapes[k as usize];
@@ -198,11 +381,38 @@ fn project_kind<S: Shape>(
             }
             let x = p.position(i);
             if let Some((normal, depth)) = shape.contact(x, r) {
-                p.set_position(i, x + normal * depth);
-                contacts.record(i, normal, depth, shape.friction());
+                push(p, contacts, i, x, normal, depth, shape.source(), ctx);
             }
         }
     }
+}
+
+/// Moves particle `i` (now at `x`) out by `normal * depth`, takes the
+/// friction of that push off its motion, and records the contact.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn push(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    i: usize,
+    x: Vec3,
+    normal: Vec3,
+    depth: f32,
+    source: u32,
+    ctx: &PassContext,
+) {
+    let prev = p.previous(i);
+    let out = x + normal * depth;
+    let s = &ctx.prepared.sources[source as usize];
+    let surface = if s.moves() { s.surface_displacement(out, ctx.h) } else { Vec3::ZERO };
+    if ctx.friction_at_push {
+        let (mu_s, mu_d, _) = s.material.against(ctx.material);
+        let cut = friction::tangential_cut(out - prev - surface, normal, mu_s, mu_d, depth);
+        p.set_position(i, out - cut);
+    } else {
+        p.set_position(i, out);
+    }
+    contacts.record(i, normal, depth, source, normal.dot(x - prev - surface) * ctx.inv_h);
 }
 
 /// Closest point to `p` on the segment `a + t*ab`, `t` in [0, 1].

@@ -7,14 +7,15 @@ use glam::{Quat, Vec3};
 pub struct Plane {
     pub normal: Vec3,
     pub offset: f32,
-    pub friction: f32,
+    /// Index of its collider in `Prepared::sources`.
+    pub source: u32,
 }
 
 impl Plane {
     /// The local plane moved by the transform.
-    pub fn new(position: Vec3, rotation: Quat, normal: Vec3, offset: f32, friction: f32) -> Self {
+    pub fn new(position: Vec3, rotation: Quat, normal: Vec3, offset: f32, source: u32) -> Self {
         let normal = rotation * normal;
-        Plane { normal, offset: offset + normal.dot(position), friction }
+        Plane { normal, offset: offset + normal.dot(position), source }
     }
 }
 
@@ -31,7 +32,7 @@ impl Shape for Plane {
         (s < r).then_some((self.normal, r - s))
     }
 
-    fn friction(&self) -> f32 {
-        self.friction
+    fn source(&self) -> u32 {
+        self.source
     }
 }

@@ -7,12 +7,13 @@ use glam::Vec3;
 pub struct Sphere {
     pub center: Vec3,
     pub radius: f32,
-    pub friction: f32,
+    /// Index of its collider in `Prepared::sources`.
+    pub source: u32,
 }
 
 impl Sphere {
-    pub fn new(center: Vec3, radius: f32, friction: f32) -> Self {
-        Sphere { center, radius, friction }
+    pub fn new(center: Vec3, radius: f32, source: u32) -> Self {
+        Sphere { center, radius, source }
     }
 }
 
@@ -26,7 +27,7 @@ impl Shape for Sphere {
         ball_contact(p, self.center, self.radius + r, Vec3::Y)
     }
 
-    fn friction(&self) -> f32 {
-        self.friction
+    fn source(&self) -> u32 {
+        self.source
     }
 }

@@ -1,6 +1,7 @@
 //! `sinew_body_*`: particle bodies, sticks, targets, motion control, readback.
 
 use super::boundary::{Failure, SinewWorld, checked_out, checked_slice, optional_out, read_into, world_ref};
+use super::collider::{SINEW_COMBINE_AVERAGE, SinewMaterial};
 use super::types::*;
 use crate::{BodyId, DistanceConstraint, DistanceMethod, Target, Vec3};
 
@@ -441,5 +442,47 @@ pub unsafe extern "C" fn sinew_body_read_velocities(
 ) -> SinewResult {
     ffi_boundary!("sinew_body_read_velocities", {
         unsafe { read_vectors(world, body, out, capacity, out_count, Quantity::Velocities) }
+    })
+}
+
+/// Gives a body its own surface: each collider's coefficients then meet the
+/// body's by that collider's combine rule (`material->combine` is ignored).
+/// `material` NULL removes it: the body takes the colliders' coefficients as
+/// they are (the default).
+///
+/// Errors: `NULL_ARGUMENT` (world), `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+/// negative friction, restitution outside [0, 1]). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_material(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    material: *const SinewMaterial,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_material", {
+        let world = unsafe { world_ref(world) }?;
+        let material = match unsafe { material.as_ref() } {
+            None => None,
+            Some(_) if !material.is_aligned() => return Err(Failure::invalid("material is not aligned")),
+            Some(m) => Some(SinewMaterial { combine: SINEW_COMBINE_AVERAGE, ..*m }.to_core()?),
+        };
+        world.write(|w| Ok(w.set_body_material(body.into(), material)?))
+    })
+}
+
+/// Puts a body on the layers `layer` and lets it collide with colliders on
+/// the layers in `mask` (a collider's own mask must also hold a layer of the
+/// body). Default: `SINEW_LAYER_DEFAULT`, `SINEW_LAYER_ALL`. Wakes the body.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_collision_filter(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    layer: u32,
+    mask: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_collision_filter", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_body_filter(body.into(), crate::Filter { layer, mask })?))
     })
 }

@@ -1,8 +1,239 @@
 //! `sinew_collider_*`: static or engine-moved collision shapes.
 
-use super::boundary::{SinewWorld, checked_out, world_ref};
+use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, world_ref};
 use super::types::*;
-use crate::{ColliderShape, Quat, Vec3};
+use crate::{ColliderShape, Combine, Filter, Material, Quat, Vec3};
+
+/// Shape: a box of `half_extents` (colliders and rigid bodies).
+pub const SINEW_SHAPE_BOX: u32 = 0;
+/// Shape: a ball of `radius` (colliders and rigid bodies).
+pub const SINEW_SHAPE_SPHERE: u32 = 1;
+/// Shape: a capsule of `radius` around the local Y segment
+/// `-half_height..half_height` (colliders and rigid bodies).
+pub const SINEW_SHAPE_CAPSULE: u32 = 2;
+/// Shape: the convex hull of `points` (colliders and rigid bodies; a rigid
+/// body's mass is spread as over their bounding box).
+pub const SINEW_SHAPE_CONVEX: u32 = 3;
+/// Collider shape: the solid half-space `dot(normal, x) < offset` of the
+/// local frame.
+pub const SINEW_SHAPE_PLANE: u32 = 4;
+
+/// Combine rule: (collider + body) / 2.
+pub const SINEW_COMBINE_AVERAGE: u32 = 0;
+/// Combine rule: the smaller coefficient.
+pub const SINEW_COMBINE_MIN: u32 = 1;
+/// Combine rule: the product.
+pub const SINEW_COMBINE_MULTIPLY: u32 = 2;
+/// Combine rule: the larger coefficient.
+pub const SINEW_COMBINE_MAX: u32 = 3;
+
+/// Every collision layer: the default mask of bodies and colliders.
+pub const SINEW_LAYER_ALL: u32 = 0xFFFF_FFFF;
+/// The layer bodies and colliders are on by default.
+pub const SINEW_LAYER_DEFAULT: u32 = 1;
+
+/// The surface of a collider, or of a body (which then meets each
+/// collider's by the collider's `combine` rule; a body without one takes the
+/// collider's coefficients as they are). Zero-initialised is valid: no
+/// friction, no bounce.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewMaterial {
+    /// Static Coulomb coefficient, >= 0: a contact sliding less than this
+    /// allows sticks.
+    pub friction: f32,
+    /// Sliding Coulomb coefficient, >= 0 (usually <= `friction`).
+    pub dynamic_friction: f32,
+    /// Fraction of the approach speed given back, in [0, 1]; contacts slower
+    /// than 0.5 m/s never bounce.
+    pub restitution: f32,
+    /// `SINEW_COMBINE_*`: how this collider's coefficients meet a body's.
+    /// Ignored in a body's material.
+    pub combine: u32,
+}
+
+impl SinewMaterial {
+    pub(crate) fn to_core(self) -> Result<Material, Failure> {
+        let combine = Combine::from_u32(self.combine).ok_or_else(|| {
+            Failure::invalid(format!("material.combine {} is not a SINEW_COMBINE_* value", self.combine))
+        })?;
+        Ok(Material {
+            friction: self.friction,
+            dynamic_friction: self.dynamic_friction,
+            restitution: self.restitution,
+            combine,
+        })
+    }
+}
+
+impl From<Material> for SinewMaterial {
+    fn from(m: Material) -> Self {
+        SinewMaterial {
+            friction: m.friction,
+            dynamic_friction: m.dynamic_friction,
+            restitution: m.restitution,
+            combine: m.combine as u32,
+        }
+    }
+}
+
+/// A collider of any shape. Fill from `sinew_default_collider_def()`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SinewColliderDef {
+    /// Where the shape's local frame is, world space. Default identity.
+    pub transform: SinewTransform,
+    /// `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+    pub shape: u32,
+    /// Box: half the size along each local axis, > 0; default (0.5, 0.5, 0.5).
+    pub half_extents: SinewVec3,
+    /// Sphere and capsule: metres, > 0; default 0.5.
+    pub radius: f32,
+    /// Capsule: half the inner segment along local Y, >= 0; default 0.5.
+    pub half_height: f32,
+    /// Plane: the outward normal in the local frame (normalised here);
+    /// default (0, 1, 0).
+    pub normal: SinewVec3,
+    /// Plane: the surface's distance from the frame's origin along the
+    /// normal; default 0.
+    pub offset: f32,
+    /// The surface; default friction 0.5 (static and dynamic), no
+    /// restitution, `SINEW_COMBINE_AVERAGE`.
+    pub material: SinewMaterial,
+    /// Layer bits the collider is on; default `SINEW_LAYER_DEFAULT`. A body
+    /// and a collider collide when each one's mask holds a layer of the other.
+    pub layer: u32,
+    /// Layer bits it collides with; default `SINEW_LAYER_ALL`.
+    pub mask: u32,
+    /// Set by `sinew_default_collider_def`; do not touch.
+    pub internal_cookie: u32,
+}
+
+const COLLIDER_COOKIE: u32 = 0x534E_434C; // "SNCL"
+
+/// A collider def with the defaults above (a 1 m box at the origin).
+/// Never fails.
+#[unsafe(no_mangle)]
+pub extern "C" fn sinew_default_collider_def() -> SinewColliderDef {
+    SinewColliderDef {
+        transform: SinewTransform { position: Vec3::ZERO.into(), rotation: Quat::IDENTITY.into() },
+        shape: SINEW_SHAPE_BOX,
+        half_extents: Vec3::splat(0.5).into(),
+        radius: 0.5,
+        half_height: 0.5,
+        normal: Vec3::Y.into(),
+        offset: 0.0,
+        material: Material::coulomb(0.5).into(),
+        layer: SINEW_LAYER_DEFAULT,
+        mask: SINEW_LAYER_ALL,
+        internal_cookie: COLLIDER_COOKIE,
+    }
+}
+
+/// The core shape a def describes (its values are checked by the core).
+fn shape_of(d: &SinewColliderDef) -> Result<ColliderShape, Failure> {
+    Ok(match d.shape {
+        SINEW_SHAPE_BOX => ColliderShape::Box { half_extents: d.half_extents.into() },
+        SINEW_SHAPE_SPHERE => ColliderShape::Sphere { radius: d.radius },
+        SINEW_SHAPE_CAPSULE => {
+            if !(d.half_height.is_finite() && d.half_height >= 0.0) {
+                return Err(Failure::invalid(format!("half_height must be finite and >= 0, got {}", d.half_height)));
+            }
+            let axis = Vec3::Y * d.half_height;
+            ColliderShape::Capsule { a: -axis, b: axis, radius: d.radius }
+        }
+        SINEW_SHAPE_PLANE => ColliderShape::Plane { normal: d.normal.into(), offset: d.offset },
+        s => return Err(Failure::invalid(format!("def.shape {s} is not a SINEW_SHAPE_* value"))),
+    })
+}
+
+/// Creates a collider of any shape, with a material and a collision filter.
+/// Its frame starts at `def->transform`; `sinew_collider_set_transform`
+/// moves it, and a moved collider carries what rests on it (its surface
+/// velocity enters friction).
+///
+/// - `def`: from `sinew_default_collider_def()`; read during the call only.
+/// - `out_collider`: receives the id, written only on success.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its
+/// cookie, an unknown shape or combine rule, NaN/inf, sizes <= 0, a zero
+/// normal or rotation, a negative friction, a restitution outside [0, 1];
+/// `LIMIT_EXCEEDED` for the world's collider cap. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_collider_create(
+    world: *mut SinewWorld,
+    def: *const SinewColliderDef,
+    out_collider: *mut SinewColliderId,
+) -> SinewResult {
+    ffi_boundary!("sinew_collider_create", {
+        let world = unsafe { world_ref(world) }?;
+        let d = unsafe { checked_ref(def, "def") }?;
+        let out = unsafe { checked_out(out_collider, "out_collider") }?;
+        if d.internal_cookie != COLLIDER_COOKIE {
+            return Err(Failure::invalid("def was not made by sinew_default_collider_def() (zero-initialised?)"));
+        }
+        let shape = shape_of(d)?;
+        let material = d.material.to_core()?;
+        let filter = Filter { layer: d.layer, mask: d.mask };
+        let (position, rotation) = (d.transform.position.into(), d.transform.rotation.into());
+        let id = world.write(|w| Ok(w.create_collider_with(shape, position, rotation, material, filter)?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// Changes a collider's material (friction, restitution, combine rule).
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+/// negative friction, restitution outside [0, 1], unknown combine rule).
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_collider_set_material(
+    world: *mut SinewWorld,
+    collider: SinewColliderId,
+    material: SinewMaterial,
+) -> SinewResult {
+    ffi_boundary!("sinew_collider_set_material", {
+        let world = unsafe { world_ref(world) }?;
+        let material = material.to_core()?;
+        world.write(|w| Ok(w.set_collider_material(collider.into(), material)?))
+    })
+}
+
+/// A collider's material.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_collider_get_material(
+    world: *const SinewWorld,
+    collider: SinewColliderId,
+    out_material: *mut SinewMaterial,
+) -> SinewResult {
+    ffi_boundary!("sinew_collider_get_material", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_material, "out_material") }?;
+        *out = world.read(|w| Ok(w.collider_material(collider.into())?))?.into();
+        Ok(())
+    })
+}
+
+/// Puts a collider on the layers `layer` and lets it collide with the
+/// layers in `mask`: a body and a collider collide when each one's mask
+/// holds a layer of the other. Any bits are valid (0 collides with nothing).
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_collider_set_filter(
+    world: *mut SinewWorld,
+    collider: SinewColliderId,
+    layer: u32,
+    mask: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_collider_set_filter", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_collider_filter(collider.into(), Filter { layer, mask })?))
+    })
+}
 
 fn create(
     world: *mut SinewWorld,

@@ -2,19 +2,9 @@
 //! shape, or a shape-matched lattice), their transform, impulses.
 
 use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, world_ref};
+use super::collider::{SINEW_SHAPE_BOX, SINEW_SHAPE_CAPSULE, SINEW_SHAPE_CONVEX, SINEW_SHAPE_SPHERE};
 use super::types::*;
 use crate::{BodyId, Quat, RigidDef, RigidModel, RigidShape, Vec3};
-
-/// Rigid shape: a box of `half_extents`.
-pub const SINEW_SHAPE_BOX: u32 = 0;
-/// Rigid shape: a ball of `radius`.
-pub const SINEW_SHAPE_SPHERE: u32 = 1;
-/// Rigid shape: a capsule of `radius` around the local Y segment
-/// `-half_height..half_height`.
-pub const SINEW_SHAPE_CAPSULE: u32 = 2;
-/// Rigid shape: the convex hull of `points` (its mass is spread as over
-/// their bounding box).
-pub const SINEW_SHAPE_CONVEX: u32 = 3;
 
 /// Rigid model: four particles and six rigid sticks carry the body; the
 /// shape's collision spheres are fixed barycentric combinations of them

@@ -9,7 +9,7 @@
 
 use super::Embedded;
 use crate::collision::friction::tangential_cut;
-use crate::collision::{Candidates, Prepared, Shape};
+use crate::collision::{Candidates, Material, Prepared, Shape};
 use crate::particles::ParticlesMut;
 use glam::Vec3;
 
@@ -18,12 +18,13 @@ use glam::Vec3;
 pub struct PointContacts {
     pub depth: Vec<f32>,
     pub normal: Vec<Vec3>,
-    pub friction: Vec<f32>,
+    /// Index into `Prepared::sources` of the collider that pushed last.
+    pub source: Vec<u32>,
 }
 
 impl PointContacts {
     pub fn new(n: usize) -> Self {
-        PointContacts { depth: vec![0.0; n], normal: vec![Vec3::Y; n], friction: vec![0.0; n] }
+        PointContacts { depth: vec![0.0; n], normal: vec![Vec3::Y; n], source: vec![0; n] }
     }
 
     /// Forgets the last substep's contacts.
@@ -66,7 +67,7 @@ impl PointContacts {
                     e.displace(p, normal * depth, w);
                     self.depth[j] += depth;
                     self.normal[j] = normal;
-                    self.friction[j] = shape.friction();
+                    self.source[j] = shape.source();
                 }
             }
         }
@@ -74,13 +75,24 @@ impl PointContacts {
 
     /// The friction stage: each touching point's tangential motion shrinks
     /// by `mu * depth`, stopping but never reversing.
-    pub fn friction(&self, points: &[Embedded], p: &mut ParticlesMut) {
+    pub fn friction(
+        &self,
+        points: &[Embedded],
+        p: &mut ParticlesMut,
+        prepared: &Prepared,
+        body: Option<&Material>,
+        h: f32,
+    ) {
         for (j, e) in points.iter().enumerate() {
             let depth = self.depth[j];
             if depth <= 0.0 {
                 continue;
             }
-            let cut = tangential_cut(e.displacement(p), self.normal[j], self.friction[j], depth);
+            let source = &prepared.sources[self.source[j] as usize];
+            let (mu_s, mu_d, _) = source.material.against(body);
+            let c = e.position(p);
+            let surface = if source.moves() { source.surface_displacement(c, h) } else { Vec3::ZERO };
+            let cut = tangential_cut(e.displacement(p) - surface, self.normal[j], mu_s, mu_d, depth);
             let w = e.inv_mass(p);
             if w > 0.0 && cut != Vec3::ZERO {
                 e.add_displacement(p, -cut, w);

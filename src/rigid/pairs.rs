@@ -175,12 +175,12 @@ fn touch(rb: &Rigid, pb: &ParticlesMut, c: Vec3, x: Vec3, radius: f32) -> Option
     let origin = c + turn * rb.origin;
     match &rb.def.shape {
         RigidShape::Box { half_extents } => {
-            Cuboid::new(origin, turn * rb.def.rotation, *half_extents, 0.0).contact(x, radius)
+            Cuboid::new(origin, turn * rb.def.rotation, *half_extents, 0).contact(x, radius)
         }
-        RigidShape::Sphere { radius: big } => Sphere::new(origin, *big, 0.0).contact(x, radius),
+        RigidShape::Sphere { radius: big } => Sphere::new(origin, *big, 0).contact(x, radius),
         RigidShape::Capsule { half_height, radius: thick } => {
             let axis = turn * rb.def.rotation * Vec3::Y * *half_height;
-            Capsule::new(origin - axis, origin + axis, *thick, 0.0).contact(x, radius)
+            Capsule::new(origin - axis, origin + axis, *thick, 0).contact(x, radius)
         }
         RigidShape::Convex { .. } => rb
             .points
@@ -248,7 +248,7 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let at = |m: &Option<motion::Motion>| {
             m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
         };
-        let cut = tangential_cut(at(&ma) - at(&mb), pair.normal, pair.friction, pair.depth);
+        let cut = tangential_cut(at(&ma) - at(&mb), pair.normal, pair.friction, pair.friction, pair.depth);
         let len = cut.length();
         if len <= 1.0e-12 {
             continue;

@@ -48,7 +48,7 @@ use crate::body::Body;
 use crate::cloth::aero::{self, Air};
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
 use crate::collision::friction::{self, ContactsMut};
-use crate::collision::{self, Prepared};
+use crate::collision::{self, PassContext, StepColliders};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::MAX_COORDINATE;
 use crate::particles::{Particles, ParticlesMut};
@@ -121,7 +121,7 @@ pub(crate) struct Scratch {
 /// Advances the world by `dt` (validated by the caller).
 pub(crate) fn step(world: &mut World, dt: f32) {
     let ctx = StepContext::new(world, dt);
-    world.prepared.rebuild(world.colliders.iter().map(|(_, c)| c));
+    world.prepared.rebuild(&world.colliders, ctx.substeps, dt);
     world.contacts.resize(world.particles.len());
     for body in world.bodies.values_mut() {
         body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
@@ -167,6 +167,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         let ranges: Vec<_> = island.iter().map(|b| b.range()).collect();
         let mut views = particles.views(&ranges);
         let mut cviews = contacts.views(&ranges);
+        cviews.iter_mut().for_each(ContactsMut::clear_step);
         for body in island.iter_mut() {
             broad_phase(body, prepared, &ctx);
         }
@@ -178,9 +179,13 @@ pub(crate) fn step(world: &mut World, dt: f32) {
             recover(&mut views, &scratch.backup);
             *recoveries += 1;
         }
-        update_sleep(&mut island, &mut views, &ctx);
+        update_sleep(&mut island, &mut views, &mut cviews, &ctx);
     }
     scratch.joints = resolved;
+    for c in world.colliders.values_mut() {
+        c.prev_position = c.position;
+        c.prev_rotation = c.rotation;
+    }
     world.last_dt = dt;
     world.last_h = ctx.h;
     world.steps += 1;
@@ -192,7 +197,7 @@ fn solve_island(
     views: &mut [ParticlesMut],
     cviews: &mut [ContactsMut],
     joints: &mut [(u32, Resolved)],
-    prepared: &Prepared,
+    colliders: &StepColliders,
     ctx: &StepContext,
     scratch: &mut Scratch,
 ) {
@@ -211,7 +216,9 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
+    let inv_h = 1.0 / ctx.h;
     for substep in 0..ctx.substeps {
+        let prepared = colliders.substep(substep);
         let h_prev = if substep == 0 { ctx.h_prev } else { ctx.h };
         let velocity_scale = ctx.damping * (ctx.h / h_prev);
         let gravity = ctx.gravity * (ctx.h * (h_prev + ctx.h) * 0.5);
@@ -233,6 +240,13 @@ fn solve_island(
         pairs::begin_substep(rigid_pairs);
         for _ in 0..ctx.iterations {
             for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+                let pass = PassContext {
+                    prepared,
+                    h: ctx.h,
+                    inv_h,
+                    material: body.material.as_ref(),
+                    friction_at_push: body.ragdoll.is_none(),
+                };
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
                 body.distances.project(p, ctx.inv_h2);
                 body.bends.project(p, ctx.inv_h2);
@@ -245,7 +259,7 @@ fn solve_island(
                     // them in, and once more after the last.
                     for _ in 0..PASSES {
                         if !body.candidates.is_empty() {
-                            collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
+                            collision::project(p, c, body.radius, &body.radii, &body.candidates, &pass);
                         }
                         ragdoll.project(p);
                     }
@@ -258,7 +272,7 @@ fn solve_island(
                     }
                     r.collide(p, &body.candidates, prepared);
                 } else if !body.candidates.is_empty() {
-                    collision::project(p, c, body.radius, &body.radii, &body.candidates, prepared);
+                    collision::project(p, c, body.radius, &body.radii, &body.candidates, &pass);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
@@ -277,13 +291,13 @@ fn solve_island(
                 }
             }
         }
-        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter()) {
+        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
             body.distances.project_velocities(p, ctx.inv_h2);
             if !body.candidates.is_empty() {
-                friction::apply(p, c);
+                friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
             }
             if let Some(r) = &body.rigid {
-                r.contacts.friction(&r.points, p);
+                r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
             }
         }
         pairs::friction(island, views, rigid_pairs);
@@ -380,17 +394,17 @@ fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
 /// Lists the colliders the body may reach during this step: its swept
 /// bounds, widened by what gravity, its particle radius and constraint
 /// corrections may add.
-fn broad_phase(body: &mut Body, prepared: &Prepared, ctx: &StepContext) {
+fn broad_phase(body: &mut Body, colliders: &StepColliders, ctx: &StepContext) {
     let (lo, hi) = body.bounds;
     let dt = ctx.dt;
     let margin = body.radius + ctx.gravity.length() * dt * dt + 0.05 + 0.25 * (hi - lo).max_element().min(1.0);
-    body.candidates.find(prepared, lo - margin, hi + margin);
+    body.candidates.find(colliders.first(), colliders.last(), lo - margin, hi + margin, body.filter);
 }
 
 /// Sleep: when every particle of every body of the island has been slower
 /// than `sleep_speed` for `sleep_time`, the island stops (velocities zeroed)
 /// until something wakes it.
-fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], ctx: &StepContext) {
+fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &mut [ContactsMut], ctx: &StepContext) {
     if ctx.sleep_speed <= 0.0 {
         return;
     }
@@ -403,7 +417,8 @@ fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], ctx: &Step
         all_still &= body.still_time >= ctx.sleep_time;
     }
     if all_still {
-        for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+            c.clear_step();
             body.sleeping = true;
             for i in 0..body.count {
                 p.set_previous(i, p.position(i));

@@ -1,0 +1,66 @@
+//! Contact readback: what touched what in the last step, polled by the
+//! engine for sounds and effects (Box2D v3's contact events: arrays, no
+//! callbacks).
+//!
+//! Nothing is stored for it: the friction stage keeps, per particle, the
+//! deepest push of the step, the last collider and normal, and the fastest
+//! approach; the readback walks those arrays in body order.
+
+use crate::pool::{BodyId, ColliderId};
+use crate::world::World;
+use glam::Vec3;
+
+/// A particle that touched a collider during the last step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// The body.
+    pub body: BodyId,
+    /// The particle's index within the body.
+    pub particle: u32,
+    /// The collider it touched last (it may have been destroyed since).
+    pub collider: ColliderId,
+    /// Where the particle's sphere touches the surface, at the end of the step.
+    pub point: Vec3,
+    /// The surface normal, out of the collider.
+    pub normal: Vec3,
+    /// The deepest push-out of a substep (m).
+    pub depth: f32,
+    /// The fastest approach speed along the normal (m/s, >= 0): an impact's
+    /// strength, for sounds.
+    pub speed: f32,
+}
+
+impl World {
+    /// The contacts of the last step, in body order and particle order. A
+    /// sleeping body has none; a body created since the last step has none.
+    pub fn contacts(&self) -> impl Iterator<Item = Contact> + '_ {
+        let c = &self.contacts;
+        let sources = &self.prepared.last().sources;
+        self.bodies.iter().flat_map(move |(h, b)| {
+            let id = BodyId::from(h);
+            (0..b.count).filter_map(move |i| {
+                let k = b.first + i;
+                let depth = *c.step_depth.get(k)?;
+                if depth <= 0.0 || b.sleeping {
+                    return None;
+                }
+                let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
+                let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
+                Some(Contact {
+                    body: id,
+                    particle: i as u32,
+                    collider: sources.get(c.source[k] as usize).map_or(ColliderId::default(), |s| s.id),
+                    point: self.particles.position(k) - normal * r,
+                    normal,
+                    depth,
+                    speed: c.step_speed[k],
+                })
+            })
+        })
+    }
+
+    /// How many contacts [`World::contacts`] yields.
+    pub fn contact_count(&self) -> usize {
+        self.contacts().count()
+    }
+}

@@ -1,0 +1,231 @@
+//! Collider materials and motion: static and dynamic friction on a slope,
+//! restitution, a moving platform that carries what rests on it, collision
+//! filtering, and the contact readback.
+
+use sinew::{BodyId, ColliderShape, Combine, DistanceConstraint, Filter, Material, Quat, Vec3, World, WorldSettings};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn world() -> World {
+    World::new(WorldSettings { damping: 0.0, sleep_speed: 0.0, ..Default::default() }).unwrap()
+}
+
+fn position(w: &World, b: BodyId, i: usize) -> Vec3 {
+    w.positions(b).unwrap().nth(i).unwrap()
+}
+
+/// A particle of radius 5 cm placed at rest on a 30-degree slope of the
+/// given static and dynamic friction; how far it has moved along the slope
+/// after `seconds`, and the deepest it went into the slope.
+fn on_slope(mu_static: f32, mu_dynamic: f32, seconds: f32) -> (f32, f32) {
+    let mut w = world();
+    let angle = 30f32.to_radians();
+    let tilt = Quat::from_rotation_z(angle);
+    let normal = tilt * Vec3::Y;
+    let material = Material { friction: mu_static, dynamic_friction: mu_dynamic, ..Material::coulomb(0.0) };
+    let plane = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+    w.create_collider_with(plane, Vec3::ZERO, tilt, material, Filter::default()).unwrap();
+    let r = 0.05;
+    let start = normal * r;
+    let b = w.create_particles(&[start], None).unwrap();
+    w.set_particle_radius(b, r).unwrap();
+    let mut sink = 0f32;
+    for _ in 0..(seconds / DT).round() as usize {
+        w.step(DT).unwrap();
+        sink = sink.max(r - position(&w, b, 0).dot(normal));
+    }
+    ((position(&w, b, 0) - start).length(), sink)
+}
+
+#[test]
+fn static_friction_holds_a_particle_on_a_30_degree_slope() {
+    let (moved, sink) = on_slope(0.8, 0.8, 2.0);
+    println!("mu 0.8 on 30 deg: moved {moved:.2e} m in 2 s, sank {sink:.2e} m");
+    assert!(moved < 1e-4, "slid {moved} m although tan(30) = 0.577 < 0.8");
+    assert!(sink < 1e-3);
+}
+
+#[test]
+fn low_friction_lets_it_slide_at_the_coulomb_acceleration() {
+    let (moved, sink) = on_slope(0.2, 0.2, 1.0);
+    let g = 9.81f32;
+    let a = g * (30f32.to_radians().sin() - 0.2 * 30f32.to_radians().cos());
+    let expected = 0.5 * a * 1.0;
+    println!("mu 0.2 on 30 deg: slid {moved:.4} m in 1 s, Coulomb {expected:.4} m, sank {sink:.2e} m");
+    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+    assert!(sink < 1e-3);
+}
+
+#[test]
+fn dynamic_friction_decides_the_slide_once_static_friction_lets_go() {
+    // Static 0.5 < tan 30: it slides, then at dynamic 0.1's acceleration.
+    let (moved, _) = on_slope(0.5, 0.1, 1.0);
+    let g = 9.81f32;
+    let expected = 0.5 * g * (30f32.to_radians().sin() - 0.1 * 30f32.to_radians().cos());
+    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+}
+
+#[test]
+fn restitution_gives_back_the_approach_speed() {
+    // Dropped from 1 m onto a plane of restitution 0.5: it rises to about
+    // 0.25 m (e^2 of the drop height).
+    let mut w = world();
+    let m = Material { restitution: 0.5, ..Material::coulomb(0.0) };
+    w.create_collider_with(
+        ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 },
+        Vec3::ZERO,
+        Quat::IDENTITY,
+        m,
+        Filter::default(),
+    )
+    .unwrap();
+    let b = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0)], None).unwrap();
+    let (mut landed, mut top) = (false, 0f32);
+    for _ in 0..90 {
+        w.step(DT).unwrap();
+        let y = position(&w, b, 0).y;
+        let v = w.velocities(b).unwrap().next().unwrap().y;
+        if y < 0.01 {
+            landed = true;
+        }
+        if landed && v <= 0.0 && y > 0.05 {
+            top = top.max(y);
+        }
+    }
+    println!("restitution 0.5 from 1 m: rebound to {top:.4} m (e^2 h = 0.25 m)");
+    assert!(landed);
+    assert!((top - 0.25).abs() < 0.03, "rebound {top}");
+
+    // The same drop with the body's material met by the collider's Min rule
+    // does not bounce.
+    let mut w = world();
+    let m = Material { restitution: 0.5, combine: Combine::Min, ..Material::coulomb(0.0) };
+    w.create_collider_with(
+        ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 },
+        Vec3::ZERO,
+        Quat::IDENTITY,
+        m,
+        Filter::default(),
+    )
+    .unwrap();
+    let b = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0)], None).unwrap();
+    w.set_body_material(b, Some(Material::coulomb(0.0))).unwrap();
+    for _ in 0..90 {
+        w.step(DT).unwrap();
+    }
+    assert!(position(&w, b, 0).y < 1e-3, "bounced: {}", position(&w, b, 0));
+}
+
+/// A 20 cm square of four particles with sticks, resting on a box
+/// platform whose top is at y = 0.
+fn square_on_platform(w: &mut World) -> BodyId {
+    let r = 0.02;
+    let pts = [(-0.1, -0.1), (0.1, -0.1), (0.1, 0.1), (-0.1, 0.1)].map(|(x, z)| Vec3::new(x, r, z));
+    let b = w.create_particles(&pts, None).unwrap();
+    let mut sticks = Vec::new();
+    for (a, c) in [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)] {
+        sticks.push(DistanceConstraint { a, b: c, rest_length: -1.0, compliance: 0.0 });
+    }
+    w.add_distance_constraints(b, &sticks).unwrap();
+    w.set_particle_radius(b, r).unwrap();
+    b
+}
+
+#[test]
+fn a_moving_platform_carries_a_resting_body() {
+    let mut w = world();
+    let half = Vec3::new(3.0, 0.1, 3.0);
+    let platform = w
+        .create_collider(ColliderShape::Box { half_extents: half }, Vec3::new(0.0, -0.1, 0.0), Quat::IDENTITY, 0.8)
+        .unwrap();
+    let b = square_on_platform(&mut w);
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let before: Vec<Vec3> = w.positions(b).unwrap().collect();
+    // The platform speeds up over 0.5 s (at 2 m/s^2, within what friction
+    // 0.8 can give: 7.8 m/s^2) to glide at 1 m/s along x while turning at
+    // 0.5 rad/s about y, moved by the engine each frame, for 1.5 s.
+    let (speed, spin) = (1.0f32, 0.5f32);
+    let ramp = |t: f32| if t < 0.5 { t * t } else { t - 0.25 }; // distance at unit top speed
+    let steps = 90;
+    for k in 1..=steps {
+        let t = k as f32 * DT;
+        let (x, turn) = (speed * ramp(t), Quat::from_rotation_y(spin * ramp(t)));
+        w.set_collider_transform(platform, Vec3::new(x, -0.1, 0.0), turn).unwrap();
+        w.step(DT).unwrap();
+    }
+    let t = steps as f32 * DT;
+    let carry = |p: Vec3| Vec3::new(speed * ramp(t), 0.0, 0.0) + Quat::from_rotation_y(spin * ramp(t)) * p;
+    let worst = w.positions(b).unwrap().zip(&before).map(|(now, &was)| (now - carry(was)).length()).fold(0.0, f32::max);
+    println!("platform at 1 m/s, 0.5 rad/s for 1.5 s: worst particle {worst:.4} m from where the platform carried it");
+    assert!(worst < 0.01, "the body slipped {worst} m on the platform");
+
+    // On a frictionless platform the same motion leaves it behind.
+    let mut w = world();
+    let platform = w
+        .create_collider(ColliderShape::Box { half_extents: half }, Vec3::new(0.0, -0.1, 0.0), Quat::IDENTITY, 0.0)
+        .unwrap();
+    let b = square_on_platform(&mut w);
+    for k in 1..=steps {
+        let x = speed * ramp(k as f32 * DT);
+        w.set_collider_transform(platform, Vec3::new(x, -0.1, 0.0), Quat::IDENTITY).unwrap();
+        w.step(DT).unwrap();
+    }
+    let left = position(&w, b, 0) - Vec3::new(-0.1, 0.02, -0.1);
+    assert!(left.length() < 1e-3, "a frictionless platform dragged the body by {left}");
+}
+
+#[test]
+fn filtering_stops_collisions_between_masked_layers() {
+    let mut w = world();
+    let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+    // The floor is on layer 2 and collides with layers 1 and 2.
+    w.create_collider_with(floor, Vec3::ZERO, Quat::IDENTITY, Material::coulomb(0.5), Filter { layer: 2, mask: 0b11 })
+        .unwrap();
+    let on = w.create_particles(&[Vec3::new(0.0, 0.5, 0.0)], None).unwrap();
+    let ghost = w.create_particles(&[Vec3::new(1.0, 0.5, 0.0)], None).unwrap();
+    w.set_body_filter(ghost, Filter { layer: 4, mask: u32::MAX }).unwrap(); // the floor's mask lacks layer 4
+    let deaf = w.create_particles(&[Vec3::new(2.0, 0.5, 0.0)], None).unwrap();
+    w.set_body_filter(deaf, Filter { layer: 1, mask: 0b1 }).unwrap(); // its mask lacks the floor's layer 2
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    assert!(position(&w, on, 0).y.abs() < 1e-4, "{}", position(&w, on, 0));
+    assert!(position(&w, ghost, 0).y < -3.0, "a masked body collided");
+    assert!(position(&w, deaf, 0).y < -3.0, "a body whose mask excludes the floor collided");
+}
+
+#[test]
+fn the_contact_readback_reports_what_touched_what() {
+    let mut w = world();
+    let floor = w
+        .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    let ball = w
+        .create_collider(ColliderShape::Sphere { radius: 0.5 }, Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY, 0.5)
+        .unwrap();
+    let a = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0), Vec3::new(10.0, 5.0, 0.0)], None).unwrap();
+    let b = w.create_particles(&[Vec3::new(3.0, 0.8, 0.0)], None).unwrap();
+    w.set_particle_radius(b, 0.1).unwrap();
+    assert_eq!(w.contact_count(), 0);
+    // Falling 1 m takes 0.45 s; the impact is at about 4.4 m/s.
+    let mut impact = None;
+    for _ in 0..40 {
+        w.step(DT).unwrap();
+        if impact.is_none() {
+            impact = w.contacts().find(|c| c.body == a);
+        }
+    }
+    let hit = impact.expect("the particle hit the floor");
+    println!("impact: {hit:?}");
+    assert_eq!((hit.particle, hit.collider), (0, floor));
+    assert!((hit.speed - (2.0f32 * 9.81).sqrt()).abs() < 0.3, "impact speed {}", hit.speed);
+    assert!((hit.normal - Vec3::Y).length() < 1e-6);
+    let now: Vec<_> = w.contacts().collect();
+    assert_eq!(now.len(), 2, "{now:?}");
+    let on_ball = now.iter().find(|c| c.body == b).unwrap();
+    assert_eq!(on_ball.collider, ball);
+    assert!((on_ball.point - Vec3::new(3.0, 0.5, 0.0)).length() < 1e-3, "{:?}", on_ball.point);
+    assert!(on_ball.speed < 0.5, "resting contact speed {}", on_ball.speed);
+}
