@@ -11,13 +11,17 @@
 //! relaxation pass walks only those candidates, one shape kind at a time (no
 //! branching on kind in the loop).
 
+pub mod bvh;
 pub mod capsule;
 pub mod cuboid;
 pub mod friction;
+pub mod heightfield;
 pub mod material;
 pub mod plane;
 pub mod readback;
 pub mod sphere;
+pub mod triangle;
+pub mod trimesh;
 
 use crate::particles::ParticlesMut;
 use crate::pool::ColliderId;
