@@ -1,7 +1,7 @@
 //! A body: a contiguous range of particles and the constraints among them.
 
 use crate::cloth::Cloth;
-use crate::collision::{Candidates, Filter, Material};
+use crate::collision::{Candidates, CollisionStick, Filter, Material};
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::frame::FrameAttachment;
@@ -72,6 +72,8 @@ pub struct Body {
     pub sleeping: bool,
     /// Seconds the body has been slower than the world's sleep speed.
     pub still_time: f32,
+    /// Capsules between pairs of particles that collide along their length.
+    pub sticks: Vec<CollisionStick>,
     /// The body's own surface (combined with each collider's by the
     /// collider's rule); `None` takes the colliders' as they are.
     pub material: Option<Material>,
@@ -102,6 +104,7 @@ impl Body {
             rigid: None,
             sleeping: false,
             still_time: 0.0,
+            sticks: Vec::new(),
             material: None,
             filter: Filter::default(),
             candidates: Candidates::default(),

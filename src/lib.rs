@@ -25,6 +25,7 @@ mod explosion;
 mod hash;
 mod particles;
 mod pool;
+mod query;
 mod ragdoll;
 mod rigid;
 mod snapshot;
@@ -38,13 +39,16 @@ pub use cloth::build::{
     BendMode, ClothOptions, GridDef, MeshDef, PIN_TOP_EDGE, PIN_TOP_LEFT, PIN_TOP_RIGHT, TetherMode,
 };
 pub use collision::readback::Contact;
-pub use collision::{ALL_LAYERS, ColliderShape, Combine, DEFAULT_LAYER, Filter, Material};
+pub use collision::{
+    ALL_LAYERS, ColliderShape, CollisionStick, Combine, CompoundChild, DEFAULT_LAYER, Filter, Material,
+};
 pub use constraints::angle_limit::Limit;
 pub use constraints::distance::{DistanceConstraint, DistanceMethod};
 pub use constraints::joint::Joint;
 pub use constraints::target::Target;
 pub use error::{Error, ErrorKind, Result};
 pub use pool::{BodyId, ColliderId, JointId};
+pub use query::{ColliderHit, ParticleHit, RayHit};
 pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::{BoneDef, RagdollDef};
 pub use rigid::{RigidDef, RigidModel, RigidShape};

@@ -17,7 +17,7 @@
 use crate::body::{Body, BodyKind};
 use crate::cloth::build::{BendMode, ClothOptions, GridDef, TetherMode};
 use crate::cloth::{Cloth, MeshRecipe, Recipe};
-use crate::collision::{Collider, ColliderShape, Combine, Filter, Material};
+use crate::collision::{Collider, ColliderShape, CollisionStick, Combine, CompoundChild, Filter, Material};
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
 use crate::constraints::frame::FrameAttachment;
@@ -223,6 +223,12 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     }
     s.u32(b.filter.layer);
     s.u32(b.filter.mask);
+    s.len(b.sticks.len());
+    for c in &b.sticks {
+        s.u32(c.a);
+        s.u32(c.b);
+        s.f32(c.radius);
+    }
     match &b.cloth {
         None => s.u32(0),
         Some(c) => {
@@ -298,8 +304,11 @@ fn write_recipe(r: &Recipe, s: &mut impl Sink) {
     }
 }
 
-fn write_collider(c: &Collider, s: &mut impl Sink) {
-    match &c.shape {
+/// A collider's shape: a tag, then its numbers; meshes, heightfields and
+/// hulls as the inputs they are rebuilt from (the same code builds the same
+/// BVH and planes on restore).
+fn write_shape(shape: &ColliderShape, s: &mut impl Sink) {
+    match shape {
         ColliderShape::Plane { normal, offset } => {
             s.u32(0);
             s.vec3(*normal);
@@ -319,7 +328,38 @@ fn write_collider(c: &Collider, s: &mut impl Sink) {
             s.vec3(*b);
             s.f32(*radius);
         }
+        ColliderShape::Convex(h) => {
+            s.u32(4);
+            s.vec3s(&h.points);
+        }
+        ColliderShape::Mesh(m) => {
+            s.u32(5);
+            s.vec3s(m.vertices());
+            s.u32s(m.indices());
+        }
+        ColliderShape::Heightfield(f) => {
+            s.u32(6);
+            s.u32(f.columns());
+            s.u32(f.rows());
+            let (x, z) = f.cell_size();
+            s.f32(x);
+            s.f32(z);
+            s.f32s(f.heights());
+        }
+        ColliderShape::Compound(parts) => {
+            s.u32(7);
+            s.len(parts.len());
+            for p in parts.iter() {
+                write_shape(&p.shape, s);
+                s.vec3(p.position);
+                write_quat(p.rotation, s);
+            }
+        }
     }
+}
+
+fn write_collider(c: &Collider, s: &mut impl Sink) {
+    write_shape(&c.shape, s);
     s.vec3(c.position);
     write_quat(c.rotation, s);
     s.vec3(c.prev_position);
@@ -635,6 +675,14 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         _ => return Err(bad("bad material flag")),
     };
     body.filter = Filter { layer: r.u32()?, mask: r.u32()? };
+    let n = r.len(12)?;
+    for _ in 0..n {
+        let stick = CollisionStick { a: r.u32()?, b: r.u32()?, radius: r.finite()? };
+        if stick.a as usize >= count || stick.b as usize >= count || stick.a == stick.b || stick.radius <= 0.0 {
+            return Err(bad("a collision stick out of range"));
+        }
+        body.sticks.push(stick);
+    }
     let has_cloth = r.u32()?;
     if has_cloth > 1 || (has_cloth == 1) != (kind == BodyKind::Cloth) {
         return Err(bad("cloth data does not match the body kind"));
@@ -797,14 +845,40 @@ impl Reader<'_> {
     }
 }
 
-fn read_collider(r: &mut Reader) -> Result<Collider> {
-    let shape = match r.u32()? {
+/// Reads what [`write_shape`] wrote (checked again by `create_collider`).
+fn read_shape(r: &mut Reader, depth: u32) -> Result<ColliderShape> {
+    let fail = |e: crate::Error| bad(format!("a collider shape: {}", e.message));
+    Ok(match r.u32()? {
         0 => ColliderShape::Plane { normal: r.vec3()?, offset: r.finite()? },
         1 => ColliderShape::Sphere { radius: r.finite()? },
         2 => ColliderShape::Box { half_extents: r.vec3()? },
         3 => ColliderShape::Capsule { a: r.vec3()?, b: r.vec3()?, radius: r.finite()? },
+        4 => ColliderShape::convex(&r.vec3s()?).map_err(fail)?,
+        5 => {
+            let vertices = r.vec3s()?;
+            ColliderShape::mesh(&vertices, &r.u32s()?).map_err(fail)?
+        }
+        6 => {
+            let (columns, rows, x, z) = (r.u32()?, r.u32()?, r.finite()?, r.finite()?);
+            ColliderShape::heightfield(columns, rows, x, z, &r.f32s()?).map_err(fail)?
+        }
+        7 if depth == 0 => {
+            let n = r.len(4)?;
+            let mut parts = Vec::with_capacity(n);
+            for _ in 0..n {
+                let shape = read_shape(r, depth + 1)?;
+                let position = r.vec3()?;
+                let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+                parts.push(CompoundChild { shape, position, rotation });
+            }
+            ColliderShape::compound(parts)
+        }
         _ => return Err(bad("unknown collider shape")),
-    };
+    })
+}
+
+fn read_collider(r: &mut Reader) -> Result<Collider> {
+    let shape = read_shape(r, 0)?;
     let position = r.vec3()?;
     let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
     let prev_position = r.vec3()?;

@@ -5,7 +5,7 @@
 
 use crate::body::{Body, BodyKind};
 use crate::collision::friction::Contacts;
-use crate::collision::{Collider, ColliderShape, Filter, Material, StepColliders};
+use crate::collision::{Collider, ColliderShape, CollisionStick, CompoundChild, Filter, Material, StepColliders};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
@@ -135,6 +135,52 @@ pub(crate) fn unit_rotation(q: Quat, what: &str) -> Result<Quat> {
     // Already unit (within 1e-6): kept as given, so normalising is idempotent
     // and a rotation stored in a snapshot rebuilds the same bits.
     if (len - 1.0).abs() <= 1e-6 { Ok(q) } else { Ok(q / len) }
+}
+
+/// Checks a collider shape's numbers (a compound's parts too; `top` is false
+/// for a part, which may not be a compound itself).
+fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
+    Ok(match shape {
+        ColliderShape::Plane { normal, offset } => {
+            let normal = finite_vec(normal, "normal")?;
+            let len = normal.length();
+            if !(len > 1e-6 && len.is_finite()) {
+                return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
+            }
+            ColliderShape::Plane { normal: normal / len, offset: finite(offset, "offset")? }
+        }
+        ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
+        ColliderShape::Box { half_extents } => {
+            finite_vec(half_extents, "half_extents")?;
+            if !half_extents.cmpgt(Vec3::ZERO).all() {
+                return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
+            }
+            ColliderShape::Box { half_extents }
+        }
+        ColliderShape::Capsule { a, b, radius } => ColliderShape::Capsule {
+            a: finite_vec(a, "a")?,
+            b: finite_vec(b, "b")?,
+            radius: positive(radius, "radius")?,
+        },
+        ColliderShape::Convex(_) | ColliderShape::Mesh(_) | ColliderShape::Heightfield(_) => shape,
+        ColliderShape::Compound(children) => {
+            if !top {
+                return Err(Error::invalid_argument("a compound's part cannot be a compound"));
+            }
+            if children.is_empty() {
+                return Err(Error::invalid_argument("a compound needs at least one part"));
+            }
+            let mut parts = Vec::with_capacity(children.len());
+            for (k, c) in children.iter().enumerate() {
+                let shape = checked_shape(c.shape.clone(), false)
+                    .map_err(|e| Error::new(e.kind, format!("part {k}: {}", e.message)))?;
+                let position = finite_vec(c.position, &format!("part {k}: position"))?;
+                let rotation = unit_rotation(c.rotation, &format!("part {k}: rotation"))?;
+                parts.push(CompoundChild { shape, position, rotation });
+            }
+            ColliderShape::Compound(parts.into())
+        }
+    })
 }
 
 impl World {
@@ -413,6 +459,36 @@ impl World {
         Ok(())
     }
 
+    /// Adds collision sticks to a body: capsules of a radius around the
+    /// segments between two of its particles, which collide with colliders
+    /// along their whole length (a rope's links, a limb).
+    pub fn add_collision_sticks(&mut self, id: BodyId, sticks: &[CollisionStick]) -> Result<()> {
+        let body = self.body(id)?;
+        let count = body.count;
+        for (k, c) in sticks.iter().enumerate() {
+            if c.a as usize >= count || c.b as usize >= count {
+                return Err(Error::invalid_argument(format!(
+                    "sticks[{k}]: particle index ({}, {}) out of range (the body has {count})",
+                    c.a, c.b
+                )));
+            }
+            if c.a == c.b {
+                return Err(Error::invalid_argument(format!("sticks[{k}]: a and b are both {}", c.a)));
+            }
+            positive(c.radius, &format!("sticks[{k}].radius"))?;
+        }
+        if body.sticks.len().checked_add(sticks.len()).is_none_or(|n| n > u32::MAX as usize) {
+            return Err(Error::limit("more than 2^32 - 1 collision sticks in one body"));
+        }
+        self.body_mut(id)?.sticks.extend_from_slice(sticks);
+        Ok(())
+    }
+
+    /// Number of collision sticks of a body.
+    pub fn collision_stick_count(&self, id: BodyId) -> Result<u32> {
+        Ok(self.body(id)?.sticks.len() as u32)
+    }
+
     /// Sets or replaces targets; a target stays until replaced or cleared.
     pub fn set_targets(&mut self, id: BodyId, targets: &[Target]) -> Result<()> {
         let count = self.body(id)?.count;
@@ -617,29 +693,7 @@ impl World {
         material: Material,
         filter: Filter,
     ) -> Result<ColliderId> {
-        let shape = match shape {
-            ColliderShape::Plane { normal, offset } => {
-                let normal = finite_vec(normal, "normal")?;
-                let len = normal.length();
-                if !(len > 1e-6 && len.is_finite()) {
-                    return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
-                }
-                ColliderShape::Plane { normal: normal / len, offset: finite(offset, "offset")? }
-            }
-            ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
-            ColliderShape::Box { half_extents } => {
-                finite_vec(half_extents, "half_extents")?;
-                if !half_extents.cmpgt(Vec3::ZERO).all() {
-                    return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
-                }
-                ColliderShape::Box { half_extents }
-            }
-            ColliderShape::Capsule { a, b, radius } => ColliderShape::Capsule {
-                a: finite_vec(a, "a")?,
-                b: finite_vec(b, "b")?,
-                radius: positive(radius, "radius")?,
-            },
-        };
+        let shape = checked_shape(shape, true)?;
         let position = finite_vec(position, "position")?;
         let rotation = unit_rotation(rotation, "rotation")?;
         material.validate("material")?;

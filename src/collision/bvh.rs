@@ -21,7 +21,7 @@ const LEAF_SIZE: u32 = 4;
 /// Depth of the traversal stacks (the tree's depth is at most 31).
 const STACK: usize = 64;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Node {
     lo: Vec3,
     hi: Vec3,
@@ -33,7 +33,7 @@ struct Node {
 
 /// A static hierarchy of item boxes; items are the indices of the boxes given
 /// to [`Bvh::build`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Bvh {
     nodes: Vec<Node>,
     /// Item indices in leaf order.

@@ -36,6 +36,10 @@ impl Shape for Capsule {
         ball_contact(p, c, self.radius + r, if self.inv_len2 > 0.0 { fallback } else { Vec3::Y })
     }
 
+    fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        super::ray::capsule(origin, dir, 1.0, self.a, self.a + self.ab, self.radius + r)
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

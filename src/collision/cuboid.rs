@@ -56,6 +56,10 @@ impl Shape for Cuboid {
         Some((self.axes.col(axis) * sign, room[axis] + r))
     }
 
+    fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        super::ray::cuboid(origin, dir, 1.0, self.center, self.axes, self.half + r)
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

@@ -17,7 +17,7 @@ use super::triangle;
 use crate::error::{Error, MAX_COORDINATE, Result, finite_vec, positive};
 use glam::Vec3;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Heightfield {
     columns: u32,
     rows: u32,

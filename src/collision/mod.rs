@@ -13,13 +13,19 @@
 
 pub mod bvh;
 pub mod capsule;
+pub mod convex;
 pub mod cuboid;
 pub mod friction;
 pub mod heightfield;
+pub mod hull;
 pub mod material;
 pub mod plane;
+pub mod ray;
 pub mod readback;
+pub mod segment;
+pub mod soup;
 pub mod sphere;
+pub mod stick;
 pub mod triangle;
 pub mod trimesh;
 
@@ -28,6 +34,9 @@ use crate::pool::ColliderId;
 use friction::ContactsMut;
 use glam::{Quat, Vec3};
 pub use material::{Combine, Material};
+use soup::{Soup, SoupCandidates, Triangles};
+use std::sync::Arc;
+pub use stick::CollisionStick;
 
 /// A collider's shape in its local frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +67,65 @@ pub enum ColliderShape {
         /// Radius in metres.
         radius: f32,
     },
+    /// The convex hull of a point set (at most 256 points).
+    Convex(Arc<shapes::ConvexShape>),
+    /// A triangle mesh (two-sided triangles), with its BVH built once.
+    Mesh(Arc<shapes::TriMesh>),
+    /// A heightfield, solid below its surface.
+    Heightfield(Arc<shapes::Heightfield>),
+    /// Several shapes in one collider, each placed in its frame (no nested
+    /// compounds); they share the collider's material and filter.
+    Compound(Arc<[CompoundChild]>),
+}
+
+/// A part of a compound collider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompoundChild {
+    /// The part's shape (not a compound).
+    pub shape: ColliderShape,
+    /// Where its frame is in the compound's frame.
+    pub position: Vec3,
+    /// Its rotation in the compound's frame.
+    pub rotation: Quat,
+}
+
+/// The shared shape data of meshes and heightfields (opaque to users: built
+/// by [`ColliderShape::mesh`] and [`ColliderShape::heightfield`]).
+pub mod shapes {
+    pub use super::heightfield::Heightfield;
+    pub use super::hull::ConvexShape;
+    pub use super::trimesh::TriMesh;
+}
+
+impl ColliderShape {
+    /// The convex hull of 4 to 256 points (local frame), not all in a plane.
+    pub fn convex(points: &[Vec3]) -> crate::Result<ColliderShape> {
+        Ok(ColliderShape::Convex(Arc::new(hull::ConvexShape::new(points)?)))
+    }
+
+    /// Several shapes in one collider. Checked when the collider is created.
+    pub fn compound(children: Vec<CompoundChild>) -> ColliderShape {
+        ColliderShape::Compound(children.into())
+    }
+
+    /// A triangle mesh from vertices (local frame) and three indices per
+    /// triangle; degenerate triangles are dropped, a BVH is built.
+    pub fn mesh(vertices: &[Vec3], indices: &[u32]) -> crate::Result<ColliderShape> {
+        Ok(ColliderShape::Mesh(Arc::new(trimesh::TriMesh::new(vertices, indices)?)))
+    }
+
+    /// A heightfield of `columns` x `rows` heights (row-major): vertex
+    /// (c, r) at `(c * cell_x, heights[r * columns + c], r * cell_z)` of the
+    /// local frame, solid below.
+    pub fn heightfield(
+        columns: u32,
+        rows: u32,
+        cell_x: f32,
+        cell_z: f32,
+        heights: &[f32],
+    ) -> crate::Result<ColliderShape> {
+        Ok(ColliderShape::Heightfield(Arc::new(heightfield::Heightfield::new(columns, rows, cell_x, cell_z, heights)?)))
+    }
 }
 
 /// Every collision layer: the default mask.
@@ -139,6 +207,11 @@ pub trait Shape {
     /// For a point with radius `r`: the outward normal and the penetration
     /// depth (> 0) when the point is inside, `None` otherwise.
     fn contact(&self, p: Vec3, r: f32) -> Option<(Vec3, f32)>;
+    /// A point of radius `r` moving from `origin` by `dir` (t in [0, 1]):
+    /// where it first touches the shape, `(t, outward normal)`; `None` when
+    /// it misses or starts inside (anti-tunnelling: a fast particle is swept
+    /// from where it started the substep, Jakobsen's line test).
+    fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)>;
     /// Index of the collider in [`Prepared::sources`].
     fn source(&self) -> u32;
 }
@@ -153,7 +226,7 @@ impl Collider {
     /// wake checks outside the step).
     pub fn prepared(&self) -> Prepared {
         let mut one = Prepared::default();
-        self.prepare(ColliderId::default(), 1.0, 1.0, &mut one);
+        self.prepare(ColliderId::default(), 1.0, 1.0, 1.0, &mut one);
         one
     }
 
@@ -165,12 +238,8 @@ impl Collider {
     /// Adds this collider to the lists of the step, in world space at the
     /// fraction `frac` of the way from its previous frame to its current one
     /// (`dt` is the step's length, for its velocity).
-    fn prepare(&self, id: ColliderId, frac: f32, dt: f32, out: &mut Prepared) {
-        let (pos, rot) = if frac >= 1.0 {
-            (self.position, self.rotation)
-        } else {
-            (self.prev_position.lerp(self.position, frac), self.prev_rotation.slerp(self.rotation, frac))
-        };
+    fn prepare(&self, id: ColliderId, frac: f32, start_frac: f32, dt: f32, out: &mut Prepared) {
+        let (pos, rot) = self.frame_at(frac);
         let turn = self.rotation * self.prev_rotation.inverse();
         let (axis, angle) = turn.to_axis_angle();
         let angle = if angle > std::f32::consts::PI { angle - std::f32::consts::TAU } else { angle };
@@ -183,14 +252,43 @@ impl Collider {
             velocity: (self.position - self.prev_position) / dt,
             angular: if angle != 0.0 { axis * (angle / dt) } else { Vec3::ZERO },
         });
-        match self.shape {
-            ColliderShape::Plane { normal, offset } => {
-                out.planes.push(plane::Plane::new(pos, rot, normal, offset, source))
-            }
-            ColliderShape::Sphere { radius } => out.spheres.push(sphere::Sphere::new(pos, radius, source)),
-            ColliderShape::Box { half_extents } => out.boxes.push(cuboid::Cuboid::new(pos, rot, half_extents, source)),
-            ColliderShape::Capsule { a, b, radius } => {
-                out.capsules.push(capsule::Capsule::new(pos + rot * a, pos + rot * b, radius, source))
+        let start = self.frame_at(start_frac);
+        prepare_shape(&self.shape, (pos, rot), start, source, out);
+    }
+
+    /// The frame at the fraction `frac` of the way from the previous frame
+    /// to the current one.
+    fn frame_at(&self, frac: f32) -> (Vec3, Quat) {
+        if frac >= 1.0 {
+            (self.position, self.rotation)
+        } else {
+            (self.prev_position.lerp(self.position, frac), self.prev_rotation.slerp(self.rotation, frac))
+        }
+    }
+}
+
+/// Adds a shape, in world space at `frame` (and `start`, its frame when the
+/// substep began), to the step's lists.
+fn prepare_shape(shape: &ColliderShape, frame: (Vec3, Quat), start: (Vec3, Quat), source: u32, out: &mut Prepared) {
+    let (pos, rot) = frame;
+    match shape {
+        ColliderShape::Plane { normal, offset } => {
+            out.planes.push(plane::Plane::new(pos, rot, *normal, *offset, source))
+        }
+        ColliderShape::Sphere { radius } => out.spheres.push(sphere::Sphere::new(pos, *radius, source)),
+        ColliderShape::Box { half_extents } => out.boxes.push(cuboid::Cuboid::new(pos, rot, *half_extents, source)),
+        ColliderShape::Capsule { a, b, radius } => {
+            out.capsules.push(capsule::Capsule::new(pos + rot * *a, pos + rot * *b, *radius, source))
+        }
+        ColliderShape::Convex(h) => out.convexes.push(hull::Hull::new(h.clone(), pos, rot, source)),
+        ColliderShape::Mesh(m) => out.soups.push(Soup::new(Triangles::Mesh(m.clone()), pos, rot, start, source)),
+        ColliderShape::Heightfield(f) => {
+            out.soups.push(Soup::new(Triangles::Field(f.clone()), pos, rot, start, source))
+        }
+        ColliderShape::Compound(children) => {
+            for c in children.iter() {
+                let place = |(p, r): (Vec3, Quat)| (p + r * c.position, r * c.rotation);
+                prepare_shape(&c.shape, place(frame), place(start), source, out);
             }
         }
     }
@@ -204,6 +302,9 @@ pub struct Prepared {
     pub spheres: Vec<sphere::Sphere>,
     pub boxes: Vec<cuboid::Cuboid>,
     pub capsules: Vec<capsule::Capsule>,
+    pub convexes: Vec<hull::Hull>,
+    /// Meshes and heightfields.
+    pub soups: Vec<Soup>,
     pub sources: Vec<Source>,
 }
 
@@ -214,18 +315,31 @@ impl Prepared {
             || self.spheres.iter().any(|s| s.overlaps(lo, hi))
             || self.boxes.iter().any(|s| s.overlaps(lo, hi))
             || self.capsules.iter().any(|s| s.overlaps(lo, hi))
+            || self.convexes.iter().any(|s| s.overlaps(lo, hi))
+            || self.soups.iter().any(|s| {
+                let (a, b) = s.world_bounds();
+                boxes_overlap(lo, hi, a, b)
+            })
     }
 
     /// Rebuilds the lists from the colliders, in the given (deterministic)
     /// order, at the fraction `frac` of the step of length `dt`.
-    pub fn rebuild<'a>(&mut self, colliders: impl Iterator<Item = (ColliderId, &'a Collider)>, frac: f32, dt: f32) {
+    pub fn rebuild<'a>(
+        &mut self,
+        colliders: impl Iterator<Item = (ColliderId, &'a Collider)>,
+        frac: f32,
+        start_frac: f32,
+        dt: f32,
+    ) {
         self.planes.clear();
         self.spheres.clear();
         self.boxes.clear();
         self.capsules.clear();
+        self.convexes.clear();
+        self.soups.clear();
         self.sources.clear();
         for (id, c) in colliders {
-            c.prepare(id, frac, dt, self);
+            c.prepare(id, frac, start_frac, dt, self);
         }
     }
 }
@@ -249,12 +363,12 @@ impl StepColliders {
         self.at.resize_with(n, Prepared::default);
         let all = || colliders.iter().map(|(h, c)| (ColliderId::from(h), c));
         if moving {
-            self.start.rebuild(all(), 0.0, dt);
+            self.start.rebuild(all(), 0.0, 0.0, dt);
             for (k, at) in self.at.iter_mut().enumerate() {
-                at.rebuild(all(), (k + 1) as f32 / substeps as f32, dt);
+                at.rebuild(all(), (k + 1) as f32 / substeps as f32, k as f32 / substeps as f32, dt);
             }
         } else {
-            self.at[0].rebuild(all(), 1.0, dt);
+            self.at[0].rebuild(all(), 1.0, 1.0, dt);
         }
     }
 
@@ -287,6 +401,12 @@ pub struct Candidates {
     pub spheres: Vec<u32>,
     pub boxes: Vec<u32>,
     pub capsules: Vec<u32>,
+    pub convexes: Vec<u32>,
+    /// Triangle colliders near the body, with each particle's triangles.
+    pub soups: Vec<SoupCandidates>,
+    /// How many of `soups` are in use this step (the rest keep their
+    /// allocations for later steps).
+    pub soup_count: usize,
 }
 
 impl Candidates {
@@ -306,10 +426,95 @@ impl Candidates {
         pick(&mut self.spheres, &start.spheres, &end.spheres, s, lo, hi, filter);
         pick(&mut self.boxes, &start.boxes, &end.boxes, s, lo, hi, filter);
         pick(&mut self.capsules, &start.capsules, &end.capsules, s, lo, hi, filter);
+        pick(&mut self.convexes, &start.convexes, &end.convexes, s, lo, hi, filter);
+    }
+
+    /// Broad phase for meshes and heightfields near the body: each
+    /// particle's triangles (its swept box grown by its radius and `margin`),
+    /// each collision stick's, and all of the body's.
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_soups(
+        &mut self,
+        start: &Prepared,
+        end: &Prepared,
+        lo: Vec3,
+        hi: Vec3,
+        filter: Filter,
+        boxes: &[(Vec3, Vec3)],
+        sticks: &[CollisionStick],
+    ) {
+        self.soup_count = 0;
+        for (k, (a, b)) in start.soups.iter().zip(&end.soups).enumerate() {
+            if !filter.meets(&end.sources[b.source as usize].filter) {
+                continue;
+            }
+            let ((a0, a1), (b0, b1)) = (a.world_bounds(), b.world_bounds());
+            if !boxes_overlap(lo, hi, a0, a1) && !boxes_overlap(lo, hi, b0, b1) {
+                continue;
+            }
+            if self.soups.len() == self.soup_count {
+                self.soups.push(SoupCandidates::default());
+            }
+            let c = &mut self.soups[self.soup_count];
+            self.soup_count += 1;
+            c.soup = k as u32;
+            // The triangles an (swept, grown) world box may reach at the
+            // step's start or end frame.
+            let query = |lo: Vec3, hi: Vec3, out: &mut Vec<u32>| {
+                let from = out.len();
+                for s in [a, b] {
+                    let (l, h) = s.local_box(lo, hi);
+                    s.triangles.query(l, h, out);
+                    if std::ptr::eq(a, b) {
+                        break;
+                    }
+                }
+                if !std::ptr::eq(a, b) {
+                    out[from..].sort_unstable();
+                    let mut keep = from;
+                    for i in from..out.len() {
+                        if i == from || out[i] != out[keep - 1] {
+                            out[keep] = out[i];
+                            keep += 1;
+                        }
+                    }
+                    out.truncate(keep);
+                }
+            };
+            c.all.clear();
+            query(lo, hi, &mut c.all);
+            c.start.clear();
+            c.tris.clear();
+            c.start.push(0);
+            for &(l, h) in boxes {
+                if l.x <= h.x {
+                    query(l, h, &mut c.tris);
+                }
+                c.start.push(c.tris.len() as u32);
+            }
+            c.stick_start.clear();
+            c.stick_tris.clear();
+            c.stick_start.push(0);
+            for s in sticks {
+                let (pa, pb) = (boxes[s.a as usize], boxes[s.b as usize]);
+                query(pa.0.min(pb.0) - s.radius, pa.1.max(pb.1) + s.radius, &mut c.stick_tris);
+                c.stick_start.push(c.stick_tris.len() as u32);
+            }
+        }
+    }
+
+    /// The triangle colliders in use this step.
+    pub fn soups(&self) -> &[SoupCandidates] {
+        &self.soups[..self.soup_count]
     }
 
     pub fn is_empty(&self) -> bool {
-        self.planes.is_empty() && self.spheres.is_empty() && self.boxes.is_empty() && self.capsules.is_empty()
+        self.planes.is_empty()
+            && self.spheres.is_empty()
+            && self.boxes.is_empty()
+            && self.capsules.is_empty()
+            && self.convexes.is_empty()
+            && self.soup_count == 0
     }
 }
 
@@ -354,6 +559,22 @@ pub fn project(
     }
 }
 
+/// One collision pass of a body: its particles, then its collision sticks.
+pub fn project_body(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    radius: f32,
+    radii: &[f32],
+    sticks: &[CollisionStick],
+    candidates: &Candidates,
+    ctx: &PassContext,
+) {
+    project(p, contacts, radius, radii, candidates, ctx);
+    if !sticks.is_empty() {
+        stick::project(p, contacts, sticks, candidates, ctx);
+    }
+}
+
 fn project_all(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
@@ -362,10 +583,81 @@ fn project_all(
     ctx: &PassContext,
 ) {
     let prepared = ctx.prepared;
+    // Thin shapes first swept (planes are solid to any depth: never passed).
+    sweep_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres, ctx);
+    sweep_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes, ctx);
+    sweep_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules, ctx);
+    sweep_kind(p, contacts, radius, &candidates.convexes, &prepared.convexes, ctx);
     project_kind(p, contacts, radius, &candidates.planes, &prepared.planes, ctx);
     project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres, ctx);
     project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes, ctx);
     project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules, ctx);
+    project_kind(p, contacts, radius, &candidates.convexes, &prepared.convexes, ctx);
+    for c in candidates.soups() {
+        let soup = &prepared.soups[c.soup as usize];
+        for i in 0..p.len() {
+            let r = radius(i);
+            if p.inv_mass[i] == 0.0 || r < 0.0 {
+                continue;
+            }
+            for &k in c.of_particle(i) {
+                let x = p.position(i);
+                if let Some((normal, depth)) = soup.point_contact(k, x, p.previous(i), r) {
+                    push(p, contacts, i, x, normal, depth, soup.source, ctx);
+                }
+            }
+        }
+    }
+}
+
+/// How far behind its start (m) a fast particle's sweep begins.
+const SWEEP_BACKOFF: f32 = 1e-4;
+
+/// Anti-tunnelling: a particle that moved farther than its radius this
+/// substep is swept from where it started against the candidates of one
+/// kind; if its path entered a shape, it is pushed back out along the
+/// normal at the entry, as a contact (so a particle at 200 m/s stops on a
+/// 1 cm board instead of passing it between two substeps).
+fn sweep_kind<S: Shape>(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    radius: impl Fn(usize) -> f32,
+    candidates: &[u32],
+    shapes: &[S],
+    ctx: &PassContext,
+) {
+    for i in 0..p.len() {
+        let r = radius(i);
+        if p.inv_mass[i] == 0.0 || r < 0.0 {
+            continue;
+        }
+        let (x, start) = (p.position(i), p.previous(i));
+        let moved = x - start;
+        let len2 = moved.length_squared();
+        if len2 <= r * r {
+            continue;
+        }
+        // Swept from a hair behind the start: a particle resting on a
+        // surface (pushed there by the last substep) starts exactly on it,
+        // where rounding could read it as leaving.
+        let back = moved * (SWEEP_BACKOFF / len2.sqrt());
+        let (origin, dir) = (start - back, moved + back);
+        let mut first: Option<(f32, Vec3, u32)> = None;
+        for &k in candidates {
+            let shape = &shapes[k as usize];
+            if let Some((t, n)) = shape.sweep(origin, dir, r) {
+                if first.is_none_or(|(best, _, _)| t < best) {
+                    first = Some((t, n, shape.source()));
+                }
+            }
+        }
+        if let Some((t, n, source)) = first {
+            let depth = n.dot(origin + dir * t - x);
+            if depth > 0.0 {
+                push(p, contacts, i, x, n, depth, source, ctx);
+            }
+        }
+    }
 }
 
 fn project_kind<S: Shape>(
@@ -415,6 +707,15 @@ fn push(
         p.set_position(i, out - cut);
     } else {
         p.set_position(i, out);
+    }
+    // A push beyond what this substep's motion brought in undoes a
+    // penetration the particle already had (teleported or created inside,
+    // or left by an earlier substep): it moves `x_prev` too, so resolving it
+    // adds no velocity (a particle put 3 m under a terrain would otherwise
+    // leave it at 3 m per substep).
+    let came_in = (-normal.dot(x - prev - surface)).max(0.0);
+    if depth > came_in {
+        p.set_previous(i, prev + normal * (depth - came_in));
     }
     contacts.record(i, normal, depth, source, normal.dot(x - prev - surface) * ctx.inv_h);
 }

@@ -32,6 +32,10 @@ impl Shape for Plane {
         (s < r).then_some((self.normal, r - s))
     }
 
+    fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        super::ray::plane(origin, dir, 1.0, self.normal, self.offset + r)
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

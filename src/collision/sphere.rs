@@ -27,6 +27,10 @@ impl Shape for Sphere {
         ball_contact(p, self.center, self.radius + r, Vec3::Y)
     }
 
+    fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        super::ray::sphere(origin, dir, 1.0, self.center, self.radius + r)
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

@@ -15,7 +15,7 @@ use glam::Vec3;
 /// twice the triangles) with u32.
 const MAX_TRIANGLES: usize = (u32::MAX / 2) as usize;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     /// Non-degenerate triangles only; a triangle's id is its index here.

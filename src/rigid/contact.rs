@@ -45,6 +45,25 @@ impl PointContacts {
         self.project_kind(points, radius, p, &candidates.spheres, &prepared.spheres);
         self.project_kind(points, radius, p, &candidates.boxes, &prepared.boxes);
         self.project_kind(points, radius, p, &candidates.capsules, &prepared.capsules);
+        self.project_kind(points, radius, p, &candidates.convexes, &prepared.convexes);
+        for c in candidates.soups() {
+            let soup = &prepared.soups[c.soup as usize];
+            for (j, e) in points.iter().enumerate() {
+                let w = e.inv_mass(p);
+                if w <= 0.0 {
+                    continue;
+                }
+                for &k in &c.all {
+                    let x = e.position(p);
+                    if let Some((normal, depth)) = soup.point_contact(k, x, x - e.displacement(p), radius) {
+                        e.displace(p, normal * depth, w);
+                        self.depth[j] += depth;
+                        self.normal[j] = normal;
+                        self.source[j] = soup.source;
+                    }
+                }
+            }
+        }
     }
 
     fn project_kind<S: Shape>(

@@ -116,6 +116,8 @@ pub(crate) struct Scratch {
     rigid_pairs: Vec<pairs::Pair>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
+    /// Swept boxes of one body's particles, for the triangle broad phase.
+    boxes: Vec<(Vec3, Vec3)>,
 }
 
 /// Advances the world by `dt` (validated by the caller).
@@ -168,8 +170,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         let mut views = particles.views(&ranges);
         let mut cviews = contacts.views(&ranges);
         cviews.iter_mut().for_each(ContactsMut::clear_step);
-        for body in island.iter_mut() {
-            broad_phase(body, prepared, &ctx);
+        for (body, p) in island.iter_mut().zip(views.iter()) {
+            broad_phase(body, p, prepared, &ctx, &mut scratch.boxes);
         }
         find_cloth_pairs(&island, &views, &ctx, scratch);
         pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs);
@@ -259,7 +261,15 @@ fn solve_island(
                     // them in, and once more after the last.
                     for _ in 0..PASSES {
                         if !body.candidates.is_empty() {
-                            collision::project(p, c, body.radius, &body.radii, &body.candidates, &pass);
+                            collision::project_body(
+                                p,
+                                c,
+                                body.radius,
+                                &body.radii,
+                                &body.sticks,
+                                &body.candidates,
+                                &pass,
+                            );
                         }
                         ragdoll.project(p);
                     }
@@ -272,7 +282,7 @@ fn solve_island(
                     }
                     r.collide(p, &body.candidates, prepared);
                 } else if !body.candidates.is_empty() {
-                    collision::project(p, c, body.radius, &body.radii, &body.candidates, &pass);
+                    collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, &pass);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
@@ -393,12 +403,40 @@ fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
 
 /// Lists the colliders the body may reach during this step: its swept
 /// bounds, widened by what gravity, its particle radius and constraint
-/// corrections may add.
-fn broad_phase(body: &mut Body, colliders: &StepColliders, ctx: &StepContext) {
+/// corrections may add; and for meshes and heightfields, the triangles of
+/// each particle and each collision stick (their swept boxes, widened alike).
+fn broad_phase(
+    body: &mut Body,
+    p: &ParticlesMut,
+    colliders: &StepColliders,
+    ctx: &StepContext,
+    boxes: &mut Vec<(Vec3, Vec3)>,
+) {
     let (lo, hi) = body.bounds;
     let dt = ctx.dt;
-    let margin = body.radius + ctx.gravity.length() * dt * dt + 0.05 + 0.25 * (hi - lo).max_element().min(1.0);
-    body.candidates.find(colliders.first(), colliders.last(), lo - margin, hi + margin, body.filter);
+    let slack = ctx.gravity.length() * dt * dt + 0.05;
+    let max_radius = body.radii.iter().fold(body.radius, |m, &r| m.max(r));
+    let margin = max_radius + slack + 0.25 * (hi - lo).max_element().min(1.0);
+    let (first, last) = (colliders.first(), colliders.last());
+    body.candidates.find(first, last, lo - margin, hi + margin, body.filter);
+    body.candidates.soup_count = 0;
+    if last.soups.is_empty() {
+        return;
+    }
+    let ahead = dt / ctx.h_prev;
+    boxes.clear();
+    for i in 0..body.count {
+        let r = if body.radii.is_empty() { body.radius } else { body.radii[i] };
+        if r < 0.0 || p.inv_mass[i] == 0.0 {
+            boxes.push((Vec3::INFINITY, Vec3::NEG_INFINITY)); // collides with nothing
+            continue;
+        }
+        let x = p.position(i);
+        let later = x + (x - p.previous(i)) * ahead;
+        let grow = r + slack;
+        boxes.push((x.min(later) - grow, x.max(later) + grow));
+    }
+    body.candidates.find_soups(first, last, lo - margin, hi + margin, body.filter, boxes, &body.sticks);
 }
 
 /// Sleep: when every particle of every body of the island has been slower

@@ -1,0 +1,143 @@
+//! Queries: ray casts against bodies (particles, collision sticks, cloth
+//! triangles) with the hit's particles and weights, impulses at a hit,
+//! ray casts against colliders, the nearest particle, and bad queries.
+
+use sinew::{
+    ClothOptions, ColliderShape, CollisionStick, ErrorKind, Filter, GridDef, Quat, Vec3, World, WorldSettings,
+};
+
+fn world() -> World {
+    World::new(WorldSettings { gravity: Vec3::ZERO, sleep_speed: 0.0, ..Default::default() }).unwrap()
+}
+
+#[test]
+fn rays_hit_particles_sticks_and_cloth_with_their_weights() {
+    let mut w = world();
+    let ball = w.create_particles(&[Vec3::new(0.0, 0.0, 5.0)], None).unwrap();
+    w.set_particle_radius(ball, 0.5).unwrap();
+    let rod = w.create_particles(&[Vec3::new(-1.0, 3.0, 5.0), Vec3::new(3.0, 3.0, 5.0)], None).unwrap();
+    w.add_collision_sticks(rod, &[CollisionStick { a: 0, b: 1, radius: 0.1 }]).unwrap();
+    let def = GridDef {
+        position: Vec3::new(-1.0, 7.0, 6.0),
+        columns: 3,
+        rows: 3,
+        spacing: 1.0,
+        pins: 0,
+        options: ClothOptions::default(),
+        ..GridDef::default()
+    };
+    let cloth = w.create_cloth_grid(&def).unwrap();
+
+    // The particle: straight along +z from the origin, 4.5 m to its surface.
+    let hit = w.raycast(Vec3::ZERO, Vec3::Z * 3.0, f32::INFINITY, u32::MAX).unwrap().unwrap();
+    assert_eq!((hit.body, hit.particle_count, hit.particles[0]), (ball, 1, 0));
+    assert!((hit.distance - 4.5).abs() < 1e-5 && (hit.normal + Vec3::Z).length() < 1e-5, "{hit:?}");
+
+    // The stick, a quarter of the way from its first particle.
+    let hit = w.raycast(Vec3::new(0.0, 3.0, 0.0), Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!((hit.body, hit.particle_count, hit.particles[..2].to_vec()), (rod, 2, vec![0, 1]));
+    assert!((hit.weights[0] - 0.75).abs() < 1e-5 && (hit.weights[1] - 0.25).abs() < 1e-5, "{hit:?}");
+    assert!((hit.distance - 4.9).abs() < 1e-4);
+
+    // The cloth (its grid hangs in the XY plane at z = 6): weights that
+    // rebuild the hit point from its triangle's corners.
+    let origin = Vec3::new(-0.3, 6.2, 0.0);
+    let hit = w.raycast(origin, Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!((hit.body, hit.particle_count), (cloth, 3));
+    let ps: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    let rebuilt: Vec3 = (0..3).map(|k| ps[hit.particles[k] as usize] * hit.weights[k]).sum();
+    assert!((rebuilt - hit.point).length() < 1e-5, "{rebuilt} vs {}", hit.point);
+    assert!((hit.weights.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    assert!((hit.point - Vec3::new(-0.3, 6.2, 6.0)).length() < 1e-5);
+
+    // Misses: beyond max_distance, off to the side, and a mask without the
+    // bodies' layer.
+    assert_eq!(w.raycast(Vec3::ZERO, Vec3::Z, 4.0, u32::MAX).unwrap(), None);
+    assert_eq!(w.raycast(Vec3::new(10.0, 0.0, 0.0), Vec3::Z, 100.0, u32::MAX).unwrap(), None);
+    w.set_body_filter(ball, Filter { layer: 2, mask: u32::MAX }).unwrap();
+    assert_eq!(w.raycast(Vec3::ZERO, Vec3::Z, 100.0, 1).unwrap(), None);
+    assert!(w.raycast(Vec3::ZERO, Vec3::Z, 100.0, 2).unwrap().is_some());
+}
+
+#[test]
+fn an_impulse_at_a_hit_adds_its_momentum_where_it_hit() {
+    let mut w = world();
+    let inv = [1.0, 0.5]; // 1 kg and 2 kg
+    let rod = w.create_particles(&[Vec3::new(-1.0, 0.0, 5.0), Vec3::new(3.0, 0.0, 5.0)], Some(&inv)).unwrap();
+    w.add_collision_sticks(rod, &[CollisionStick { a: 0, b: 1, radius: 0.1 }]).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let hit = w.raycast(Vec3::ZERO, Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    let j = Vec3::new(0.0, 0.0, 3.0);
+    w.apply_hit_impulse(&hit, j).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let v: Vec<Vec3> = w.velocities(rod).unwrap().collect();
+    let momentum = v[0] * 1.0 + v[1] * 2.0;
+    assert!((momentum - j).length() < 1e-3, "momentum {momentum}");
+    // Hit a quarter of the way along: the near end takes 3/4 of the impulse.
+    assert!((v[0].z - 0.75 * 3.0).abs() < 1e-3 && (v[1].z - 0.25 * 3.0 / 2.0).abs() < 1e-3, "{v:?}");
+    let bad = sinew::RayHit { particle_count: 4, ..hit };
+    assert_eq!(w.apply_hit_impulse(&bad, j).unwrap_err().kind, ErrorKind::InvalidArgument);
+    let bad = sinew::RayHit { particles: [7, 0, 0], ..hit };
+    assert_eq!(w.apply_hit_impulse(&bad, j).unwrap_err().kind, ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn rays_hit_colliders() {
+    let mut w = world();
+    let floor = w
+        .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    let crate_ = w
+        .create_collider(
+            ColliderShape::Box { half_extents: Vec3::splat(0.5) },
+            Vec3::new(0.0, 0.5, 4.0),
+            Quat::IDENTITY,
+            0.5,
+        )
+        .unwrap();
+    let tri = [Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, -1.0), Vec3::new(0.0, 2.0, -1.0)];
+    let wall =
+        w.create_collider(ColliderShape::mesh(&tri, &[0, 1, 2]).unwrap(), Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    let hit = w.raycast_colliders(Vec3::new(0.0, 0.5, 0.0), Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!(hit.collider, crate_);
+    assert!((hit.distance - 3.5).abs() < 1e-5 && (hit.normal + Vec3::Z).length() < 1e-5, "{hit:?}");
+    let hit = w.raycast_colliders(Vec3::new(0.0, 0.5, 0.0), -Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!(hit.collider, wall);
+    assert!((hit.distance - 1.0).abs() < 1e-5 && (hit.normal - Vec3::Z).length() < 1e-5, "{hit:?}");
+    let hit =
+        w.raycast_colliders(Vec3::new(5.0, 2.0, 0.0), Vec3::new(0.0, -1.0, 0.0), 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!(hit.collider, floor);
+    assert!((hit.point - Vec3::new(5.0, 0.0, 0.0)).length() < 1e-5);
+    assert_eq!(w.raycast_colliders(Vec3::new(5.0, 2.0, 0.0), Vec3::Y, 100.0, u32::MAX).unwrap(), None);
+}
+
+#[test]
+fn the_nearest_particle_is_found_for_picking() {
+    let mut w = world();
+    let a = w.create_particles(&[Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)], None).unwrap();
+    let b = w.create_particles(&[Vec3::new(0.0, 2.0, 0.0), Vec3::new(0.9, 0.3, 0.0)], None).unwrap();
+    let hit = w.nearest_particle(Vec3::new(1.0, 0.2, 0.0), 1.0, u32::MAX).unwrap().unwrap();
+    assert_eq!((hit.body, hit.particle), (b, 1));
+    assert!((hit.distance - (0.01f32 + 0.01).sqrt()).abs() < 1e-6);
+    let hit = w.nearest_particle(Vec3::new(-0.1, 0.0, 0.0), 1.0, u32::MAX).unwrap().unwrap();
+    assert_eq!((hit.body, hit.particle), (a, 0));
+    assert_eq!(w.nearest_particle(Vec3::new(10.0, 0.0, 0.0), 1.0, u32::MAX).unwrap(), None);
+}
+
+#[test]
+fn bad_queries_are_refused() {
+    let w = world();
+    let nan = Vec3::new(f32::NAN, 0.0, 0.0);
+    for e in [
+        w.raycast(nan, Vec3::Z, 1.0, 1).unwrap_err(),
+        w.raycast(Vec3::ZERO, Vec3::ZERO, 1.0, 1).unwrap_err(),
+        w.raycast(Vec3::ZERO, nan, 1.0, 1).unwrap_err(),
+        w.raycast(Vec3::ZERO, Vec3::Z, 0.0, 1).unwrap_err(),
+        w.raycast(Vec3::ZERO, Vec3::Z, f32::NAN, 1).unwrap_err(),
+        w.raycast_colliders(Vec3::ZERO, Vec3::ZERO, 1.0, 1).unwrap_err(),
+        w.nearest_particle(nan, 1.0, 1).unwrap_err(),
+        w.nearest_particle(Vec3::ZERO, -1.0, 1).unwrap_err(),
+    ] {
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{}", e.message);
+    }
+}
