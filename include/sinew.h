@@ -17,6 +17,11 @@
 #include <stdint.h>
 
 /**
+ * The most points a hull is built from.
+ */
+#define MAX_HULL_POINTS 256
+
+/**
  * Below this approach speed (m/s) a contact does not bounce: a resting
  * particle meets the ground at about `g h` every substep, and giving that
  * back would make it jitter (Box2D's restitution threshold, lower since
@@ -135,6 +140,26 @@
  * local frame.
  */
 #define SINEW_SHAPE_PLANE 4
+
+/**
+ * Collider shape: a static triangle mesh, `points` as vertices and
+ * `indices` three per triangle (two-sided; a BVH is built at creation).
+ */
+#define SINEW_SHAPE_MESH 5
+
+/**
+ * Collider shape: a heightfield, `columns` x `rows` `heights` (row-major),
+ * vertex (c, r) at `(c * cell_size_x, heights[r * columns + c], r *
+ * cell_size_z)` of the local frame; solid below the surface.
+ */
+#define SINEW_SHAPE_HEIGHTFIELD 6
+
+/**
+ * Collider shape: `child_count` `children` (defs of any other shape, their
+ * transforms relative to this collider's frame; their materials and
+ * filters are ignored: the compound's own apply).
+ */
+#define SINEW_SHAPE_COMPOUND 7
 
 /**
  * Combine rule: (collider + body) / 2.
@@ -372,6 +397,27 @@ typedef struct SinewMaterial {
 } SinewMaterial;
 
 /**
+ * A capsule of `radius` around the segment between two particles of one
+ * body: it collides with colliders along its whole length (Jakobsen's
+ * sticks against the world), so a rope or a limb lying across a thin bar is
+ * held by it even when no particle touches.
+ */
+typedef struct SinewCollisionStick {
+    /**
+     * First particle, an index within the body.
+     */
+    uint32_t a;
+    /**
+     * Second particle, another index within the body.
+     */
+    uint32_t b;
+    /**
+     * Metres, > 0.
+     */
+    float radius;
+} SinewCollisionStick;
+
+/**
  * A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
  */
 typedef struct SinewClothGridDef {
@@ -581,6 +627,53 @@ typedef struct SinewColliderDef {
      */
     float offset;
     /**
+     * Convex: 4..=256 points (their hull); mesh: the vertices. Local frame;
+     * read during the call only. NULL when `point_count` is 0.
+     */
+    const struct SinewVec3 *points;
+    /**
+     * See `points`.
+     */
+    uint32_t point_count;
+    /**
+     * Mesh: three vertex indices per triangle; read during the call only.
+     */
+    const uint32_t *indices;
+    /**
+     * See `indices` (a multiple of 3).
+     */
+    uint32_t index_count;
+    /**
+     * Heightfield: `columns * rows` heights, row-major; read during the
+     * call only.
+     */
+    const float *heights;
+    /**
+     * Heightfield: vertices along local X, >= 2.
+     */
+    uint32_t columns;
+    /**
+     * Heightfield: vertices along local Z, >= 2.
+     */
+    uint32_t rows;
+    /**
+     * Heightfield: metres between columns, > 0; default 1.
+     */
+    float cell_size_x;
+    /**
+     * Heightfield: metres between rows, > 0; default 1.
+     */
+    float cell_size_z;
+    /**
+     * Compound: the parts (defs from `sinew_default_collider_def()`, not
+     * compounds themselves); read during the call only.
+     */
+    const struct SinewColliderDef *children;
+    /**
+     * See `children`.
+     */
+    uint32_t child_count;
+    /**
      * The surface; default friction 0.5 (static and dynamic), no
      * restitution, `SINEW_COMBINE_AVERAGE`.
      */
@@ -662,6 +755,115 @@ typedef struct SinewContact {
      */
     float speed;
 } SinewContact;
+
+/**
+ * Where a ray met a body (`sinew_world_raycast`).
+ */
+typedef struct SinewRayHit {
+    /**
+     * 1 when the ray hit a body; 0 (and the rest zero) when it missed.
+     */
+    SinewBool hit;
+    /**
+     * The body hit.
+     */
+    struct SinewBodyId body;
+    /**
+     * The particles (indices within the body) carrying the hit point, with
+     * their barycentric weights: one for a particle's sphere, two for a
+     * collision stick, three for a cloth triangle (`particle_count`).
+     */
+    uint32_t particle_a;
+    /**
+     * See `particle_a`.
+     */
+    uint32_t particle_b;
+    /**
+     * See `particle_a`.
+     */
+    uint32_t particle_c;
+    /**
+     * Weight of `particle_a` (the weights sum to 1; unused ones are 0).
+     */
+    float weight_a;
+    /**
+     * Weight of `particle_b`.
+     */
+    float weight_b;
+    /**
+     * Weight of `particle_c`.
+     */
+    float weight_c;
+    /**
+     * How many of the particles are used, 1..=3.
+     */
+    uint32_t particle_count;
+    /**
+     * The hit point, world space.
+     */
+    struct SinewVec3 point;
+    /**
+     * The surface normal there, facing the ray.
+     */
+    struct SinewVec3 normal;
+    /**
+     * Distance from the ray's origin, metres.
+     */
+    float distance;
+} SinewRayHit;
+
+/**
+ * Where a ray met a collider (`sinew_world_raycast_colliders`).
+ */
+typedef struct SinewColliderHit {
+    /**
+     * 1 when the ray hit a collider; 0 (and the rest zero) when it missed.
+     */
+    SinewBool hit;
+    /**
+     * The collider hit.
+     */
+    struct SinewColliderId collider;
+    /**
+     * The hit point, world space.
+     */
+    struct SinewVec3 point;
+    /**
+     * The surface normal there (out of a solid shape; facing the ray for a
+     * mesh's triangle).
+     */
+    struct SinewVec3 normal;
+    /**
+     * Distance from the ray's origin, metres.
+     */
+    float distance;
+} SinewColliderHit;
+
+/**
+ * The particle nearest a point (`sinew_world_nearest_particle`).
+ */
+typedef struct SinewParticleHit {
+    /**
+     * 1 when a particle was within reach; 0 (and the rest zero) otherwise.
+     */
+    SinewBool hit;
+    /**
+     * The particle's body.
+     */
+    struct SinewBodyId body;
+    /**
+     * Its index within the body.
+     */
+    uint32_t particle;
+    /**
+     * Where it is.
+     */
+    struct SinewVec3 position;
+    /**
+     * Its distance from the query point, metres.
+     */
+    float distance;
+} SinewParticleHit;
 
 /**
  * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
@@ -1177,6 +1379,21 @@ SinewResult sinew_body_set_collision_filter(struct SinewWorld *world,
                                             uint32_t mask);
 
 /**
+ * Adds collision sticks to a body (any kind). A stick pushed out of a
+ * collider moves its two particles by Jakobsen's barycentric weights.
+ *
+ * - `sticks`: `count` sticks, read during the call only; NULL when 0.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
+ * of range, `a == b`, a radius <= 0 or NaN; nothing is added),
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_body_add_collision_sticks(struct SinewWorld *world,
+                                            struct SinewBodyId body,
+                                            const struct SinewCollisionStick *sticks,
+                                            uint32_t count);
+
+/**
  * The default grid def (see the field docs), with its cookie. Never fails.
  */
 struct SinewClothGridDef sinew_default_cloth_grid_def(void);
@@ -1381,10 +1598,16 @@ struct SinewColliderDef sinew_default_collider_def(void);
  * - `def`: from `sinew_default_collider_def()`; read during the call only.
  * - `out_collider`: receives the id, written only on success.
  *
- * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its
- * cookie, an unknown shape or combine rule, NaN/inf, sizes <= 0, a zero
- * normal or rotation, a negative friction, a restitution outside [0, 1];
- * `LIMIT_EXCEEDED` for the world's collider cap. Threading: write lock.
+ * Errors: `NULL_ARGUMENT` (also `points`, `indices`, `heights` or
+ * `children` NULL with a non-zero count); `INVALID_ARGUMENT` for a def (or
+ * a part's def) without its cookie, an unknown shape or combine rule,
+ * NaN/inf, sizes <= 0, a zero normal or rotation, a negative friction, a
+ * restitution outside [0, 1], a hull of fewer than 4 points or flat, a mesh
+ * that is empty, has an index count not a multiple of 3, an index out of
+ * range or only degenerate triangles, a heightfield under 2 x 2, a compound
+ * that is empty or nests a compound; `LIMIT_EXCEEDED` for a hull of more
+ * than 256 points and the world's collider cap. Threading: write lock (a
+ * mesh's BVH is built inside the call: about 60 ms for 100k triangles).
  */
 SinewResult sinew_collider_create(struct SinewWorld *world,
                                   const struct SinewColliderDef *def,
@@ -1598,6 +1821,69 @@ SinewResult sinew_world_read_contacts(const struct SinewWorld *world,
                                       struct SinewContact *out,
                                       uint32_t capacity,
                                       uint32_t *out_count);
+
+/**
+ * Casts a ray against the bodies on a layer in `mask`: particles as
+ * spheres of their collision radius, collision sticks as capsules, cloth
+ * triangles. The nearest hit within `max_distance` (metres; `INFINITY` is
+ * allowed) goes to `*out_hit`, with the particles and weights that carry
+ * it, so a game can shoot a ragdoll or a cloth and push the hit point
+ * (`sinew_body_apply_hit_impulse`). A miss is not an error: `out_hit->hit`
+ * is 0.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf origin or
+ * direction, a zero direction, `max_distance` <= 0 or NaN). Threading:
+ * read lock.
+ */
+SinewResult sinew_world_raycast(const struct SinewWorld *world,
+                                struct SinewVec3 origin,
+                                struct SinewVec3 direction,
+                                float max_distance,
+                                uint32_t mask,
+                                struct SinewRayHit *out_hit);
+
+/**
+ * Casts a ray against the colliders on a layer in `mask`, where they are
+ * now: the nearest hit within `max_distance` goes to `*out_hit` (`hit` 0 on
+ * a miss). A ray starting inside a solid shape does not hit that shape.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf, a zero direction,
+ * `max_distance` <= 0 or NaN). Threading: read lock.
+ */
+SinewResult sinew_world_raycast_colliders(const struct SinewWorld *world,
+                                          struct SinewVec3 origin,
+                                          struct SinewVec3 direction,
+                                          float max_distance,
+                                          uint32_t mask,
+                                          struct SinewColliderHit *out_hit);
+
+/**
+ * The particle nearest `point` within `max_distance` (metres; `INFINITY`
+ * allowed) among bodies on a layer in `mask`, for picking: into `*out_hit`
+ * (`hit` 0 when none is that close).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf point,
+ * `max_distance` <= 0 or NaN). Threading: read lock.
+ */
+SinewResult sinew_world_nearest_particle(const struct SinewWorld *world,
+                                         struct SinewVec3 point,
+                                         float max_distance,
+                                         uint32_t mask,
+                                         struct SinewParticleHit *out_hit);
+
+/**
+ * An impulse (newton seconds) at a ray hit from `sinew_world_raycast`:
+ * each of its particles gains `weight * impulse / mass` of velocity, so the
+ * body's momentum grows by `impulse` at the hit point. Wakes the body.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID` (the hit's body is gone);
+ * `INVALID_ARGUMENT` (a hit with `hit` 0, a particle count outside 1..=3,
+ * a particle out of range, a weight outside [0, 1], NaN/inf impulse).
+ * Threading: write lock.
+ */
+SinewResult sinew_body_apply_hit_impulse(struct SinewWorld *world,
+                                         const struct SinewRayHit *hit,
+                                         struct SinewVec3 impulse);
 
 /**
  * The default bone (see the field docs): a free ball joint. Never fails.

@@ -486,3 +486,42 @@ pub unsafe extern "C" fn sinew_body_set_collision_filter(
         world.write(|w| Ok(w.set_body_filter(body.into(), crate::Filter { layer, mask })?))
     })
 }
+
+/// A capsule of `radius` around the segment between two particles of one
+/// body: it collides with colliders along its whole length (Jakobsen's
+/// sticks against the world), so a rope or a limb lying across a thin bar is
+/// held by it even when no particle touches.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewCollisionStick {
+    /// First particle, an index within the body.
+    pub a: u32,
+    /// Second particle, another index within the body.
+    pub b: u32,
+    /// Metres, > 0.
+    pub radius: f32,
+}
+
+/// Adds collision sticks to a body (any kind). A stick pushed out of a
+/// collider moves its two particles by Jakobsen's barycentric weights.
+///
+/// - `sticks`: `count` sticks, read during the call only; NULL when 0.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
+/// of range, `a == b`, a radius <= 0 or NaN; nothing is added),
+/// `LIMIT_EXCEEDED`. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_add_collision_sticks(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    sticks: *const SinewCollisionStick,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_add_collision_sticks", {
+        let world = unsafe { world_ref(world) }?;
+        let sticks = unsafe { checked_slice(sticks, count as usize, "sticks") }?;
+        let sticks: Vec<crate::CollisionStick> =
+            sticks.iter().map(|s| crate::CollisionStick { a: s.a, b: s.b, radius: s.radius }).collect();
+        world.write(|w| Ok(w.add_collision_sticks(body.into(), &sticks)?))
+    })
+}

@@ -1,8 +1,8 @@
 //! `sinew_collider_*`: static or engine-moved collision shapes.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, world_ref};
+use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, world_ref};
 use super::types::*;
-use crate::{ColliderShape, Combine, Filter, Material, Quat, Vec3};
+use crate::{ColliderShape, Combine, CompoundChild, Filter, Material, Quat, Vec3};
 
 /// Shape: a box of `half_extents` (colliders and rigid bodies).
 pub const SINEW_SHAPE_BOX: u32 = 0;
@@ -17,6 +17,17 @@ pub const SINEW_SHAPE_CONVEX: u32 = 3;
 /// Collider shape: the solid half-space `dot(normal, x) < offset` of the
 /// local frame.
 pub const SINEW_SHAPE_PLANE: u32 = 4;
+/// Collider shape: a static triangle mesh, `points` as vertices and
+/// `indices` three per triangle (two-sided; a BVH is built at creation).
+pub const SINEW_SHAPE_MESH: u32 = 5;
+/// Collider shape: a heightfield, `columns` x `rows` `heights` (row-major),
+/// vertex (c, r) at `(c * cell_size_x, heights[r * columns + c], r *
+/// cell_size_z)` of the local frame; solid below the surface.
+pub const SINEW_SHAPE_HEIGHTFIELD: u32 = 6;
+/// Collider shape: `child_count` `children` (defs of any other shape, their
+/// transforms relative to this collider's frame; their materials and
+/// filters are ignored: the compound's own apply).
+pub const SINEW_SHAPE_COMPOUND: u32 = 7;
 
 /// Combine rule: (collider + body) / 2.
 pub const SINEW_COMBINE_AVERAGE: u32 = 0;
@@ -97,6 +108,31 @@ pub struct SinewColliderDef {
     /// Plane: the surface's distance from the frame's origin along the
     /// normal; default 0.
     pub offset: f32,
+    /// Convex: 4..=256 points (their hull); mesh: the vertices. Local frame;
+    /// read during the call only. NULL when `point_count` is 0.
+    pub points: *const SinewVec3,
+    /// See `points`.
+    pub point_count: u32,
+    /// Mesh: three vertex indices per triangle; read during the call only.
+    pub indices: *const u32,
+    /// See `indices` (a multiple of 3).
+    pub index_count: u32,
+    /// Heightfield: `columns * rows` heights, row-major; read during the
+    /// call only.
+    pub heights: *const f32,
+    /// Heightfield: vertices along local X, >= 2.
+    pub columns: u32,
+    /// Heightfield: vertices along local Z, >= 2.
+    pub rows: u32,
+    /// Heightfield: metres between columns, > 0; default 1.
+    pub cell_size_x: f32,
+    /// Heightfield: metres between rows, > 0; default 1.
+    pub cell_size_z: f32,
+    /// Compound: the parts (defs from `sinew_default_collider_def()`, not
+    /// compounds themselves); read during the call only.
+    pub children: *const SinewColliderDef,
+    /// See `children`.
+    pub child_count: u32,
     /// The surface; default friction 0.5 (static and dynamic), no
     /// restitution, `SINEW_COMBINE_AVERAGE`.
     pub material: SinewMaterial,
@@ -123,6 +159,17 @@ pub extern "C" fn sinew_default_collider_def() -> SinewColliderDef {
         half_height: 0.5,
         normal: Vec3::Y.into(),
         offset: 0.0,
+        points: std::ptr::null(),
+        point_count: 0,
+        indices: std::ptr::null(),
+        index_count: 0,
+        heights: std::ptr::null(),
+        columns: 0,
+        rows: 0,
+        cell_size_x: 1.0,
+        cell_size_z: 1.0,
+        children: std::ptr::null(),
+        child_count: 0,
         material: Material::coulomb(0.5).into(),
         layer: SINEW_LAYER_DEFAULT,
         mask: SINEW_LAYER_ALL,
@@ -130,8 +177,12 @@ pub extern "C" fn sinew_default_collider_def() -> SinewColliderDef {
     }
 }
 
-/// The core shape a def describes (its values are checked by the core).
-fn shape_of(d: &SinewColliderDef) -> Result<ColliderShape, Failure> {
+/// The core shape a def describes (its values are checked by the core);
+/// `top` is false for a compound's part.
+fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
+    if d.internal_cookie != COLLIDER_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_collider_def() (zero-initialised?)"));
+    }
     Ok(match d.shape {
         SINEW_SHAPE_BOX => ColliderShape::Box { half_extents: d.half_extents.into() },
         SINEW_SHAPE_SPHERE => ColliderShape::Sphere { radius: d.radius },
@@ -143,6 +194,36 @@ fn shape_of(d: &SinewColliderDef) -> Result<ColliderShape, Failure> {
             ColliderShape::Capsule { a: -axis, b: axis, radius: d.radius }
         }
         SINEW_SHAPE_PLANE => ColliderShape::Plane { normal: d.normal.into(), offset: d.offset },
+        SINEW_SHAPE_CONVEX => {
+            let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
+            let points: Vec<Vec3> = points.iter().map(|&p| p.into()).collect();
+            ColliderShape::convex(&points)?
+        }
+        SINEW_SHAPE_MESH => {
+            let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
+            let indices = unsafe { checked_slice(d.indices, d.index_count as usize, "def.indices") }?;
+            let points: Vec<Vec3> = points.iter().map(|&p| p.into()).collect();
+            ColliderShape::mesh(&points, indices)?
+        }
+        SINEW_SHAPE_HEIGHTFIELD => {
+            let n = (d.columns as usize).checked_mul(d.rows as usize).ok_or_else(|| Failure::invalid("columns * rows overflows"))?;
+            let heights = unsafe { checked_slice(d.heights, n, "def.heights") }?;
+            ColliderShape::heightfield(d.columns, d.rows, d.cell_size_x, d.cell_size_z, heights)?
+        }
+        SINEW_SHAPE_COMPOUND if top => {
+            let parts = unsafe { checked_slice(d.children, d.child_count as usize, "def.children") }?;
+            let mut children = Vec::with_capacity(parts.len());
+            for (k, c) in parts.iter().enumerate() {
+                let shape = shape_of(c, false).map_err(|f| Failure::new(f.code, format!("children[{k}]: {}", f.message)))?;
+                children.push(CompoundChild {
+                    shape,
+                    position: c.transform.position.into(),
+                    rotation: c.transform.rotation.into(),
+                });
+            }
+            ColliderShape::compound(children)
+        }
+        SINEW_SHAPE_COMPOUND => return Err(Failure::invalid("a compound's part cannot be a compound")),
         s => return Err(Failure::invalid(format!("def.shape {s} is not a SINEW_SHAPE_* value"))),
     })
 }
@@ -155,10 +236,16 @@ fn shape_of(d: &SinewColliderDef) -> Result<ColliderShape, Failure> {
 /// - `def`: from `sinew_default_collider_def()`; read during the call only.
 /// - `out_collider`: receives the id, written only on success.
 ///
-/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its
-/// cookie, an unknown shape or combine rule, NaN/inf, sizes <= 0, a zero
-/// normal or rotation, a negative friction, a restitution outside [0, 1];
-/// `LIMIT_EXCEEDED` for the world's collider cap. Threading: write lock.
+/// Errors: `NULL_ARGUMENT` (also `points`, `indices`, `heights` or
+/// `children` NULL with a non-zero count); `INVALID_ARGUMENT` for a def (or
+/// a part's def) without its cookie, an unknown shape or combine rule,
+/// NaN/inf, sizes <= 0, a zero normal or rotation, a negative friction, a
+/// restitution outside [0, 1], a hull of fewer than 4 points or flat, a mesh
+/// that is empty, has an index count not a multiple of 3, an index out of
+/// range or only degenerate triangles, a heightfield under 2 x 2, a compound
+/// that is empty or nests a compound; `LIMIT_EXCEEDED` for a hull of more
+/// than 256 points and the world's collider cap. Threading: write lock (a
+/// mesh's BVH is built inside the call: about 60 ms for 100k triangles).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_collider_create(
     world: *mut SinewWorld,
@@ -169,10 +256,7 @@ pub unsafe extern "C" fn sinew_collider_create(
         let world = unsafe { world_ref(world) }?;
         let d = unsafe { checked_ref(def, "def") }?;
         let out = unsafe { checked_out(out_collider, "out_collider") }?;
-        if d.internal_cookie != COLLIDER_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_collider_def() (zero-initialised?)"));
-        }
-        let shape = shape_of(d)?;
+        let shape = shape_of(d, true)?;
         let material = d.material.to_core()?;
         let filter = Filter { layer: d.layer, mask: d.mask };
         let (position, rotation) = (d.transform.position.into(), d.transform.rotation.into());
