@@ -358,8 +358,159 @@ fn ragdolls_scene(k: usize, runs: usize) {
     unsafe { sinew_world_destroy(w) };
 }
 
+/// A rolling terrain of 2 n^2 triangles over `size` metres: vertices and
+/// indices.
+fn terrain_mesh(n: u32, size: f32) -> (Vec<SinewVec3>, Vec<u32>) {
+    let height = |x: f32, z: f32| 0.3 * (x * 0.7).sin() * (z * 0.5).cos() + 0.1 * (x * 2.3 + z * 1.7).sin();
+    let step = size / n as f32;
+    let mut v = Vec::new();
+    for r in 0..=n {
+        for c in 0..=n {
+            let (x, z) = (c as f32 * step - size / 2.0, r as f32 * step - size / 2.0);
+            v.push(SinewVec3 { x, y: height(x, z), z });
+        }
+    }
+    let mut idx = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let k = r * (n + 1) + c;
+            idx.extend([k, k + n + 1, k + 1, k + 1, k + n + 1, k + n + 2]);
+        }
+    }
+    (v, idx)
+}
+
+fn mesh_collider(w: *mut SinewWorld, v: &[SinewVec3], idx: &[u32]) -> SinewColliderId {
+    let mut def = sinew_default_collider_def();
+    def.shape = SINEW_SHAPE_MESH;
+    def.points = v.as_ptr();
+    def.point_count = v.len() as u32;
+    def.indices = idx.as_ptr();
+    def.index_count = idx.len() as u32;
+    let mut c = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create(w, &def, &mut c) });
+    c
+}
+
+/// The textbook narrow phase: a particle against every triangle of the
+/// mesh, closest point by projection and edges, pushed out when nearer than
+/// its radius. Returns the pushes (so the work is not optimised away).
+fn naive_mesh_pass(x: &mut [[f32; 3]], v: &[SinewVec3], idx: &[u32], r: f32) -> usize {
+    use sinew::Vec3;
+    let mut pushes = 0;
+    for p in x.iter_mut() {
+        let mut q = Vec3::from(*p);
+        for t in idx.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|k| Vec3::new(v[k as usize].x, v[k as usize].y, v[k as usize].z));
+            let n = (b - a).cross(c - a).normalize();
+            let s = n.dot(q - a);
+            let on = q - n * s;
+            let inside = [(a, b), (b, c), (c, a)].iter().all(|&(e0, e1)| (e1 - e0).cross(on - e0).dot(n) >= 0.0);
+            if inside && s.abs() < r {
+                q += n * (r - s);
+                pushes += 1;
+            }
+        }
+        *p = q.into();
+    }
+    pushes
+}
+
+/// terrain-100k: a 100k-triangle mesh collider: BVH build time (the
+/// collider's creation), and a 64 x 64 cloth with 20 ropes resting on it
+/// against the same scene on a plane; the naive narrow phase (every
+/// particle against every triangle) per particle-pass beside sinew's.
+fn terrain_scene(runs: usize) {
+    let (v, idx) = terrain_mesh(224, 60.0); // 100,352 triangles
+    let tris = idx.len() / 3;
+    let mut build: Vec<f64> = (0..runs.max(3))
+        .map(|_| {
+            let w = world(8, 1, 0.01);
+            let start = Instant::now();
+            mesh_collider(w, &v, &idx);
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            unsafe { sinew_world_destroy(w) };
+            ms
+        })
+        .collect();
+    build.sort_by(f64::total_cmp);
+    let build_ms = build[build.len() / 2];
+
+    // The same bodies over the mesh and over a plane at the terrain's mean.
+    let scene = |mesh: bool| {
+        let w = world(8, 1, 0.01);
+        if mesh {
+            mesh_collider(w, &v, &idx);
+        } else {
+            let mut c = SinewColliderId::default();
+            ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
+        }
+        let mut grid = sinew_default_cloth_grid_def();
+        grid.columns = 64;
+        grid.rows = 64;
+        grid.spacing = 0.05;
+        grid.pin_flags = 0;
+        grid.transform.position = SinewVec3 { x: -1.6, y: 1.0, z: -1.6 };
+        grid.transform.rotation =
+            SinewQuat { x: -std::f32::consts::FRAC_1_SQRT_2, y: 0.0, z: 0.0, w: std::f32::consts::FRAC_1_SQRT_2 };
+        let mut cloth = SinewBodyId::default();
+        ok(unsafe { sinew_cloth_create_grid(w, &grid, &mut cloth) });
+        let mut particles = 64 * 64;
+        for k in 0..20 {
+            let links = 12u32;
+            let pos: Vec<SinewVec3> = (0..links)
+                .map(|i| SinewVec3 {
+                    x: 3.0 + (k % 5) as f32 * 1.5 + i as f32 * 0.15,
+                    y: 1.5,
+                    z: -3.0 + (k / 5) as f32 * 1.5,
+                })
+                .collect();
+            let mut rope = SinewBodyId::default();
+            ok(unsafe { sinew_body_create_particles(w, pos.as_ptr(), std::ptr::null(), links, &mut rope) });
+            let sticks: Vec<SinewDistanceConstraint> = (0..links - 1)
+                .map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 })
+                .collect();
+            ok(unsafe { sinew_body_add_distance_constraints(w, rope, sticks.as_ptr(), sticks.len() as u32) });
+            let caps: Vec<SinewCollisionStick> =
+                (0..links - 1).map(|i| SinewCollisionStick { a: i, b: i + 1, radius: 0.03 }).collect();
+            ok(unsafe { sinew_body_add_collision_sticks(w, rope, caps.as_ptr(), caps.len() as u32) });
+            ok(unsafe { sinew_body_set_particle_radius(w, rope, 0.03) });
+            particles += links as usize;
+        }
+        let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 90, runs, 20);
+        unsafe { sinew_world_destroy(w) };
+        (ms, particles)
+    };
+    let (mesh_ms, particles) = scene(true);
+    let (plane_ms, _) = scene(false);
+
+    // The naive narrow phase on a sample of particles, one pass.
+    let mut sample: Vec<[f32; 3]> =
+        (0..64).map(|i| [-1.6 + (i % 8) as f32 * 0.4, 0.2, -1.6 + (i / 8) as f32 * 0.4]).collect();
+    let start = Instant::now();
+    black_box(naive_mesh_pass(&mut sample, &v, &idx, 0.02));
+    let naive_us = start.elapsed().as_secs_f64() * 1e6 / sample.len() as f64;
+    let passes = 8.0; // substeps x iterations at the defaults
+    let sinew_us = (mesh_ms - plane_ms).max(0.0) * 1e3 / (particles as f64 * passes);
+
+    println!("\n### terrain-100k: a {tris}-triangle mesh collider\n");
+    println!("| measure | value |");
+    println!("|---|---:|");
+    println!("| BVH build (sinew_collider_create), ms | {build_ms:.1} |");
+    println!("| cloth 64x64 + 20 ropes with sticks ({particles} particles) on the mesh, ms/step | {mesh_ms:.3} |");
+    println!("| the same on a plane, ms/step | {plane_ms:.3} |");
+    println!("| mesh collision per particle-pass (broad + narrow), us | {sinew_us:.4} |");
+    println!("| naive narrow phase (every triangle) per particle-pass, us | {naive_us:.1} |");
+    println!("| speed vs naive | {:.0}x |", naive_us / sinew_us.max(1e-9));
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    if std::env::args().any(|a| a == "terrain") {
+        // Only the mesh scene (for profiling it).
+        terrain_scene(if quick { 3 } else { 7 });
+        return;
+    }
     println!("## sinew benchmarks\n\n{}", machine());
     let sizes: &[usize] = if quick { &[32, 64] } else { &[32, 64, 128, 256] };
     let runs = if quick { 3 } else { 7 };
@@ -376,5 +527,6 @@ fn main() {
     }
     readback_scene(128);
     ragdolls_scene(100, runs);
+    terrain_scene(runs);
     println!("\nthreads: not yet (one worker).");
 }

@@ -600,10 +600,19 @@ fn project_all(
             if p.inv_mass[i] == 0.0 || r < 0.0 {
                 continue;
             }
-            for &k in c.of_particle(i) {
-                let x = p.position(i);
-                if let Some((normal, depth)) = soup.point_contact(k, x, p.previous(i), r) {
-                    push(p, contacts, i, x, normal, depth, soup.source, ctx);
+            let tris = c.of_particle(i);
+            if tris.is_empty() {
+                continue;
+            }
+            // In the soup's frame once per particle; after a push the local
+            // point is brought up to date.
+            let start = soup.start_to_local(p.previous(i));
+            let mut local = soup.to_local(p.position(i));
+            for &k in tris {
+                if let Some((n, depth)) = soup.local_point_contact(k, local, start, r) {
+                    let x = p.position(i);
+                    push(p, contacts, i, x, soup.rotation * n, depth, soup.source, ctx);
+                    local = soup.to_local(p.position(i));
                 }
             }
         }

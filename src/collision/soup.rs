@@ -37,6 +37,15 @@ impl Triangles {
         }
     }
 
+    /// Triangle `k`'s unit normal (`t` its corners).
+    #[inline(always)]
+    pub fn normal(&self, k: u32, t: &[Vec3; 3]) -> Vec3 {
+        match self {
+            Triangles::Mesh(m) => m.normal(k),
+            Triangles::Field(_) => triangle::normal(t),
+        }
+    }
+
     /// Heightfields are solid below: one-sided.
     pub fn one_sided(&self) -> bool {
         matches!(self, Triangles::Field(_))
@@ -134,15 +143,18 @@ impl Soup {
     /// substep at `start`, with triangle `k`: world push direction and depth.
     #[inline(always)]
     pub fn point_contact(&self, k: u32, x: Vec3, start: Vec3, r: f32) -> Option<(Vec3, f32)> {
+        self.local_point_contact(k, self.to_local(x), self.start_to_local(start), r)
+            .map(|(n, d)| (self.rotation * n, d))
+    }
+
+    /// [`Soup::point_contact`] in the local frame (`x` from `to_local`,
+    /// `start` from `start_to_local`), for a particle tested against several
+    /// triangles: the push direction is local too.
+    #[inline(always)]
+    pub fn local_point_contact(&self, k: u32, x: Vec3, start: Vec3, r: f32) -> Option<(Vec3, f32)> {
         let t = self.triangles.triangle(k);
-        triangle::point_contact(
-            self.to_local(x),
-            self.start_to_local(start),
-            r.max(SKIN),
-            &t,
-            self.triangles.one_sided(),
-        )
-        .map(|(n, d)| (self.rotation * n, d))
+        let n = self.triangles.normal(k, &t);
+        triangle::point_contact_with_normal(x, start, r.max(SKIN), &t, n, self.triangles.one_sided())
     }
 
     /// The contact of a stick with triangle `k` (see

@@ -146,7 +146,20 @@ pub fn closest_segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, 
 /// is over the triangle and could have come through this substep (always, if
 /// `one_sided`: solid behind).
 pub fn point_contact(p: Vec3, start: Vec3, r: f32, t: &[Vec3; 3], one_sided: bool) -> Option<(Vec3, f32)> {
-    let n = normal(t);
+    point_contact_with_normal(p, start, r, t, normal(t), one_sided)
+}
+
+/// [`point_contact`] with the triangle's [`normal`] already known (meshes
+/// keep theirs).
+#[inline]
+pub fn point_contact_with_normal(
+    p: Vec3,
+    start: Vec3,
+    r: f32,
+    t: &[Vec3; 3],
+    n: Vec3,
+    one_sided: bool,
+) -> Option<(Vec3, f32)> {
     if n == Vec3::ZERO {
         // No plane, no sides: a segment (or a point) with thickness r.
         return ball_contact(p, closest_on_edges(p, t), r, Vec3::Y);
@@ -155,6 +168,10 @@ pub fn point_contact(p: Vec3, start: Vec3, r: f32, t: &[Vec3; 3], one_sided: boo
     let (s0, s1) = (n.dot(start - a), n.dot(p - a));
     let sigma = side(s0, r, one_sided);
     let out = n * sigma;
+    if sigma * s1 >= r {
+        // Farther from the plane than r: farther from the triangle too.
+        return None;
+    }
     if sigma * s1 >= 0.0 {
         return ball_contact(p, closest_in_plane(p - n * s1, t, n), r, out);
     }

@@ -20,6 +20,8 @@ pub struct TriMesh {
     vertices: Vec<Vec3>,
     /// Non-degenerate triangles only; a triangle's id is its index here.
     triangles: Vec<[u32; 3]>,
+    /// Each triangle's unit normal (the contact tests need it every pass).
+    normals: Vec<Vec3>,
     bvh: Bvh,
 }
 
@@ -82,7 +84,14 @@ impl TriMesh {
                 (a.min(b).min(c), a.max(b).max(c))
             })
             .collect();
-        Ok(TriMesh { vertices: vertices.to_vec(), triangles, bvh: Bvh::build(&boxes) })
+        let normals = triangles.iter().map(|&tri| triangle::normal(&corners(tri))).collect();
+        Ok(TriMesh { vertices: vertices.to_vec(), triangles, normals, bvh: Bvh::build(&boxes) })
+    }
+
+    /// Triangle `k`'s unit normal (of its winding).
+    #[inline]
+    pub fn normal(&self, k: u32) -> Vec3 {
+        self.normals[k as usize]
     }
 
     /// The corners of triangle `k`, in winding order.

@@ -206,7 +206,9 @@ fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
             ColliderShape::mesh(&points, indices)?
         }
         SINEW_SHAPE_HEIGHTFIELD => {
-            let n = (d.columns as usize).checked_mul(d.rows as usize).ok_or_else(|| Failure::invalid("columns * rows overflows"))?;
+            let n = (d.columns as usize)
+                .checked_mul(d.rows as usize)
+                .ok_or_else(|| Failure::invalid("columns * rows overflows"))?;
             let heights = unsafe { checked_slice(d.heights, n, "def.heights") }?;
             ColliderShape::heightfield(d.columns, d.rows, d.cell_size_x, d.cell_size_z, heights)?
         }
@@ -214,7 +216,8 @@ fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
             let parts = unsafe { checked_slice(d.children, d.child_count as usize, "def.children") }?;
             let mut children = Vec::with_capacity(parts.len());
             for (k, c) in parts.iter().enumerate() {
-                let shape = shape_of(c, false).map_err(|f| Failure::new(f.code, format!("children[{k}]: {}", f.message)))?;
+                let shape =
+                    shape_of(c, false).map_err(|f| Failure::new(f.code, format!("children[{k}]: {}", f.message)))?;
                 children.push(CompoundChild {
                     shape,
                     position: c.transform.position.into(),
