@@ -75,6 +75,14 @@ fn flag_flies_in_the_wind() {
 }
 
 #[test]
+fn terrain_holds_particles_and_a_chain() {
+    let exe = build_c("terrain");
+    let text = run_checked(&exe);
+    println!("{text}");
+    assert!(text.contains("ok: nothing sank more than 1 cm"), "{text}");
+}
+
+#[test]
 fn ragdoll_tumbles_down_the_stairs() {
     let exe = build_c("ragdoll");
     let text = run_checked(&exe);

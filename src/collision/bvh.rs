@@ -10,8 +10,6 @@
 //! index), so the tree, and every query's output order, depend on the boxes
 //! only.
 
-#![allow(dead_code)]
-
 use super::boxes_overlap;
 use glam::Vec3;
 
@@ -100,11 +98,13 @@ impl Bvh {
     }
 
     /// How many items.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
     /// No items?
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

@@ -1,20 +1,21 @@
 //! Convex hull collider geometry, in the hull's local frame.
 //!
 //! Built once from at most [`MAX_HULL_POINTS`] points by the incremental
-//! algorithm (Ericson, "Real-Time Collision Detection", 3.8 "Computing convex
-//! hulls"): a starting tetrahedron from extreme points, then each point in
-//! input order deletes the triangles it sees and closes the hole with a fan
-//! from the horizon. Construction runs in f64 so the visibility tests are
-//! decided far below the f32 resolution of the input.
+//! algorithm (Ericson, "Real-Time Collision Detection", on computing convex
+//! hulls; O'Rourke, "Computational Geometry in C", on hulls in 3D): a starting
+//! tetrahedron from extreme points, then each point in input order deletes
+//! the triangles it sees and closes the hole with a fan from the horizon.
+//! The visibility tests run exactly, in integers on a fine grid: with
+//! rounded tests, coplanar points (a box's faces) split the visible region
+//! and the mesh folds over itself.
 //!
-//! Nearly coplanar triangles are then merged into one face (Ericson 12.4,
-//! "Merging coplanar faces"), so a box has 6 planes; each face's polygon is
+//! Nearly coplanar triangles are then merged into one face (Ericson's chapter
+//! on geometrical robustness, coplanar face merging), so a box has 6 planes; each face's polygon is
 //! the 2D hull (Andrew's monotone chain) of its vertices, which drops points
 //! lying inside a face or on an edge. Queries use the planes (inside: the
-//! least-penetrated face) and the faces' fan triangles (outside: the exact
-//! closest point, Ericson 5.1.5).
-
-#![allow(dead_code)]
+//! least-penetrated face) and the faces' polygons, fanned into triangles
+//! (outside: the exact closest point, Ericson 5.1.5, on the faces the point
+//! is in front of).
 
 use crate::error::{Error, Result, finite_vec};
 use glam::{DVec3, Vec3};
@@ -24,19 +25,20 @@ pub const MAX_HULL_POINTS: usize = 256;
 
 /// A point set thinner than this fraction of its size has no volume.
 const FLAT_TOLERANCE: f64 = 1e-5;
-/// Visibility and merging tolerance, as a fraction of the set's size.
+/// Merging tolerance, as a fraction of the set's size.
 const HULL_TOLERANCE: f64 = 1e-6;
+/// Grid steps across the set for the exact construction.
+const GRID_STEPS: f64 = (1 << 24) as f64;
 
-/// A triangle of a face's fan with its own plane, for closest points. In
-/// f64: beside an edge, a vertex and an edge point 1e-4 apart can be as far
-/// from `p` to 1e-8; f32 would pick either, and the direction would turn.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Triangle {
-    a: DVec3,
-    b: DVec3,
-    c: DVec3,
+/// A face for closest points: its plane, and its polygon fanned into
+/// triangles whose corners are moved onto the plane, so a merged face is
+/// flat. In f64: beside an edge, a vertex and an edge point 1e-4 apart can
+/// be as far from `p` to 1e-8; f32 would pick either, turning the direction.
+#[derive(Debug, Clone, PartialEq)]
+struct Face {
     normal: DVec3,
     offset: f64,
+    fan: Vec<[DVec3; 3]>,
 }
 
 /// A convex polyhedron: vertices, face planes, face polygons and edges.
@@ -51,25 +53,41 @@ pub struct ConvexHull {
     loops: Vec<u16>,
     /// Every edge once, as (lower index, higher index), sorted.
     edges: Vec<[u16; 2]>,
-    triangles: Vec<Triangle>,
+    faces: Vec<Face>,
     lo: Vec3,
     hi: Vec3,
 }
 
-/// A triangle of the hull under construction (f64).
+/// A triangle of the hull under construction, on the snapped grid: its
+/// normal `n` (not unit) and offset `d` are exact integers.
 #[derive(Clone, Copy)]
 struct BuildFace {
     v: [usize; 3],
-    n: DVec3,
-    d: f64,
+    n: [i64; 3],
+    d: i128,
     alive: bool,
 }
 
 impl BuildFace {
-    fn new(p: &[DVec3], a: usize, b: usize, c: usize) -> Self {
-        let n = (p[b] - p[a]).cross(p[c] - p[a]).normalize_or_zero();
-        BuildFace { v: [a, b, c], n, d: n.dot(p[a]), alive: true }
+    fn new(q: &[[i64; 3]], a: usize, b: usize, c: usize) -> Self {
+        let (e1, e2) = (sub(q[b], q[a]), sub(q[c], q[a]));
+        // Components below 2^49: the grid spans 2^24.
+        let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        BuildFace { v: [a, b, c], n, d: dot(n, q[a]), alive: true }
     }
+
+    /// Exactly: is `x` strictly in front of the face's plane?
+    fn sees(&self, x: [i64; 3]) -> bool {
+        dot(self.n, x) > self.d
+    }
+}
+
+fn sub(a: [i64; 3], b: [i64; 3]) -> [i64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(n: [i64; 3], x: [i64; 3]) -> i128 {
+    (0..3).map(|k| n[k] as i128 * x[k] as i128).sum()
 }
 
 impl ConvexHull {
@@ -105,13 +123,18 @@ impl ConvexHull {
         let tol = HULL_TOLERANCE * scale + noise;
         let flat = FLAT_TOLERANCE * scale + 10.0 * noise;
         let seed = start_simplex(&p, flat)?;
-        let faces = grow(&p, seed, tol);
-        Ok(Self::from_faces(points, &p, &faces, tol))
+        // Snapped to a grid of 2^24 steps across the set (the f32 mantissa),
+        // the orientation tests are exact in i128, so the hull's topology is
+        // always valid, coplanar and repeated points included.
+        let step = scale / GRID_STEPS;
+        let q: Vec<[i64; 3]> = p.iter().map(|&v| ((v - lo) / step).round().as_i64vec3().to_array()).collect();
+        let triangles = grow(&q, seed);
+        Ok(Self::from_faces(points, &p, &triangles, tol))
     }
 
     /// Keeps what the queries need of the merged faces.
-    fn from_faces(points: &[Vec3], p: &[DVec3], faces: &[BuildFace], tol: f64) -> ConvexHull {
-        let polygons = merge_coplanar(p, faces, tol);
+    fn from_faces(points: &[Vec3], p: &[DVec3], triangles: &[[usize; 3]], tol: f64) -> ConvexHull {
+        let polygons = merge_coplanar(p, triangles, tol);
         // Keep only the points some face polygon uses, in input order.
         let mut used = vec![false; p.len()];
         for (_, _, polygon) in &polygons {
@@ -134,28 +157,26 @@ impl ConvexHull {
             face_start: vec![0],
             loops: Vec::new(),
             edges: Vec::new(),
-            triangles: Vec::new(),
+            faces: Vec::with_capacity(polygons.len()),
             lo: Vec3::ZERO,
             hi: Vec3::ZERO,
         };
         for (n, on_face, polygon) in &polygons {
-            let normal = n.as_vec3();
-            // The offset covers every point merged into the face, so the
-            // planes never cut a vertex off.
-            let nd = normal.as_dvec3();
-            let offset = on_face.iter().map(|&v| nd.dot(p[v])).fold(f64::NEG_INFINITY, f64::max) as f32;
-            hull.planes.push((normal, offset));
+            // The offset covers every point merged into the face; the f32
+            // plane's is taken along its rounded normal, for the same reason.
+            let reach = |n: DVec3| on_face.iter().map(|&v| n.dot(p[v])).fold(f64::NEG_INFINITY, f64::max);
+            let (offset, normal) = (reach(*n), n.as_vec3());
+            hull.planes.push((normal, reach(normal.as_dvec3()) as f32));
             hull.loops.extend(polygon.iter().map(|&v| index[v]));
             hull.face_start.push(hull.loops.len() as u32);
             for k in 0..polygon.len() {
                 let (u, v) = (index[polygon[k]], index[polygon[(k + 1) % polygon.len()]]);
                 hull.edges.push([u.min(v), u.max(v)]);
             }
-            for k in 1..polygon.len() - 1 {
-                let (a, b, c) = (polygon[0], polygon[k], polygon[k + 1]);
-                let tn = (p[b] - p[a]).cross(p[c] - p[a]).normalize_or_zero();
-                hull.triangles.push(Triangle { a: p[a], b: p[b], c: p[c], normal: tn, offset: tn.dot(p[a]) });
-            }
+            let flat = |v: usize| p[v] - *n * (n.dot(p[v]) - offset);
+            let fan =
+                (1..polygon.len() - 1).map(|k| [flat(polygon[0]), flat(polygon[k]), flat(polygon[k + 1])]).collect();
+            hull.faces.push(Face { normal: *n, offset, fan });
         }
         hull.edges.sort_unstable();
         hull.edges.dedup();
@@ -220,25 +241,30 @@ impl ConvexHull {
     /// plane `k`) to the surface, and the unit direction from it to `p`.
     fn outside(&self, p: Vec3, m: f32, k: usize) -> (f32, Vec3) {
         let p = p.as_dvec3();
+        // The closest point lies on a face whose plane `p` is in front of
+        // (for a polytope of planes; every other face is skipped). The slack
+        // is far above the rounding of `above`, for points on the surface.
+        let slack = -1e-12 * (1.0 + p.abs().max_element());
         let mut best = (f64::INFINITY, DVec3::ZERO);
-        for t in &self.triangles {
-            // The closest point lies on a triangle whose plane `p` is in front of.
-            let above = t.normal.dot(p) - t.offset;
-            if above <= 0.0 {
+        for face in &self.faces {
+            let above = face.normal.dot(p) - face.offset;
+            if above < slack {
                 continue;
             }
-            // Over a face the normal is exact; p - q would lose the digits
-            // the two points share.
-            let (d2, dir) = match closest_on_triangle(p, t.a, t.b, t.c) {
-                None => (above * above, t.normal),
-                Some(q) => ((p - q).length_squared(), p - q),
-            };
-            if d2 < best.0 {
-                best = (d2, dir);
+            for &[a, b, c] in &face.fan {
+                // Over the face the normal is exact; p - q would lose the
+                // digits the two points share.
+                let (d2, dir) = match closest_on_triangle(p, a, b, c) {
+                    None => (above.max(0.0).powi(2), face.normal),
+                    Some(q) => ((p - q).length_squared(), p - q),
+                };
+                if d2 < best.0 {
+                    best = (d2, dir);
+                }
             }
         }
-        // Rounding can leave no candidate (a point on the surface), or one
-        // nearer than a plane (a lower bound) allows.
+        // Rounding can leave no candidate, or one nearer than a plane (a
+        // lower bound) allows.
         let dir = best.1.normalize_or_zero().as_vec3();
         if best.0.is_finite() && dir != Vec3::ZERO {
             ((best.0.sqrt() as f32).max(m), dir)
@@ -356,79 +382,79 @@ fn start_simplex(p: &[DVec3], flat: f64) -> Result<[usize; 4]> {
     Ok([i0, i1, i2, i3])
 }
 
-/// The incremental hull: the seed tetrahedron, then every other point in
-/// input order. A point within `tol` of the current hull changes nothing.
-fn grow(p: &[DVec3], [i0, i1, i2, i3]: [usize; 4], tol: f64) -> Vec<BuildFace> {
+/// The incremental hull (beneath-beyond, as O'Rourke's "Computational
+/// Geometry in C", ch. 4, on integer coordinates): the seed tetrahedron,
+/// then every other point in input order. A point that sees no face
+/// strictly is inside or on the hull and changes nothing.
+fn grow(q: &[[i64; 3]], [i0, i1, i2, i3]: [usize; 4]) -> Vec<[usize; 3]> {
     // Orient the base so the apex is behind it; the sides follow its edges reversed.
-    let (a, b, c) = if BuildFace::new(p, i0, i1, i2).n.dot(p[i3] - p[i0]) > 0.0 { (i0, i2, i1) } else { (i0, i1, i2) };
+    let (a, b, c) = if BuildFace::new(q, i0, i1, i2).sees(q[i3]) { (i0, i2, i1) } else { (i0, i1, i2) };
     let mut faces = vec![
-        BuildFace::new(p, a, b, c),
-        BuildFace::new(p, b, a, i3),
-        BuildFace::new(p, c, b, i3),
-        BuildFace::new(p, a, c, i3),
+        BuildFace::new(q, a, b, c),
+        BuildFace::new(q, b, a, i3),
+        BuildFace::new(q, c, b, i3),
+        BuildFace::new(q, a, c, i3),
     ];
     let mut visible: Vec<usize> = Vec::new();
     let mut rim: Vec<(usize, usize)> = Vec::new();
-    for i in 0..p.len() {
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for i in 0..q.len() {
         if i == i0 || i == i1 || i == i2 || i == i3 {
             continue;
         }
         visible.clear();
-        visible.extend((0..faces.len()).filter(|&k| faces[k].alive && faces[k].n.dot(p[i]) - faces[k].d > tol));
+        visible.extend((0..faces.len()).filter(|&k| faces[k].alive && faces[k].sees(q[i])));
         if visible.is_empty() {
             continue;
         }
         // The horizon: edges of seen faces whose twin belongs to an unseen one.
-        rim.clear();
+        seen.clear();
         for &k in &visible {
             let v = faces[k].v;
-            rim.extend([(v[0], v[1]), (v[1], v[2]), (v[2], v[0])]);
-        }
-        let seen = rim.clone();
-        rim.retain(|&(u, v)| !seen.contains(&(v, u)));
-        for &k in &visible {
+            seen.extend([(v[0], v[1]), (v[1], v[2]), (v[2], v[0])]);
             faces[k].alive = false;
         }
+        rim.clear();
+        rim.extend(seen.iter().filter(|&&(u, v)| !seen.contains(&(v, u))));
         for &(u, v) in &rim {
-            faces.push(BuildFace::new(p, u, v, i));
+            faces.push(BuildFace::new(q, u, v, i));
         }
         // Dead faces are dropped now and then to keep the scans short.
         if faces.len() > 4 * MAX_HULL_POINTS {
             faces.retain(|f| f.alive);
         }
     }
-    faces.retain(|f| f.alive);
-    faces
+    faces.iter().filter(|f| f.alive).map(|f| f.v).collect()
 }
 
 /// Groups the hull's triangles into faces (Ericson 12.4): a triangle joins
 /// a face when its corners are within `tol` of the face's plane. Returns per
 /// face its unit normal, every point merged into it, and its polygon.
-fn merge_coplanar(p: &[DVec3], faces: &[BuildFace], tol: f64) -> Vec<(DVec3, Vec<usize>, Vec<usize>)> {
-    let area = |f: &BuildFace| (p[f.v[1]] - p[f.v[0]]).cross(p[f.v[2]] - p[f.v[0]]);
+fn merge_coplanar(p: &[DVec3], triangles: &[[usize; 3]], tol: f64) -> Vec<(DVec3, Vec<usize>, Vec<usize>)> {
+    let area = |t: &[usize; 3]| (p[t[1]] - p[t[0]]).cross(p[t[2]] - p[t[0]]);
     // Largest triangles seed the groups, so a sliver never decides a face's plane.
-    let mut order: Vec<usize> = (0..faces.len()).collect();
-    order.sort_by(|&i, &j| area(&faces[j]).length().total_cmp(&area(&faces[i]).length()).then(i.cmp(&j)));
-    let mut group_of = vec![usize::MAX; faces.len()];
-    let mut seeds: Vec<usize> = Vec::new();
+    let mut order: Vec<usize> = (0..triangles.len()).collect();
+    order.sort_by(|&i, &j| area(&triangles[j]).length().total_cmp(&area(&triangles[i]).length()).then(i.cmp(&j)));
+    let mut group_of = vec![usize::MAX; triangles.len()];
+    let mut seeds: Vec<(DVec3, f64)> = Vec::new();
     for &i in &order {
-        let f = &faces[i];
+        let t = &triangles[i];
+        let n = area(t).normalize_or_zero();
         // Facing the same way too: a tiny triangle can lie near several planes.
-        let found = seeds.iter().position(|&s| {
-            let g = &faces[s];
-            g.n.dot(f.n) > 0.9 && f.v.iter().all(|&v| (g.n.dot(p[v]) - g.d).abs() <= tol)
-        });
+        let found =
+            seeds.iter().position(|&(sn, sd)| sn.dot(n) > 0.0 && t.iter().all(|&v| (sn.dot(p[v]) - sd).abs() <= tol));
         group_of[i] = found.unwrap_or_else(|| {
-            seeds.push(i);
+            seeds.push((n, n.dot(p[t[0]])));
             seeds.len() - 1
         });
     }
     let mut polygons = Vec::with_capacity(seeds.len());
     for g in 0..seeds.len() {
-        let members: Vec<&BuildFace> = (0..faces.len()).filter(|&i| group_of[i] == g).map(|i| &faces[i]).collect();
+        let members: Vec<&[usize; 3]> =
+            (0..triangles.len()).filter(|&i| group_of[i] == g).map(|i| &triangles[i]).collect();
         // Area-weighted normal: exact for truly coplanar triangles.
-        let n = members.iter().map(|f| area(f)).sum::<DVec3>().normalize_or_zero();
-        let mut on_face: Vec<usize> = members.iter().flat_map(|f| f.v).collect();
+        let n = members.iter().map(|t| area(t)).sum::<DVec3>().normalize_or_zero();
+        let mut on_face: Vec<usize> = members.iter().flat_map(|t| t.iter().copied()).collect();
         on_face.sort_unstable();
         on_face.dedup();
         let polygon = face_polygon(p, n, &on_face, tol);
@@ -524,6 +550,10 @@ mod tests {
         fn vec(&mut self) -> Vec3 {
             Vec3::new(self.next(), self.next(), self.next())
         }
+
+        fn rotation(&mut self) -> Quat {
+            Quat::from_axis_angle(self.vec().normalize_or(Vec3::X), 3.0 * self.next())
+        }
     }
 
     fn signs() -> impl Iterator<Item = Vec3> {
@@ -573,28 +603,60 @@ mod tests {
 
     #[test]
     fn points_scattered_over_a_turned_box_surface_merge_into_its_faces() {
-        // 200 points on the faces (coplanar to f32 rounding once turned),
-        // then the corners: the faces still come out whole.
-        let half = Vec3::new(0.4, 0.3, 0.2);
-        let rot = Quat::from_axis_angle(Vec3::new(0.3, -1.0, 0.6).normalize(), 1.1);
+        // Points on the faces (coplanar to f32 rounding once turned), then
+        // the corners: the faces still come out whole, for 20 turns.
         let mut rng = Rng(13);
-        let mut points: Vec<Vec3> = (0..200)
+        for case in 0..20 {
+            let half = Vec3::new(0.4, 0.3, 0.2) * (1 + case) as f32;
+            let rot = rng.rotation();
+            let mut points: Vec<Vec3> = (0..200)
+                .map(|i| {
+                    let mut p = rng.vec() * half;
+                    p[i % 3] = half[i % 3] * if i % 2 == 0 { 1.0 } else { -1.0 };
+                    p
+                })
+                .collect();
+            points.extend(signs().map(|s| s * half));
+            let points: Vec<Vec3> = points.iter().map(|&p| rot * p).collect();
+            let hull = ConvexHull::from_points(&points).unwrap();
+            assert_eq!((hull.planes().len(), hull.vertices().len(), hull.edges().len()), (6, 8, 12), "case {case}");
+            for &(n, d) in hull.planes() {
+                let local = rot.inverse() * n;
+                let axis = local.abs().max_position();
+                assert!((local.abs()[axis] - 1.0).abs() < 1e-6 && (d - half[axis]).abs() < 1e-5, "{local} {d}");
+            }
+            // Without the corners the faces' points make some other solid.
+            let queries: Vec<Vec3> = (0..100).map(|_| rng.vec() * half * 2.0).collect();
+            check_hull(&ConvexHull::from_points(&points[..200]).unwrap(), &points[..200], &queries);
+        }
+    }
+
+    #[test]
+    fn lattices_prisms_and_repeated_points() {
+        // A 5 x 5 x 5 lattice: rows of collinear and sheets of coplanar points.
+        let lattice: Vec<Vec3> =
+            (0..125).map(|i| Vec3::new((i % 5) as f32, (i / 5 % 5) as f32, (i / 25) as f32) * 0.25).collect();
+        let hull = ConvexHull::from_points(&lattice).unwrap();
+        assert_eq!((hull.planes().len(), hull.vertices().len(), hull.edges().len()), (6, 8, 12));
+        check_hull(&hull, &lattice, &[Vec3::splat(2.0), Vec3::new(-0.3, 0.5, 0.5)]);
+        // A turned 12-sided prism: 12 quads and two 12-gons.
+        let turn = Quat::from_axis_angle(Vec3::new(1.0, 0.2, -0.4).normalize(), 0.7);
+        let prism: Vec<Vec3> = (0..24)
             .map(|i| {
-                let mut p = rng.vec() * half;
-                p[i % 3] = half[i % 3] * if i % 2 == 0 { 1.0 } else { -1.0 };
-                p
+                let angle = (i % 12) as f32 * std::f32::consts::TAU / 12.0;
+                turn * Vec3::new(angle.cos() * 0.3, angle.sin() * 0.3, if i < 12 { -0.5 } else { 0.5 })
             })
             .collect();
-        points.extend(signs().map(|s| s * half));
-        let points: Vec<Vec3> = points.iter().map(|&p| rot * p).collect();
-        let hull = ConvexHull::from_points(&points).unwrap();
-        assert_eq!((hull.planes().len(), hull.vertices().len(), hull.edges().len()), (6, 8, 12));
-        for &(n, d) in hull.planes() {
-            let local = rot.inverse() * n;
-            let axis = local.abs().max_position();
-            assert!((local.abs()[axis] - 1.0).abs() < 1e-6 && (d - half[axis]).abs() < 1e-6, "{local} {d}");
-        }
-        check_hull(&hull, &points, &[]);
+        let hull = ConvexHull::from_points(&prism).unwrap();
+        assert_eq!((hull.planes().len(), hull.vertices().len(), hull.edges().len()), (14, 24, 36));
+        let sizes: Vec<usize> = (0..14).map(|k| hull.face(k).len()).collect();
+        assert_eq!(sizes.iter().filter(|&&n| n == 12).count(), 2, "{sizes:?}");
+        let mut rng = Rng(17);
+        let queries: Vec<Vec3> = (0..300).map(|_| rng.vec()).collect();
+        check_hull(&hull, &prism, &queries);
+        // Every point twice, the copies last: the same hull.
+        let twice: Vec<Vec3> = prism.iter().chain(prism.iter()).copied().collect();
+        assert_eq!(ConvexHull::from_points(&twice).unwrap(), hull);
     }
 
     #[test]
@@ -661,7 +723,7 @@ mod tests {
             }
         }
         for &p in input {
-            assert!(hull.signed_distance(p).0 <= 1e-5, "{p} is outside the hull");
+            assert!(hull.signed_distance(p).0 <= 1e-5, "{p} is outside the hull by {}", hull.signed_distance(p).0);
         }
         // Euler: V - E + F = 2 for a closed convex polyhedron (Ericson 12.6).
         let (v, e, f) = (hull.vertices().len(), hull.edges().len(), hull.planes().len());
@@ -675,8 +737,8 @@ mod tests {
             // for any unit u, dist(p) >= u.p - max over the hull of u.x, with
             // equality at the returned direction. And q = p - dist * dir is
             // not outside, so dist(p) <= |p - q| = dist. (The closest point
-            // itself is ill-conditioned near an edge: f32 cannot tell a
-            // vertex 1e-4 to the side, at the same distance to 1e-8.)
+            // itself is ill-conditioned beside an edge: a vertex and an edge
+            // point 1e-4 apart can be as far from p to 1e-8.)
             let dual = dir.dot(p) - hull.support(dir).dot(dir);
             assert!(dist - dual < 1e-5, "at {p}: {dist} but the support along {dir} gives {dual}");
             let q = p - dir * dist;

@@ -10,8 +10,6 @@
 //! hierarchy is needed; rays walk the cells they cross (Amanatides and Woo,
 //! "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987, in two dimensions).
 
-#![allow(dead_code)]
-
 use super::bvh::Ray;
 use super::triangle;
 use crate::error::{Error, MAX_COORDINATE, Result, finite_vec, positive};

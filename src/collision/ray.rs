@@ -12,8 +12,6 @@
 //! Sources: Ericson, "Real-Time Collision Detection", 5.3.1 (plane), 5.3.2
 //! (sphere), 5.3.3 (slabs), 5.3.7 (cylinder).
 
-#![allow(dead_code)]
-
 use glam::{Mat3, Vec3};
 
 /// Against the ball at `center` of `radius`.

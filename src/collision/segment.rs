@@ -13,8 +13,6 @@
 //! finds its minimum (same input, same bits), on the part of the segment that
 //! the slabs or planes grown by `r` leave (Ericson 5.3.3, 5.3.8).
 
-#![allow(dead_code)]
-
 use super::ball_contact;
 use super::convex::ConvexHull;
 use glam::{Mat3, Vec3};
@@ -311,7 +309,7 @@ mod tests {
         // particles (radius 5 mm) never touch it.
         let (c0, c1, radius, r) = (-Vec3::Z, Vec3::Z, 0.02, 0.005);
         let (a, b) = (Vec3::new(-1.0, 0.01, 0.0), Vec3::new(1.0, 0.01, 0.0));
-        let bar = crate::collision::capsule::Capsule::new(c0, c1, radius, 0.0);
+        let bar = crate::collision::capsule::Capsule::new(c0, c1, radius, 0);
         assert!(bar.contact(a, r).is_none() && bar.contact(b, r).is_none());
         let hit = vs_capsule(a, b, r, c0, c1, radius).unwrap();
         assert!((hit.0 - 0.5).abs() < 1e-6 && hit.1.distance(Vec3::Y) < 1e-6 && (hit.2 - 0.015).abs() < 1e-6);
@@ -367,7 +365,7 @@ mod tests {
         let axes = Mat3::from_quat(rot);
         // Ends 1 m out, 2 mm above the cube's centre line.
         let (a, b) = (center + rot * Vec3::new(-1.0, 0.002, 0.001), center + rot * Vec3::new(1.0, 0.002, 0.001));
-        let cube = Cuboid::new(center, rot, half, 0.0);
+        let cube = Cuboid::new(center, rot, half, 0);
         assert!(cube.contact(a, r).is_none() && cube.contact(b, r).is_none());
         let hit = vs_box(a, b, r, center, axes, half).unwrap();
         // The middle of the 4 mm where the top face is nearest.

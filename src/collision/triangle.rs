@@ -12,8 +12,6 @@
 //! is the side of the winding normal `(b - a) x (c - a)`. A heightfield's
 //! triangles are one-sided (solid behind): the push is always to the front.
 
-#![allow(dead_code)]
-
 use super::{ball_contact, closest_on_segment};
 use glam::Vec3;
 
@@ -145,6 +143,7 @@ pub fn closest_segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, 
 /// pushed back through the plane when its path crossed the triangle, or when it
 /// is over the triangle and could have come through this substep (always, if
 /// `one_sided`: solid behind).
+#[cfg(test)]
 pub fn point_contact(p: Vec3, start: Vec3, r: f32, t: &[Vec3; 3], one_sided: bool) -> Option<(Vec3, f32)> {
     point_contact_with_normal(p, start, r, t, normal(t), one_sided)
 }

@@ -4,8 +4,6 @@
 //! ([`super::triangle::point_contact`]). Everything here is in the mesh's
 //! local frame.
 
-#![allow(dead_code)]
-
 use super::bvh::Bvh;
 use super::triangle;
 use crate::error::{Error, Result, finite_vec};
