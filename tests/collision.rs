@@ -142,6 +142,28 @@ fn a_stick_falling_across_a_thin_bar_collides_between_its_ends() {
     assert!(position(&w, b, 0).y < -0.5);
 }
 
+#[test]
+fn a_fast_stick_does_not_pass_a_thin_bar() {
+    // 40 m/s downwards is 8 cm per substep: more than the bar and the stick
+    // together are thick (4 cm), so only the sweep can catch it.
+    for bar in [
+        ColliderShape::Capsule { a: Vec3::new(0.0, 0.0, -1.0), b: Vec3::new(0.0, 0.0, 1.0), radius: 0.01 },
+        ColliderShape::Box { half_extents: Vec3::new(0.01, 0.01, 1.0) },
+    ] {
+        let mut w = world();
+        w.set_gravity(Vec3::ZERO).unwrap();
+        w.create_collider(bar.clone(), Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+        let stick = rope(&mut w, Vec3::new(-0.5, 1.0, 0.0), Vec3::new(0.5, 1.0, 0.0), 2, 0.01);
+        w.move_particles(stick, 0, &[Vec3::new(0.0, -40.0 * DT, 0.0); 2]).unwrap();
+        for _ in 0..30 {
+            w.step(DT).unwrap();
+        }
+        let lowest = position(&w, stick, 0).y.min(position(&w, stick, 1).y);
+        println!("fast stick on {bar:?}: ends at y = {lowest:.4}");
+        assert!(lowest > 0.0, "the stick passed the bar: y = {lowest}");
+    }
+}
+
 /// A rolling terrain of `n` x `n` cells (2 n^2 triangles) `size` metres
 /// wide, as a triangle mesh, and its height function.
 fn terrain(n: u32, size: f32) -> (ColliderShape, impl Fn(f32, f32) -> f32) {

@@ -40,6 +40,10 @@ impl Shape for Capsule {
         super::ray::capsule(origin, dir, 1.0, self.a, self.a + self.ab, self.radius + r)
     }
 
+    fn distance(&self, p: Vec3) -> f32 {
+        p.distance(closest_on_segment(p, self.a, self.ab, self.inv_len2)) - self.radius
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

@@ -60,6 +60,12 @@ impl Shape for Cuboid {
         super::ray::cuboid(origin, dir, 1.0, self.center, self.axes, self.half + r)
     }
 
+    fn distance(&self, p: Vec3) -> f32 {
+        let q = self.axes.transpose() * (p - self.center);
+        let outside = q - q.clamp(-self.half, self.half);
+        if outside != Vec3::ZERO { outside.length() } else { -(self.half - q.abs()).min_element() }
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

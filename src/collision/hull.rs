@@ -74,6 +74,10 @@ impl Shape for Hull {
         self.raycast(origin, dir, 1.0, r)
     }
 
+    fn distance(&self, p: Vec3) -> f32 {
+        self.shape.hull.signed_distance(self.to_local(p)).0
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

@@ -212,6 +212,9 @@ pub trait Shape {
     /// it misses or starts inside (anti-tunnelling: a fast particle is swept
     /// from where it started the substep, Jakobsen's line test).
     fn sweep(&self, origin: Vec3, dir: Vec3, r: f32) -> Option<(f32, Vec3)>;
+    /// Signed distance of a point from the surface (negative inside): a
+    /// convex function, minimised along a stick to find where it is nearest.
+    fn distance(&self, p: Vec3) -> f32;
     /// Index of the collider in [`Prepared::sources`].
     fn source(&self) -> u32;
 }

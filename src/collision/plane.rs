@@ -36,6 +36,10 @@ impl Shape for Plane {
         super::ray::plane(origin, dir, 1.0, self.normal, self.offset + r)
     }
 
+    fn distance(&self, p: Vec3) -> f32 {
+        self.normal.dot(p) - self.offset
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

@@ -134,7 +134,7 @@ fn box_distance(q: Vec3, half: Vec3) -> (f32, Vec3) {
 /// found by bisection. A stick lying along a face is flat there: its middle
 /// is pushed, so both particles move, and its direction is the face's, not
 /// that of an edge the search would drift to.
-fn minimise(f: impl Fn(f32) -> f32, lo: f32, hi: f32) -> f32 {
+pub(crate) fn minimise(f: impl Fn(f32) -> f32, lo: f32, hi: f32) -> f32 {
     const INV_PHI: f32 = 0.618_034;
     let (mut l, mut h) = (lo, hi);
     let (mut x1, mut x2) = (h - INV_PHI * (h - l), l + INV_PHI * (h - l));

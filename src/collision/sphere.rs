@@ -31,6 +31,10 @@ impl Shape for Sphere {
         super::ray::sphere(origin, dir, 1.0, self.center, self.radius + r)
     }
 
+    fn distance(&self, p: Vec3) -> f32 {
+        p.distance(self.center) - self.radius
+    }
+
     fn source(&self) -> u32 {
         self.source
     }

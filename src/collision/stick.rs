@@ -41,6 +41,10 @@ pub fn project(
             continue;
         }
         let r = s.radius;
+        sweep(p, contacts, ia, ib, r, &candidates.spheres, &prepared.spheres, ctx);
+        sweep(p, contacts, ia, ib, r, &candidates.boxes, &prepared.boxes, ctx);
+        sweep(p, contacts, ia, ib, r, &candidates.capsules, &prepared.capsules, ctx);
+        sweep(p, contacts, ia, ib, r, &candidates.convexes, &prepared.convexes, ctx);
         for &k in &candidates.planes {
             let shape = &prepared.planes[k as usize];
             let (a, b) = (p.position(ia), p.position(ib));
@@ -84,6 +88,50 @@ pub fn project(
                 if let Some(hit) = soup.segment_contact(k, a, b, a0, b0, r) {
                     push(p, contacts, ia, ib, hit, soup.source, ctx);
                 }
+            }
+        }
+    }
+}
+
+/// Anti-tunnelling for a stick that moved farther than its radius this
+/// substep: the point of the stick nearest each shape where the substep
+/// began is swept from there to where that point is now; if it entered the
+/// shape on the way, the stick is pushed back out at that point (a stick
+/// falling fast across a thin bar).
+#[allow(clippy::too_many_arguments)]
+fn sweep<S: Shape>(
+    p: &mut ParticlesMut,
+    contacts: &mut ContactsMut,
+    ia: usize,
+    ib: usize,
+    r: f32,
+    candidates: &[u32],
+    shapes: &[S],
+    ctx: &PassContext,
+) {
+    if candidates.is_empty() {
+        return;
+    }
+    let (a0, b0) = (p.previous(ia), p.previous(ib));
+    let moved = (p.position(ia) - a0).length_squared().max((p.position(ib) - b0).length_squared());
+    if moved <= r * r {
+        return;
+    }
+    for &k in candidates {
+        let shape = &shapes[k as usize];
+        let s = segment::minimise(|s| shape.distance(a0.lerp(b0, s)), 0.0, 1.0);
+        let (a, b) = (p.position(ia), p.position(ib));
+        let (from, to) = (a0.lerp(b0, s), a.lerp(b, s));
+        let len = (to - from).length();
+        if len <= r {
+            continue;
+        }
+        // From a hair behind, as for particles (`collision::SWEEP_BACKOFF`).
+        let from = from - (to - from) * (super::SWEEP_BACKOFF / len);
+        if let Some((t, n)) = shape.sweep(from, to - from, r) {
+            let depth = n.dot(from + (to - from) * t - to);
+            if depth > 0.0 {
+                push(p, contacts, ia, ib, (s, n, depth), shape.source(), ctx);
             }
         }
     }
