@@ -13,6 +13,7 @@ pub mod humanoid;
 pub mod motion;
 
 use crate::body::{Body, BodyKind};
+use crate::collision::CollisionStick;
 use crate::constraints::angle_limit::{self, Limit, TwistLimit};
 use crate::constraints::inequality::{self, Inequality};
 use crate::constraints::rigid_point::{self, PointRange};
@@ -224,6 +225,12 @@ impl World {
         let body = self.bodies.get_mut(id.into()).expect("just created");
         body.radius = built.radii.iter().copied().fold(0.0, f32::max);
         body.radii = built.radii;
+        // Each bone's capsule collides with the world along its length
+        // (Hitman's limbs against a world of triangles), not only at joints.
+        body.sticks = (0..def.bones.len())
+            .filter(|&b| def.bones[b].radius > 0.0 && built.heads[b] != built.tails[b])
+            .map(|b| CollisionStick { a: built.heads[b], b: built.tails[b], radius: def.bones[b].radius })
+            .collect();
         body.ragdoll = Some(Box::new(Ragdoll {
             heads: built.heads,
             tails: built.tails,
