@@ -34,6 +34,557 @@ static uint64_t hash_of(const SinewWorld* w) {
     return h;
 }
 
+static int near(float a, float b, float tolerance) { return fabsf(a - b) <= tolerance; }
+
+static int same_body(SinewBodyId a, SinewBodyId b) { return a.index1 == b.index1 && a.generation == b.generation; }
+
+static int same_collider(SinewColliderId a, SinewColliderId b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+}
+
+static float y_of(const SinewWorld* w, SinewBodyId body, uint32_t particle) {
+    SinewVec3 p[4];
+    uint32_t n = 0;
+    EXPECT(sinew_body_read_positions(w, body, p, 4, &n), SINEW_RESULT_OK);
+    return particle < n ? p[particle].y : NAN;
+}
+
+/* Colliders of every shape from a def (a 2-triangle mesh floor, a
+ * heightfield, a hull, a compound, a capsule bar, a plane), materials and
+ * collision filters, collision sticks, the contact readback, ray casts
+ * against bodies and colliders, the nearest particle and an impulse at a
+ * ray's hit. */
+static void check_shapes_and_queries(const SinewWorldDef* base) {
+    SinewWorldDef wd = *base;
+    wd.sleep_speed = 0.0f; /* nothing sleeps, so resting contacts stay reported */
+    SinewWorld* w = NULL;
+    EXPECT(sinew_world_create(&wd, &w), SINEW_RESULT_OK);
+    const SinewBodyId null_body = {0, 0};
+    const SinewColliderId null_collider = {0, 0};
+    const SinewVec3 down = {0, -1, 0}, up = {0, 1, 0};
+
+    /* ---- the default def ---- */
+    SinewColliderDef cd = sinew_default_collider_def();
+    CHECK(cd.shape == SINEW_SHAPE_BOX && cd.half_extents.x == 0.5f && cd.half_extents.z == 0.5f);
+    CHECK(cd.radius == 0.5f && cd.half_height == 0.5f && cd.normal.y == 1.0f && cd.offset == 0.0f);
+    CHECK(cd.transform.rotation.w == 1.0f && cd.transform.position.x == 0.0f);
+    CHECK(cd.points == NULL && cd.point_count == 0 && cd.indices == NULL && cd.index_count == 0);
+    CHECK(cd.heights == NULL && cd.columns == 0 && cd.rows == 0 && cd.cell_size_x == 1.0f && cd.cell_size_z == 1.0f);
+    CHECK(cd.children == NULL && cd.child_count == 0);
+    CHECK(cd.material.friction == 0.5f && cd.material.dynamic_friction == 0.5f);
+    CHECK(cd.material.restitution == 0.0f && cd.material.combine == SINEW_COMBINE_AVERAGE);
+    CHECK(cd.layer == SINEW_LAYER_DEFAULT && cd.mask == SINEW_LAYER_ALL && cd.internal_cookie != 0);
+
+    /* ---- bad defs: refused, nothing created ---- */
+    SinewColliderId cid = {0, 0};
+    SinewColliderDef zero_cd;
+    memset(&zero_cd, 0, sizeof zero_cd);
+    EXPECT(sinew_collider_create(w, &zero_cd, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* no cookie */
+    EXPECT(sinew_collider_create(w, NULL, &cid), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_create(w, &cd, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_create(NULL, &cd, &cid), SINEW_RESULT_NULL_ARGUMENT);
+    SinewColliderDef bad = cd;
+    bad.shape = 99;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.material.combine = 9;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.material.restitution = 1.5f;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.material.friction = -0.1f;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.material.dynamic_friction = NAN;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.transform.position.x = NAN;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.transform.rotation.w = 0.0f; /* a zero quaternion */
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.half_extents.y = 0.0f;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.shape = SINEW_SHAPE_SPHERE;
+    bad.radius = 0.0f;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad.shape = SINEW_SHAPE_CAPSULE;
+    bad.radius = 0.1f;
+    bad.half_height = -1.0f;
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = cd;
+    bad.shape = SINEW_SHAPE_PLANE;
+    bad.normal = (SinewVec3){0, 0, 0};
+    EXPECT(sinew_collider_create(w, &bad, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(cid.index1 == 0); /* untouched on failure */
+
+    /* ---- a box, a sphere and a capsule from defs, far from the rest ---- */
+    SinewColliderDef box_def = cd;
+    box_def.transform.position = (SinewVec3){30, 0, 0};
+    SinewColliderId box_c = {0, 0}, ball_c, pill_c;
+    EXPECT(sinew_collider_create(w, &box_def, &box_c), SINEW_RESULT_OK);
+    CHECK(sinew_collider_is_valid(w, box_c) == 1);
+    box_def.shape = SINEW_SHAPE_SPHERE;
+    box_def.transform.position.z = 5.0f;
+    EXPECT(sinew_collider_create(w, &box_def, &ball_c), SINEW_RESULT_OK);
+    box_def.shape = SINEW_SHAPE_CAPSULE;
+    box_def.transform.position.z = 10.0f;
+    box_def.half_height = 0.0f; /* a capsule of no length is a ball */
+    EXPECT(sinew_collider_create(w, &box_def, &pill_c), SINEW_RESULT_OK);
+
+    /* A plane from a def: solid below y = -100 (its normal is normalised). */
+    SinewColliderDef plane_def = cd;
+    plane_def.shape = SINEW_SHAPE_PLANE;
+    plane_def.normal = (SinewVec3){0, 2, 0};
+    plane_def.offset = -100.0f;
+    SinewColliderId abyss;
+    EXPECT(sinew_collider_create(w, &plane_def, &abyss), SINEW_RESULT_OK);
+
+    /* ---- a mesh floor: two triangles, 4 m square, at y = 0 ---- */
+    SinewVec3 quad[4] = {{-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {-2, 0, 2}};
+    uint32_t tris[6] = {0, 2, 1, 0, 3, 2};
+    SinewColliderDef mesh_def = cd;
+    mesh_def.shape = SINEW_SHAPE_MESH;
+    mesh_def.point_count = 4;
+    mesh_def.index_count = 6;
+    mesh_def.indices = tris;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_NULL_ARGUMENT); /* points NULL */
+    mesh_def.points = quad;
+    mesh_def.indices = NULL;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_NULL_ARGUMENT); /* indices NULL */
+    mesh_def.indices = tris;
+    mesh_def.index_count = 5;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* not a multiple of 3 */
+    mesh_def.index_count = 0;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* empty */
+    mesh_def.index_count = 6;
+    tris[5] = 4;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* index out of range */
+    tris[5] = 2;
+    uint32_t sliver[3] = {0, 0, 1};
+    mesh_def.indices = sliver;
+    mesh_def.index_count = 3;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* only degenerate */
+    quad[1].x = NAN;
+    mesh_def.indices = tris;
+    mesh_def.index_count = 6;
+    EXPECT(sinew_collider_create(w, &mesh_def, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    quad[1].x = 2.0f;
+    mesh_def.material = (SinewMaterial){0.8f, 0.6f, 0.0f, SINEW_COMBINE_MAX};
+    SinewColliderId floor = {0, 0};
+    CHECK(cid.index1 == 0);
+    EXPECT(sinew_collider_create(w, &mesh_def, &floor), SINEW_RESULT_OK);
+    quad[0].y = 5.0f; /* the def's arrays are read during the call only */
+
+    /* materials: back as given, changed, bad ones refused */
+    SinewMaterial m = {0, 0, 0, 0};
+    EXPECT(sinew_collider_get_material(w, floor, &m), SINEW_RESULT_OK);
+    CHECK(m.friction == 0.8f && m.dynamic_friction == 0.6f && m.restitution == 0.0f && m.combine == SINEW_COMBINE_MAX);
+    SinewMaterial changed = {0.3f, 0.2f, 0.5f, SINEW_COMBINE_MIN};
+    EXPECT(sinew_collider_set_material(w, floor, changed), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_get_material(w, floor, &m), SINEW_RESULT_OK);
+    CHECK(m.friction == 0.3f && m.dynamic_friction == 0.2f && m.restitution == 0.5f && m.combine == SINEW_COMBINE_MIN);
+    SinewMaterial bad_m = changed;
+    bad_m.combine = 9;
+    EXPECT(sinew_collider_set_material(w, floor, bad_m), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_m = changed;
+    bad_m.restitution = -0.1f;
+    EXPECT(sinew_collider_set_material(w, floor, bad_m), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_m = changed;
+    bad_m.friction = INFINITY;
+    EXPECT(sinew_collider_set_material(w, floor, bad_m), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_m = changed;
+    bad_m.dynamic_friction = -1.0f;
+    EXPECT(sinew_collider_set_material(w, floor, bad_m), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_set_material(w, null_collider, changed), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_set_material(NULL, floor, changed), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_get_material(w, floor, &m), SINEW_RESULT_OK);
+    CHECK(m.friction == 0.3f && m.combine == SINEW_COMBINE_MIN); /* refusals changed nothing */
+    EXPECT(sinew_collider_get_material(w, floor, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_get_material(w, null_collider, &m), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_get_material(NULL, floor, &m), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_set_material(w, floor, (SinewMaterial){0.8f, 0.6f, 0.0f, SINEW_COMBINE_AVERAGE}),
+           SINEW_RESULT_OK);
+    /* the older create calls give one Coulomb coefficient, no bounce */
+    SinewColliderId old_ball;
+    EXPECT(sinew_collider_create_sphere(w, (SinewVec3){30, 0, 15}, 0.5f, 0.3f, &old_ball), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_get_material(w, old_ball, &m), SINEW_RESULT_OK);
+    CHECK(m.friction == 0.3f && m.dynamic_friction == 0.3f && m.restitution == 0.0f &&
+          m.combine == SINEW_COMBINE_AVERAGE);
+
+    /* ---- a heightfield: 3 x 3 heights of 0.5 m, its frame 0.5 m down at x = 10,
+     * so its surface is at y = 0 ---- */
+    float heights[9] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+    SinewColliderDef hf_def = cd;
+    hf_def.shape = SINEW_SHAPE_HEIGHTFIELD;
+    hf_def.transform.position = (SinewVec3){10, -0.5f, 0};
+    EXPECT(sinew_collider_create(w, &hf_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* 0 x 0 */
+    hf_def.columns = 3;
+    hf_def.rows = 3;
+    EXPECT(sinew_collider_create(w, &hf_def, &cid), SINEW_RESULT_NULL_ARGUMENT); /* heights NULL */
+    hf_def.heights = heights;
+    hf_def.columns = 1;
+    EXPECT(sinew_collider_create(w, &hf_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* under 2 x 2 */
+    hf_def.columns = 3;
+    hf_def.cell_size_x = 0.0f;
+    EXPECT(sinew_collider_create(w, &hf_def, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    hf_def.cell_size_x = 1.0f;
+    heights[4] = NAN;
+    EXPECT(sinew_collider_create(w, &hf_def, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    heights[4] = 0.5f;
+    SinewColliderId field = {0, 0};
+    EXPECT(sinew_collider_create(w, &hf_def, &field), SINEW_RESULT_OK);
+
+    /* ---- a hull: a 1 m cube at x = -10 ---- */
+    SinewVec3 cube[8] = {{-0.5f, -0.5f, -0.5f}, {0.5f, -0.5f, -0.5f}, {-0.5f, 0.5f, -0.5f}, {0.5f, 0.5f, -0.5f},
+                         {-0.5f, -0.5f, 0.5f},  {0.5f, -0.5f, 0.5f},  {-0.5f, 0.5f, 0.5f},  {0.5f, 0.5f, 0.5f}};
+    SinewColliderDef hull_def = cd;
+    hull_def.shape = SINEW_SHAPE_CONVEX;
+    hull_def.transform.position = (SinewVec3){-10, 0, 0};
+    hull_def.point_count = 8;
+    EXPECT(sinew_collider_create(w, &hull_def, &cid), SINEW_RESULT_NULL_ARGUMENT);
+    hull_def.points = cube;
+    hull_def.point_count = 3;
+    EXPECT(sinew_collider_create(w, &hull_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* fewer than 4 */
+    hull_def.point_count = 4;                                                         /* a flat face */
+    EXPECT(sinew_collider_create(w, &hull_def, &cid), SINEW_RESULT_INVALID_ARGUMENT);
+    {
+        SinewVec3 many[257];
+        memset(many, 0, sizeof many);
+        hull_def.points = many;
+        hull_def.point_count = 257;
+        EXPECT(sinew_collider_create(w, &hull_def, &cid), SINEW_RESULT_LIMIT_EXCEEDED);
+    }
+    hull_def.points = cube;
+    hull_def.point_count = 8;
+    SinewColliderId hull = {0, 0};
+    EXPECT(sinew_collider_create(w, &hull_def, &hull), SINEW_RESULT_OK);
+
+    /* ---- a compound at z = 10: a thin box at local x = -1, a ball at x = +1 ---- */
+    SinewColliderDef parts[2];
+    parts[0] = cd;
+    parts[0].transform.position = (SinewVec3){-1, 0, 0};
+    parts[0].half_extents = (SinewVec3){0.5f, 0.1f, 0.5f};
+    parts[1] = cd;
+    parts[1].shape = SINEW_SHAPE_SPHERE;
+    parts[1].transform.position = (SinewVec3){1, 0, 0};
+    parts[1].radius = 0.3f;
+    parts[1].material.combine = 9; /* a part's material is ignored */
+    SinewColliderDef comp_def = cd;
+    comp_def.shape = SINEW_SHAPE_COMPOUND;
+    comp_def.transform.position = (SinewVec3){0, 0, 10};
+    EXPECT(sinew_collider_create(w, &comp_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* empty */
+    comp_def.child_count = 2;
+    EXPECT(sinew_collider_create(w, &comp_def, &cid), SINEW_RESULT_NULL_ARGUMENT); /* children NULL */
+    comp_def.children = parts;
+    SinewColliderDef part0 = parts[0];
+    memset(&parts[0], 0, sizeof parts[0]);
+    EXPECT(sinew_collider_create(w, &comp_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* a part without cookie */
+    parts[0] = comp_def;
+    EXPECT(sinew_collider_create(w, &comp_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* a nested compound */
+    parts[0] = part0;
+    parts[0].half_extents.x = -1.0f;
+    EXPECT(sinew_collider_create(w, &comp_def, &cid), SINEW_RESULT_INVALID_ARGUMENT); /* a bad part */
+    parts[0].half_extents.x = 0.5f;
+    SinewColliderId compound = {0, 0};
+    CHECK(cid.index1 == 0);
+    EXPECT(sinew_collider_create(w, &comp_def, &compound), SINEW_RESULT_OK);
+
+    /* ---- two thin bars along z (capsules turned a quarter about x) at x = 19.6 and 20.4 ---- */
+    const float h = 0.70710678f;
+    SinewColliderDef bar_def = cd;
+    bar_def.shape = SINEW_SHAPE_CAPSULE;
+    bar_def.radius = 0.05f;
+    bar_def.half_height = 1.0f;
+    bar_def.transform = (SinewTransform){{19.6f, 1.0f, 0.0f}, {h, 0.0f, 0.0f, h}};
+    SinewColliderId bar_a, bar_b;
+    EXPECT(sinew_collider_create(w, &bar_def, &bar_a), SINEW_RESULT_OK);
+    bar_def.transform.position.x = 20.4f;
+    EXPECT(sinew_collider_create(w, &bar_def, &bar_b), SINEW_RESULT_OK);
+
+    /* ---- bodies ---- */
+    SinewBodyId ball = {0, 0}, hill, perch, ghost, faller, rope;
+    SinewVec3 ball_at = {0.3f, 0.5f, 0.2f}, hill_at = {11.2f, 1.0f, 0.7f};
+    SinewVec3 perch_at[2] = {{-1.0f, 1.0f, 10.0f}, {1.0f, 1.0f, 10.0f}};
+    SinewVec3 ghost_at = {0.5f, 0.5f, -0.5f}, faller_at = {-10.0f, 1.5f, 0.0f};
+    SinewVec3 rope_at[2] = {{19.2f, 1.2f, 0.0f}, {20.8f, 1.2f, 0.0f}};
+    EXPECT(sinew_body_create_particles(w, &ball_at, NULL, 1, &ball), SINEW_RESULT_OK);
+    EXPECT(sinew_body_create_particles(w, &hill_at, NULL, 1, &hill), SINEW_RESULT_OK);
+    EXPECT(sinew_body_create_particles(w, perch_at, NULL, 2, &perch), SINEW_RESULT_OK);
+    EXPECT(sinew_body_create_particles(w, &ghost_at, NULL, 1, &ghost), SINEW_RESULT_OK);
+    EXPECT(sinew_body_create_particles(w, &faller_at, NULL, 1, &faller), SINEW_RESULT_OK);
+    EXPECT(sinew_body_create_particles(w, rope_at, NULL, 2, &rope), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(w, ball, 0.1f), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(w, hill, 0.1f), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(w, perch, 0.05f), SINEW_RESULT_OK);
+    SinewDistanceConstraint rod = {0, 1, -1.0f, 0.0f};
+    EXPECT(sinew_body_add_distance_constraints(w, rope, &rod, 1), SINEW_RESULT_OK);
+
+    /* body materials: combine is ignored, NULL removes */
+    SinewMaterial bm = {1.0f, 0.9f, 0.0f, 9};
+    EXPECT(sinew_body_set_material(w, ball, &bm), SINEW_RESULT_OK);
+    bm.restitution = 1.5f;
+    EXPECT(sinew_body_set_material(w, ball, &bm), SINEW_RESULT_INVALID_ARGUMENT);
+    bm.restitution = 0.0f;
+    bm.friction = NAN;
+    EXPECT(sinew_body_set_material(w, ball, &bm), SINEW_RESULT_INVALID_ARGUMENT);
+    bm.friction = -1.0f;
+    EXPECT(sinew_body_set_material(w, ball, &bm), SINEW_RESULT_INVALID_ARGUMENT);
+    bm.friction = 1.0f;
+    EXPECT(sinew_body_set_material(w, null_body, &bm), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_set_material(NULL, ball, &bm), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_set_material(w, hill, NULL), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_material(w, null_body, NULL), SINEW_RESULT_INVALID_ID);
+
+    /* filters: the ghost's mask lacks layer 1 (the floor's), the hull's mask
+     * is empty, the heightfield moves to layer 4 (which bodies' masks hold) */
+    EXPECT(sinew_body_set_collision_filter(w, ghost, 2u, ~1u), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_collision_filter(w, null_body, 2u, ~1u), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_set_collision_filter(NULL, ghost, 2u, ~1u), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_collider_set_filter(w, hull, SINEW_LAYER_DEFAULT, 0u), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_set_filter(w, field, 4u, SINEW_LAYER_ALL), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_set_filter(w, null_collider, 1u, 1u), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_set_filter(NULL, hull, 1u, 1u), SINEW_RESULT_NULL_ARGUMENT);
+
+    /* collision sticks: the rope's two ends lie 0.4 m outside the bars, so
+     * only its stick can rest on them */
+    uint64_t before = hash_of(w);
+    SinewCollisionStick cs[2] = {{0, 1, 0.05f}, {0, 2, 0.05f}};
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 2), SINEW_RESULT_INVALID_ARGUMENT); /* index 2 of 2 */
+    cs[1] = (SinewCollisionStick){1, 1, 0.05f};
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 2), SINEW_RESULT_INVALID_ARGUMENT); /* a == b */
+    cs[1] = (SinewCollisionStick){1, 0, 0.0f};
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 2), SINEW_RESULT_INVALID_ARGUMENT); /* zero radius */
+    cs[1].radius = NAN;
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    cs[1].radius = -0.05f;
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_add_collision_sticks(w, rope, NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_add_collision_sticks(w, null_body, cs, 1), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_add_collision_sticks(NULL, rope, cs, 1), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(hash_of(w) == before); /* nothing was added */
+    EXPECT(sinew_body_add_collision_sticks(w, rope, NULL, 0), SINEW_RESULT_OK);
+    EXPECT(sinew_body_add_collision_sticks(w, rope, cs, 1), SINEW_RESULT_OK);
+    CHECK(hash_of(w) != before);
+
+    /* no step yet: no contacts */
+    uint32_t n_contacts = 99;
+    EXPECT(sinew_world_read_contacts(w, NULL, 0, &n_contacts), SINEW_RESULT_OK);
+    CHECK(n_contacts == 0);
+
+    for (int i = 0; i < 60; ++i) EXPECT(sinew_world_step(w, 1.0f / 60.0f), SINEW_RESULT_OK);
+
+    /* where they came to rest */
+    float ball_y = y_of(w, ball, 0), hill_y = y_of(w, hill, 0);
+    float perch_box_y = y_of(w, perch, 0), perch_ball_y = y_of(w, perch, 1);
+    float rope_y0 = y_of(w, rope, 0), rope_y1 = y_of(w, rope, 1);
+    printf("shapes: ball on the mesh floor y = %.4f (0.1), on the heightfield y = %.4f (0.1), on the compound "
+           "%.4f (0.15) and %.4f (0.35), rope on the bars %.4f %.4f (1.1)\n",
+           (double)ball_y, (double)hill_y, (double)perch_box_y, (double)perch_ball_y, (double)rope_y0,
+           (double)rope_y1);
+    CHECK(near(ball_y, 0.1f, 2e-3f));
+    CHECK(near(hill_y, 0.1f, 2e-3f));
+    CHECK(near(perch_box_y, 0.15f, 2e-3f) && near(perch_ball_y, 0.35f, 2e-3f));
+    CHECK(near(rope_y0, 1.1f, 5e-3f) && near(rope_y1, 1.1f, 5e-3f));
+    CHECK(y_of(w, ghost, 0) < -3.0f);  /* its mask lacks the floor's layer */
+    CHECK(y_of(w, faller, 0) < -3.0f); /* the hull's mask is empty */
+
+    /* ---- contacts ---- */
+    SinewContact contacts[16];
+    memset(contacts, 0, sizeof contacts);
+    EXPECT(sinew_world_read_contacts(w, NULL, 0, &n_contacts), SINEW_RESULT_OK);
+    CHECK(n_contacts >= 4 && n_contacts <= 16); /* ball, hill, both perch particles (+ the rope's) */
+    uint32_t stored = 0;
+    EXPECT(sinew_world_read_contacts(w, contacts, n_contacts - 1, &stored), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(stored == n_contacts && contacts[0].body.index1 == 0); /* the count stored, nothing written */
+    EXPECT(sinew_world_read_contacts(w, NULL, 4, &stored), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_read_contacts(NULL, contacts, 16, &stored), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_read_contacts(w, contacts, 16, NULL), SINEW_RESULT_OK);
+    stored = 0;
+    EXPECT(sinew_world_read_contacts(w, contacts, 16, &stored), SINEW_RESULT_OK);
+    CHECK(stored == n_contacts);
+    int seen_ball = 0, seen_hill = 0, seen_perch = 0;
+    for (uint32_t k = 0; k < stored && k < 16; ++k) {
+        const SinewContact* c = &contacts[k];
+        CHECK(!same_body(c->body, ghost) && !same_body(c->body, faller));
+        CHECK(c->depth >= 0.0f && c->speed >= 0.0f);
+        if (same_body(c->body, ball)) {
+            seen_ball = 1;
+            CHECK(same_collider(c->collider, floor) && c->particle == 0);
+            CHECK(c->normal.y > 0.999f && near(c->point.y, 0.0f, 2e-3f) && near(c->point.x, 0.3f, 2e-3f));
+            CHECK(c->speed < 0.5f); /* resting */
+        } else if (same_body(c->body, hill)) {
+            seen_hill = 1;
+            CHECK(same_collider(c->collider, field) && near(c->point.y, 0.0f, 2e-3f) && c->normal.y > 0.999f);
+        } else if (same_body(c->body, perch)) {
+            seen_perch += 1;
+            CHECK(same_collider(c->collider, compound));
+            CHECK(near(c->point.y, c->particle == 0 ? 0.1f : 0.3f, 2e-3f));
+        }
+    }
+    CHECK(seen_ball && seen_hill && seen_perch == 2);
+
+    /* ---- ray casts against bodies ---- */
+    SinewRayHit rh;
+    memset(&rh, 0, sizeof rh);
+    SinewVec3 above_ball = {0.3f, 5.0f, 0.2f};
+    EXPECT(sinew_world_raycast(w, above_ball, (SinewVec3){0, -3, 0}, INFINITY, SINEW_LAYER_ALL, &rh),
+           SINEW_RESULT_OK);
+    CHECK(rh.hit == 1 && same_body(rh.body, ball) && rh.particle_count == 1 && rh.particle_a == 0);
+    CHECK(rh.weight_a == 1.0f && rh.weight_b == 0.0f && rh.weight_c == 0.0f);
+    CHECK(near(rh.distance, 4.8f, 3e-3f) && near(rh.point.y, 0.2f, 3e-3f) && rh.normal.y > 0.999f);
+    memset(&rh, 0xff, sizeof rh);
+    EXPECT(sinew_world_raycast(w, above_ball, down, 4.0f, SINEW_LAYER_ALL, &rh), SINEW_RESULT_OK);
+    CHECK(rh.hit == 0 && rh.body.index1 == 0 && rh.distance == 0.0f); /* a miss: zeroed */
+    EXPECT(sinew_world_raycast(w, above_ball, down, INFINITY, 2u, &rh), SINEW_RESULT_OK);
+    CHECK(rh.hit == 0); /* the ball is not on layer 2 */
+    EXPECT(sinew_world_raycast(w, above_ball, up, INFINITY, SINEW_LAYER_ALL, &rh), SINEW_RESULT_OK);
+    CHECK(rh.hit == 0);
+    /* the rope's stick, in its middle: two particles, half each */
+    SinewRayHit rope_hit;
+    EXPECT(sinew_world_raycast(w, (SinewVec3){20.0f, 3.0f, 0.0f}, down, 10.0f, SINEW_LAYER_ALL, &rope_hit),
+           SINEW_RESULT_OK);
+    CHECK(rope_hit.hit == 1 && same_body(rope_hit.body, rope) && rope_hit.particle_count == 2);
+    CHECK(rope_hit.particle_a + rope_hit.particle_b == 1 && rope_hit.particle_c == 0 && rope_hit.weight_c == 0.0f);
+    CHECK(near(rope_hit.weight_a, 0.5f, 1e-3f) && near(rope_hit.weight_b, 0.5f, 1e-3f));
+    CHECK(near(rope_hit.distance, 3.0f - 1.15f, 6e-3f));
+    EXPECT(sinew_world_raycast(w, above_ball, (SinewVec3){0, 0, 0}, 1.0f, SINEW_LAYER_ALL, &rh),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast(w, (SinewVec3){NAN, 0, 0}, down, 1.0f, SINEW_LAYER_ALL, &rh),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast(w, above_ball, (SinewVec3){0, -1, INFINITY}, 1.0f, SINEW_LAYER_ALL, &rh),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast(w, above_ball, down, 0.0f, SINEW_LAYER_ALL, &rh), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast(w, above_ball, down, NAN, SINEW_LAYER_ALL, &rh), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast(w, above_ball, down, 1.0f, SINEW_LAYER_ALL, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_raycast(NULL, above_ball, down, 1.0f, SINEW_LAYER_ALL, &rh), SINEW_RESULT_NULL_ARGUMENT);
+
+    /* ---- an impulse at the rope's hit: 1 N s split half and half (1 kg each) ---- */
+    SinewVec3 v0[2], v1[2];
+    EXPECT(sinew_body_read_velocities(w, rope, v0, 2, NULL), SINEW_RESULT_OK);
+    EXPECT(sinew_body_apply_hit_impulse(w, &rope_hit, (SinewVec3){0, 0, 1}), SINEW_RESULT_OK);
+    EXPECT(sinew_body_read_velocities(w, rope, v1, 2, NULL), SINEW_RESULT_OK);
+    printf("impulse at the rope's middle: velocity +%.4f and +%.4f m/s (0.5 each)\n", (double)(v1[0].z - v0[0].z),
+           (double)(v1[1].z - v0[1].z));
+    CHECK(near(v1[0].z - v0[0].z, 0.5f, 1e-3f) && near(v1[1].z - v0[1].z, 0.5f, 1e-3f));
+    CHECK(near(v1[0].y, v0[0].y, 1e-4f));
+    SinewRayHit bad_hit = rope_hit;
+    bad_hit.hit = 0;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT); /* a miss */
+    bad_hit = rope_hit;
+    bad_hit.particle_count = 0;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_hit.particle_count = 4;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_hit = rope_hit;
+    bad_hit.particle_b = 2; /* the rope has 2 particles */
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_hit = rope_hit;
+    bad_hit.weight_a = 1.5f;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT);
+    bad_hit.weight_a = NAN;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_apply_hit_impulse(w, &rope_hit, (SinewVec3){0, NAN, 0}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_apply_hit_impulse(w, &rope_hit, (SinewVec3){INFINITY, 0, 0}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_apply_hit_impulse(w, NULL, up), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_apply_hit_impulse(NULL, &rope_hit, up), SINEW_RESULT_NULL_ARGUMENT);
+    bad_hit = rope_hit;
+    bad_hit.body = null_body;
+    EXPECT(sinew_body_apply_hit_impulse(w, &bad_hit, up), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_read_velocities(w, rope, v0, 2, NULL), SINEW_RESULT_OK);
+    CHECK(v0[0].z == v1[0].z && v0[1].z == v1[1].z); /* the refusals added nothing */
+
+    /* ---- ray casts against colliders ---- */
+    SinewColliderHit ch;
+    memset(&ch, 0, sizeof ch);
+    EXPECT(sinew_world_raycast_colliders(w, above_ball, down, INFINITY, SINEW_LAYER_ALL, &ch), SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, floor)); /* bodies are not in the way */
+    CHECK(near(ch.distance, 5.0f, 1e-4f) && near(ch.point.y, 0.0f, 1e-4f) && near(ch.normal.y, 1.0f, 1e-5f));
+    /* the mesh from below: two-sided, the normal faces the ray */
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){0.3f, -1.0f, 0.2f}, up, 10.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, floor) && near(ch.distance, 1.0f, 1e-4f));
+    CHECK(near(ch.normal.y, -1.0f, 1e-5f));
+    /* the heightfield is on layer 4 only */
+    SinewVec3 above_hill = {11.2f, 5.0f, 0.7f};
+    EXPECT(sinew_world_raycast_colliders(w, above_hill, down, 10.0f, SINEW_LAYER_DEFAULT, &ch), SINEW_RESULT_OK);
+    CHECK(ch.hit == 0);
+    EXPECT(sinew_world_raycast_colliders(w, above_hill, down, 10.0f, 4u, &ch), SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, field) && near(ch.distance, 5.0f, 1e-4f));
+    /* the compound's parts where their transforms put them */
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){1, 5, 10}, down, 10.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, compound) && near(ch.distance, 4.7f, 1e-4f));
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){-1, 5, 10}, down, 10.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, compound) && near(ch.distance, 4.9f, 1e-4f));
+    /* the hull (its empty mask stops collisions, not rays), the box, the plane */
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){-10, 5, 0}, down, 10.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, hull) && near(ch.distance, 4.5f, 1e-4f));
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){30, 5, 0}, down, 10.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, box_c) && near(ch.distance, 4.5f, 1e-4f));
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){50, 0, 0}, down, INFINITY, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 1 && same_collider(ch.collider, abyss) && near(ch.distance, 100.0f, 1e-3f));
+    memset(&ch, 0xff, sizeof ch);
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){50, 0, 0}, up, INFINITY, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_OK);
+    CHECK(ch.hit == 0 && ch.collider.index1 == 0 && ch.distance == 0.0f);
+    EXPECT(sinew_world_raycast_colliders(w, above_ball, (SinewVec3){0, 0, 0}, 1.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast_colliders(w, (SinewVec3){0, NAN, 0}, down, 1.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast_colliders(w, above_ball, down, -1.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast_colliders(w, above_ball, down, 1.0f, SINEW_LAYER_ALL, NULL),
+           SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_raycast_colliders(NULL, above_ball, down, 1.0f, SINEW_LAYER_ALL, &ch),
+           SINEW_RESULT_NULL_ARGUMENT);
+
+    /* ---- the nearest particle ---- */
+    SinewParticleHit ph;
+    memset(&ph, 0, sizeof ph);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0.3f, 0.5f, 0.2f}, 1.0f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_OK);
+    CHECK(ph.hit == 1 && same_body(ph.body, ball) && ph.particle == 0);
+    CHECK(near(ph.distance, 0.4f, 3e-3f) && near(ph.position.y, 0.1f, 3e-3f) && near(ph.position.x, 0.3f, 1e-3f));
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){1.0f, 0.2f, 10.0f}, 1.0f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_OK);
+    CHECK(ph.hit == 1 && same_body(ph.body, perch) && ph.particle == 1);
+    memset(&ph, 0xff, sizeof ph);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0.3f, 0.5f, 0.2f}, 0.3f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_OK);
+    CHECK(ph.hit == 0 && ph.body.index1 == 0 && ph.distance == 0.0f);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0.3f, 0.5f, 0.2f}, INFINITY, 2u, &ph), SINEW_RESULT_OK);
+    CHECK(ph.hit == 1 && same_body(ph.body, ghost)); /* the only body on layer 2, wherever it fell */
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0, 0, 0}, 0.0f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0, 0, 0}, NAN, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0, 0, INFINITY}, 1.0f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_nearest_particle(w, (SinewVec3){0, 0, 0}, 1.0f, SINEW_LAYER_ALL, NULL),
+           SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_nearest_particle(NULL, (SinewVec3){0, 0, 0}, 1.0f, SINEW_LAYER_ALL, &ph),
+           SINEW_RESULT_NULL_ARGUMENT);
+
+    /* a hit on a destroyed body; a destroyed collider's material */
+    SinewRayHit stale = rope_hit;
+    EXPECT(sinew_body_destroy(w, rope), SINEW_RESULT_OK);
+    EXPECT(sinew_body_apply_hit_impulse(w, &stale, up), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_destroy(w, floor), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_get_material(w, floor, &m), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_collider_set_filter(w, floor, 1u, 1u), SINEW_RESULT_INVALID_ID);
+    CHECK(sinew_collider_is_valid(w, ball_c) && sinew_collider_is_valid(w, pill_c));
+    CHECK(sinew_collider_is_valid(w, bar_a) && sinew_collider_is_valid(w, bar_b) && !sinew_collider_is_valid(w, floor));
+    sinew_world_destroy(w);
+}
+
 int main(void) {
     /* ---- version and errors ---- */
     CHECK(sinew_abi_version() == SINEW_ABI_VERSION);
@@ -521,6 +1072,8 @@ int main(void) {
     EXPECT(sinew_world_explode(NULL, crate_at.position, 1.0f, 2.0f, NULL), SINEW_RESULT_NULL_ARGUMENT);
     for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(rw, 1.0f / 60.0f), SINEW_RESULT_OK);
     sinew_world_destroy(rw);
+
+    check_shapes_and_queries(&def);
 
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

@@ -20,7 +20,8 @@
 //! becomes a `const` of `Native` (a number, or an expression of earlier integer
 //! constants with `| & ^ ~ << >>`); structs become `[StructLayout(Sequential)]`
 //! unsafe structs with the C field names, pointer fields staying pointers (so
-//! a def with arrays, like `SinewClothMeshDef`, stays blittable); an opaque
+//! a def with arrays, like `SinewClothMeshDef`, stays blittable, and a struct
+//! may point to its own type, like `SinewColliderDef.children`); an opaque
 //! struct becomes an empty struct used behind pointers. C# 7.3: no function
 //! pointers, no `nint`.
 
@@ -580,6 +581,13 @@ fn every_header_function_and_struct_is_translated() {
         "SinewWorldDef",
         "SinewClothGridDef",
         "SinewClothMeshDef",
+        "SinewMaterial",
+        "SinewColliderDef",
+        "SinewCollisionStick",
+        "SinewContact",
+        "SinewRayHit",
+        "SinewColliderHit",
+        "SinewParticleHit",
     ] {
         assert!(cs.contains(&format!("public unsafe struct {name}\n")), "{name} missing");
     }
@@ -603,6 +611,17 @@ fn every_header_function_and_struct_is_translated() {
         "public static extern SinewResult sinew_cloth_write_vertices(SinewWorld* world, SinewBodyId body, byte* positions, UIntPtr position_stride, byte* normals, UIntPtr normal_stride, uint capacity, uint* out_count);",
         "public static extern SinewResult sinew_joint_create(SinewWorld* world, SinewBodyId body_a, uint particle_a, SinewBodyId body_b, uint particle_b, float rest_length, float compliance, SinewJointId* out_joint);",
         "public const uint SINEW_TETHER_GEODESIC = 2;",
+        // A struct holding a pointer to its own type (a compound's parts) and
+        // the collider def's arrays: pointers in an unsafe struct.
+        "public SinewColliderDef* children;",
+        "public SinewVec3* points;",
+        "public float* heights;",
+        "public SinewMaterial material;",
+        "public const uint SINEW_LAYER_ALL = 4294967295;",
+        "public const uint SINEW_SHAPE_COMPOUND = 7;",
+        "public static extern SinewResult sinew_collider_create(SinewWorld* world, SinewColliderDef* def, SinewColliderId* out_collider);",
+        "public static extern SinewResult sinew_world_raycast(SinewWorld* world, SinewVec3 origin, SinewVec3 direction, float max_distance, uint mask, SinewRayHit* out_hit);",
+        "public static extern SinewResult sinew_body_apply_hit_impulse(SinewWorld* world, SinewRayHit* hit, SinewVec3 impulse);",
         "[DllImport(LibraryName, EntryPoint = \"sinew_world_step\", CallingConvention = CallingConvention.Cdecl",
     ] {
         assert!(cs.contains(expected), "Native.g.cs lacks `{expected}`");

@@ -68,6 +68,18 @@ using ClothMeshDef = ::SinewClothMeshDef;
 using BoneDef = ::SinewBoneDef;
 using RagdollDef = ::SinewRagdollDef;
 using RigidDef = ::SinewRigidDef;
+using Material = ::SinewMaterial;
+using ColliderDef = ::SinewColliderDef;
+using CollisionStick = ::SinewCollisionStick;
+using Contact = ::SinewContact;
+using RayHit = ::SinewRayHit;
+using ColliderHit = ::SinewColliderHit;
+using ParticleHit = ::SinewParticleHit;
+
+/// Every collision layer (SINEW_LAYER_ALL), the default query mask.
+inline constexpr std::uint32_t layer_all = static_cast<std::uint32_t>(SINEW_LAYER_ALL);
+/// The layer bodies and colliders start on (SINEW_LAYER_DEFAULT).
+inline constexpr std::uint32_t layer_default = static_cast<std::uint32_t>(SINEW_LAYER_DEFAULT);
 
 /// A world-space axis-aligned box (sinew_body_get_bounds).
 struct Bounds {
@@ -109,6 +121,11 @@ inline RagdollDef default_ragdoll_def() noexcept { return ::sinew_default_ragdol
 
 /// The default rigid body: a 1 kg, 1 m box carried by a tetrahedron.
 inline RigidDef default_rigid_def() noexcept { return ::sinew_default_rigid_def(); }
+
+/// The default collider: a 1 m box at the origin, friction 0.5 (static and
+/// dynamic), no bounce, SINEW_COMBINE_AVERAGE, on SINEW_LAYER_DEFAULT
+/// colliding with every layer; arrays NULL, heightfield cells 1 m.
+inline ColliderDef default_collider_def() noexcept { return ::sinew_default_collider_def(); }
 
 /// The identity rotation.
 inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
@@ -275,6 +292,27 @@ public:
         return Result::from_code(::sinew_body_set_frame(world_, id_, frame, transform));
     }
 
+    /// Gives the body its own surface: each collider's coefficients then meet
+    /// it by that collider's combine rule (`material.combine` is ignored).
+    Result set_material(const Material& material) {
+        return Result::from_code(::sinew_body_set_material(world_, id_, &material));
+    }
+    /// Removes the body's own surface: it takes each collider's coefficients
+    /// as they are (the default).
+    Result clear_material() { return Result::from_code(::sinew_body_set_material(world_, id_, nullptr)); }
+    /// Puts the body on the `layer` bits, colliding with colliders on the
+    /// `mask` bits (a collider's own mask must hold a layer of the body too).
+    /// Default: layer_default, layer_all. Wakes the body.
+    Result set_collision_filter(std::uint32_t layer, std::uint32_t mask) {
+        return Result::from_code(::sinew_body_set_collision_filter(world_, id_, layer, mask));
+    }
+    /// Capsules between two particles each that collide with colliders along
+    /// their whole length (a rope across a thin bar). All are checked before
+    /// any is added.
+    Result add_collision_sticks(const CollisionStick* sticks, std::uint32_t count) {
+        return Result::from_code(::sinew_body_add_collision_sticks(world_, id_, sticks, count));
+    }
+
     /// Whether the body (with everything joined to it) is asleep.
     Expected<bool> is_sleeping() const {
         SinewBool sleeping = 0;
@@ -331,6 +369,10 @@ public:
     Expected<std::uint32_t> attach_to_frame(std::span<const std::uint32_t> particles, const Transform& frame) {
         if (!detail::fits_u32(particles.size())) return detail::too_long("particles");
         return attach_to_frame(particles.data(), static_cast<std::uint32_t>(particles.size()), frame);
+    }
+    Result add_collision_sticks(std::span<const CollisionStick> sticks) {
+        if (!detail::fits_u32(sticks.size())) return detail::too_long("sticks");
+        return add_collision_sticks(sticks.data(), static_cast<std::uint32_t>(sticks.size()));
     }
     Expected<std::uint32_t> read_positions(std::span<Vec3> out) const {
         return read_positions(out.data(), capacity_of(out));
@@ -582,6 +624,22 @@ public:
         return t;
     }
 
+    /// Changes the surface: friction, restitution, combine rule.
+    Result set_material(const Material& material) {
+        return Result::from_code(::sinew_collider_set_material(world_, id_, material));
+    }
+    Expected<Material> material() const {
+        Material m{};
+        Result r = Result::from_code(::sinew_collider_get_material(world_, id_, &m));
+        if (!r) return r;
+        return m;
+    }
+    /// Puts the collider on the `layer` bits, colliding with bodies on the
+    /// `mask` bits (0 collides with nothing; rays still see its layer).
+    Result set_filter(std::uint32_t layer, std::uint32_t mask) {
+        return Result::from_code(::sinew_collider_set_filter(world_, id_, layer, mask));
+    }
+
 private:
     SinewWorld* world_ = nullptr;
     ColliderId id_{};
@@ -752,6 +810,115 @@ public:
         return make_collider(::sinew_collider_create_capsule(world_, a, b, radius, friction, &id), id);
     }
 
+    /// A collider of any shape, with its material and filter (def from
+    /// default_collider_def(); the arrays it points to are read during the
+    /// call only; a mesh's BVH is built inside it).
+    Expected<Collider> create_collider(const ColliderDef& def) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create(world_, &def, &id), id);
+    }
+    /// A static, two-sided triangle mesh: `points` (local frame) and three
+    /// `indices` per triangle; the rest (frame, material, filter) from def.
+    Expected<Collider> create_mesh(ColliderDef def, const Vec3* points, std::uint32_t point_count,
+                                   const std::uint32_t* indices, std::uint32_t index_count) {
+        def.shape = SINEW_SHAPE_MESH;
+        def.points = points;
+        def.point_count = point_count;
+        def.indices = indices;
+        def.index_count = index_count;
+        return create_collider(def);
+    }
+    /// A heightfield of `columns` x `rows` heights (row-major, vertex (c, r)
+    /// at (c * def.cell_size_x, heights[r * columns + c], r * def.cell_size_z)
+    /// of def's frame), solid below.
+    Expected<Collider> create_heightfield(ColliderDef def, const float* heights, std::uint32_t columns,
+                                          std::uint32_t rows) {
+        def.shape = SINEW_SHAPE_HEIGHTFIELD;
+        def.heights = heights;
+        def.columns = columns;
+        def.rows = rows;
+        return create_collider(def);
+    }
+    /// The convex hull of 4..256 local points.
+    Expected<Collider> create_convex(ColliderDef def, const Vec3* points, std::uint32_t count) {
+        def.shape = SINEW_SHAPE_CONVEX;
+        def.points = points;
+        def.point_count = count;
+        return create_collider(def);
+    }
+    /// A compound of parts (defs of other shapes, their transforms relative
+    /// to def's frame; def's material and filter apply to all of them).
+    Expected<Collider> create_compound(ColliderDef def, const ColliderDef* children, std::uint32_t count) {
+        def.shape = SINEW_SHAPE_COMPOUND;
+        def.children = children;
+        def.child_count = count;
+        return create_collider(def);
+    }
+
+    /// The contacts of the last step (one per particle that touched a
+    /// collider, body order then particle order) into out[0 .. capacity);
+    /// returns their count. nullptr with capacity 0 asks for the count; a too
+    /// small buffer gets nothing (SINEW_RESULT_BUFFER_TOO_SMALL).
+    Expected<std::uint32_t> read_contacts(Contact* out, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_read_contacts(world_, out, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+    /// All contacts of the last step, in a new vector.
+    Expected<std::vector<Contact>> read_contacts() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_read_contacts(world_, nullptr, 0, &n));
+        if (!r) return r;
+        std::vector<Contact> out;
+        for (;;) {
+            out.resize(n);
+            const SinewResult code = ::sinew_world_read_contacts(world_, out.data(), n, &n);
+            if (code == SINEW_RESULT_BUFFER_TOO_SMALL) continue;  // a step came in between: n is the new count
+            r = Result::from_code(code);
+            if (!r) return r;
+            out.resize(n);
+            return out;
+        }
+    }
+
+    /// Casts a ray against the bodies on a layer in `mask` (particles as
+    /// spheres of their radius, collision sticks, cloth triangles): the
+    /// nearest hit within max_distance, with the particles and weights that
+    /// carry it. A miss is not an error: the hit's `hit` is 0.
+    Expected<RayHit> raycast(Vec3 origin, Vec3 direction, float max_distance = std::numeric_limits<float>::infinity(),
+                             std::uint32_t mask = layer_all) const {
+        RayHit hit{};
+        Result r = Result::from_code(::sinew_world_raycast(world_, origin, direction, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// Casts a ray against the colliders on a layer in `mask`, where they are
+    /// now; `hit` 0 on a miss.
+    Expected<ColliderHit> raycast_colliders(Vec3 origin, Vec3 direction,
+                                            float max_distance = std::numeric_limits<float>::infinity(),
+                                            std::uint32_t mask = layer_all) const {
+        ColliderHit hit{};
+        Result r =
+            Result::from_code(::sinew_world_raycast_colliders(world_, origin, direction, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// The particle nearest `point` within max_distance among bodies on a
+    /// layer in `mask` (picking); `hit` 0 when none is that close.
+    Expected<ParticleHit> nearest_particle(Vec3 point, float max_distance = std::numeric_limits<float>::infinity(),
+                                           std::uint32_t mask = layer_all) const {
+        ParticleHit hit{};
+        Result r = Result::from_code(::sinew_world_nearest_particle(world_, point, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// An impulse (N s) at a raycast() hit: spread over its particles by
+    /// their weights, so the body's momentum grows by `impulse`. Wakes it.
+    Result apply_hit_impulse(const RayHit& hit, Vec3 impulse) {
+        return Result::from_code(::sinew_body_apply_hit_impulse(world_, &hit, impulse));
+    }
+
     /// Wraps an id of this world (e.g. one kept in a save file).
     Body body(BodyId id) const noexcept { return Body(world_, id); }
     Cloth cloth(BodyId id) const noexcept { return Cloth(world_, id); }
@@ -790,6 +957,33 @@ public:
     }
     Expected<std::size_t> snapshot(std::span<std::uint8_t> buffer) const {
         return snapshot(buffer.data(), buffer.size());
+    }
+    Expected<Collider> create_mesh(const ColliderDef& def, std::span<const Vec3> points,
+                                   std::span<const std::uint32_t> indices) {
+        if (!detail::fits_u32(points.size()) || !detail::fits_u32(indices.size())) return detail::too_long("mesh");
+        return create_mesh(def, points.data(), static_cast<std::uint32_t>(points.size()), indices.data(),
+                           static_cast<std::uint32_t>(indices.size()));
+    }
+    /// `heights` must hold columns * rows values.
+    Expected<Collider> create_heightfield(const ColliderDef& def, std::span<const float> heights,
+                                          std::uint32_t columns, std::uint32_t rows) {
+        if (heights.size() != static_cast<std::size_t>(columns) * rows) {
+            return Result::failure(SINEW_RESULT_INVALID_ARGUMENT, "heights: must hold columns * rows values");
+        }
+        return create_heightfield(def, heights.data(), columns, rows);
+    }
+    Expected<Collider> create_convex(const ColliderDef& def, std::span<const Vec3> points) {
+        if (!detail::fits_u32(points.size())) return detail::too_long("points");
+        return create_convex(def, points.data(), static_cast<std::uint32_t>(points.size()));
+    }
+    Expected<Collider> create_compound(const ColliderDef& def, std::span<const ColliderDef> children) {
+        if (!detail::fits_u32(children.size())) return detail::too_long("children");
+        return create_compound(def, children.data(), static_cast<std::uint32_t>(children.size()));
+    }
+    Expected<std::uint32_t> read_contacts(std::span<Contact> out) const {
+        const std::uint32_t capacity =
+            detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
+        return read_contacts(out.data(), capacity);
     }
     Result restore(std::span<const std::uint8_t> bytes) { return restore(bytes.data(), bytes.size()); }
 #endif

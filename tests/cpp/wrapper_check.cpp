@@ -505,6 +505,297 @@ void check_character() {
     std::printf("frames and skin checked\n");
 }
 
+bool same_body(sinew::BodyId a, sinew::BodyId b) { return a.index1 == b.index1 && a.generation == b.generation; }
+bool same_collider(sinew::ColliderId a, sinew::ColliderId b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+}
+bool near(float a, float b, float tolerance) { return std::fabs(a - b) <= tolerance; }
+
+// Colliders of every shape from defs (a 2-triangle mesh floor, a heightfield,
+// a hull, a compound), materials, collision filters, collision sticks, the
+// contact readback, ray casts against bodies and colliders, the nearest
+// particle and an impulse at a ray's hit.
+void check_shapes_and_queries() {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const sinew::Vec3 down{0.0f, -1.0f, 0.0f}, up{0.0f, 1.0f, 0.0f};
+    sinew::WorldDef settings = sinew::default_world_def();
+    settings.sleep_speed = 0.0f;  // resting bodies keep reporting contacts
+    auto created = sinew::World::create(settings);
+    EXPECT_OK(created);
+    sinew::World& world = created.value();
+
+    const sinew::ColliderDef base = sinew::default_collider_def();
+    CHECK(base.shape == SINEW_SHAPE_BOX && base.half_extents.y == 0.5f && base.cell_size_x == 1.0f);
+    CHECK(base.material.friction == 0.5f && base.material.dynamic_friction == 0.5f);
+    CHECK(base.material.restitution == 0.0f);
+    CHECK(base.material.combine == SINEW_COMBINE_AVERAGE && base.layer == sinew::layer_default &&
+          base.mask == sinew::layer_all && sinew::layer_all == 0xFFFFFFFFu);
+    sinew::ColliderDef zero{};
+    EXPECT_CODE(world.create_collider(zero), SINEW_RESULT_INVALID_ARGUMENT);  // no cookie
+    sinew::ColliderDef bad = base;
+    bad.shape = 99;
+    EXPECT_CODE(world.create_collider(bad), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = base;
+    bad.material.combine = 9;
+    EXPECT_CODE(world.create_collider(bad), SINEW_RESULT_INVALID_ARGUMENT);
+    bad = base;
+    bad.half_extents.x = nan;
+    EXPECT_CODE(world.create_collider(bad), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::ColliderDef ball_def = base;
+    ball_def.shape = SINEW_SHAPE_SPHERE;
+    ball_def.transform.position = {30.0f, 0.0f, 0.0f};
+    EXPECT_OK(world.create_collider(ball_def));
+
+    // A mesh floor: two triangles, 4 m square at y = 0.
+    const sinew::Vec3 quad[4] = {{-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {-2, 0, 2}};
+    const std::uint32_t tris[6] = {0, 2, 1, 0, 3, 2};
+    sinew::ColliderDef floor_def = base;
+    floor_def.material = {0.8f, 0.6f, 0.0f, SINEW_COMBINE_MAX};
+    EXPECT_CODE(world.create_mesh(base, quad, 4, tris, 5), SINEW_RESULT_INVALID_ARGUMENT);  // not 3 per triangle
+    EXPECT_CODE(world.create_mesh(base, nullptr, 4, tris, 6), SINEW_RESULT_NULL_ARGUMENT);
+    const std::uint32_t outside[3] = {0, 1, 4};
+    EXPECT_CODE(world.create_mesh(base, quad, 4, outside, 3), SINEW_RESULT_INVALID_ARGUMENT);
+    auto floor_made = world.create_mesh(floor_def, quad, 4, tris, 6);
+    EXPECT_OK(floor_made);
+    sinew::Collider floor = floor_made.value();
+    const sinew::Material given = floor.material().value();
+    CHECK(given.friction == 0.8f && given.dynamic_friction == 0.6f && given.restitution == 0.0f &&
+          given.combine == SINEW_COMBINE_MAX);
+    EXPECT_OK(floor.set_material({0.5f, 0.4f, 0.25f, SINEW_COMBINE_MIN}));
+    const sinew::Material changed = floor.material().value();
+    CHECK(changed.friction == 0.5f && changed.dynamic_friction == 0.4f && changed.restitution == 0.25f &&
+          changed.combine == SINEW_COMBINE_MIN);
+    EXPECT_CODE(floor.set_material({0.5f, 0.4f, 2.0f, SINEW_COMBINE_MIN}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(floor.set_material({-0.5f, 0.4f, 0.0f, SINEW_COMBINE_MIN}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(floor.set_material({0.5f, 0.4f, 0.0f, 9u}), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(floor.material().value().restitution == 0.25f);  // refusals change nothing
+    EXPECT_OK(floor.set_material({0.5f, 0.4f, 0.0f, SINEW_COMBINE_AVERAGE}));
+    EXPECT_CODE(world.collider(sinew::ColliderId{}).material(), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(world.collider(sinew::ColliderId{}).set_filter(1, 1), SINEW_RESULT_INVALID_ID);
+
+    // A heightfield at x = 10: 3 x 3 heights of 0.5 m in a frame 0.5 m down
+    // (its surface at y = 0), on layer 4 only.
+    std::vector<float> heights(9, 0.5f);
+    sinew::ColliderDef field_def = base;
+    field_def.transform.position = {10.0f, -0.5f, 0.0f};
+    EXPECT_CODE(world.create_heightfield(field_def, heights.data(), 1, 3), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.create_heightfield(field_def, nullptr, 3, 3), SINEW_RESULT_NULL_ARGUMENT);
+    auto field = world.create_heightfield(field_def, heights.data(), 3, 3);
+    EXPECT_OK(field);
+    EXPECT_OK(field->set_filter(4u, sinew::layer_all));
+
+    // A hull: a 1 m cube at x = -10, whose empty mask lets everything through.
+    const sinew::Vec3 cube[8] = {{-0.5f, -0.5f, -0.5f}, {0.5f, -0.5f, -0.5f}, {-0.5f, 0.5f, -0.5f},
+                                 {0.5f, 0.5f, -0.5f},   {-0.5f, -0.5f, 0.5f}, {0.5f, -0.5f, 0.5f},
+                                 {-0.5f, 0.5f, 0.5f},   {0.5f, 0.5f, 0.5f}};
+    sinew::ColliderDef hull_def = base;
+    hull_def.transform.position = {-10.0f, 0.0f, 0.0f};
+    EXPECT_CODE(world.create_convex(hull_def, cube, 3), SINEW_RESULT_INVALID_ARGUMENT);
+    auto hull = world.create_convex(hull_def, cube, 8);
+    EXPECT_OK(hull);
+    EXPECT_OK(hull->set_filter(sinew::layer_default, 0u));
+
+    // A compound at z = 10: a thin box at local x = -1, a ball at x = +1.
+    sinew::ColliderDef parts[2] = {base, base};
+    parts[0].transform.position = {-1.0f, 0.0f, 0.0f};
+    parts[0].half_extents = {0.5f, 0.1f, 0.5f};
+    parts[1].shape = SINEW_SHAPE_SPHERE;
+    parts[1].transform.position = {1.0f, 0.0f, 0.0f};
+    parts[1].radius = 0.3f;
+    sinew::ColliderDef compound_def = base;
+    compound_def.transform.position = {0.0f, 0.0f, 10.0f};
+    EXPECT_CODE(world.create_compound(compound_def, parts, 0), SINEW_RESULT_INVALID_ARGUMENT);  // empty
+    EXPECT_CODE(world.create_compound(compound_def, nullptr, 2), SINEW_RESULT_NULL_ARGUMENT);
+    sinew::ColliderDef nested[1] = {base};
+    nested[0].shape = SINEW_SHAPE_COMPOUND;
+    nested[0].children = parts;
+    nested[0].child_count = 2;
+    EXPECT_CODE(world.create_compound(compound_def, nested, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    auto compound = world.create_compound(compound_def, parts, 2);
+    EXPECT_OK(compound);
+
+    // Two thin bars along z at x = 19.6 and 20.4 for a rope to lie across.
+    EXPECT_OK(world.create_capsule({19.6f, 1.0f, -1.0f}, {19.6f, 1.0f, 1.0f}, 0.05f, 0.5f));
+    EXPECT_OK(world.create_capsule({20.4f, 1.0f, -1.0f}, {20.4f, 1.0f, 1.0f}, 0.05f, 0.5f));
+
+    // Bodies: a ball over the floor, one over the heightfield, two particles
+    // over the compound's parts, a ghost whose mask lacks the floor's layer,
+    // one over the hull, and a rope whose ends lie outside the bars.
+    const sinew::Vec3 ball_at{0.3f, 0.5f, 0.2f}, hill_at{10.5f, 1.0f, 1.2f}, ghost_at{0.5f, 0.5f, -0.5f};
+    const sinew::Vec3 faller_at{-10.0f, 1.5f, 0.0f};
+    const sinew::Vec3 perch_at[2] = {{-1.0f, 1.0f, 10.0f}, {1.0f, 1.0f, 10.0f}};
+    const sinew::Vec3 rope_at[2] = {{19.2f, 1.2f, 0.0f}, {20.8f, 1.2f, 0.0f}};
+    sinew::Body ball = world.create_particles(&ball_at, nullptr, 1).value();
+    sinew::Body hill = world.create_particles(&hill_at, nullptr, 1).value();
+    sinew::Body perch = world.create_particles(perch_at, nullptr, 2).value();
+    sinew::Body ghost = world.create_particles(&ghost_at, nullptr, 1).value();
+    sinew::Body faller = world.create_particles(&faller_at, nullptr, 1).value();
+    sinew::Body rope = world.create_particles(rope_at, nullptr, 2).value();
+    EXPECT_OK(ball.set_particle_radius(0.1f));
+    EXPECT_OK(hill.set_particle_radius(0.1f));
+    EXPECT_OK(perch.set_particle_radius(0.05f));
+    const sinew::DistanceConstraint rod{0, 1, -1.0f, 0.0f};
+    EXPECT_OK(rope.add_distance_constraints(&rod, 1));
+
+    EXPECT_OK(ball.set_material({1.0f, 0.9f, 0.0f, 9u}));  // a body's combine is ignored
+    EXPECT_CODE(ball.set_material({1.0f, 0.9f, 1.5f, 0u}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(ball.set_material({nan, 0.9f, 0.0f, 0u}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(hill.clear_material());
+    EXPECT_CODE(world.body(sinew::BodyId{}).set_material({1.0f, 1.0f, 0.0f, 0u}), SINEW_RESULT_INVALID_ID);
+    EXPECT_CODE(world.body(sinew::BodyId{}).clear_material(), SINEW_RESULT_INVALID_ID);
+    EXPECT_OK(ghost.set_collision_filter(2u, ~1u));
+    EXPECT_CODE(world.body(sinew::BodyId{}).set_collision_filter(2u, ~1u), SINEW_RESULT_INVALID_ID);
+
+    const std::uint64_t before = world.state_hash().value_or(0);
+    const sinew::CollisionStick out_of_range[1] = {{0, 2, 0.05f}};
+    const sinew::CollisionStick same_end[1] = {{1, 1, 0.05f}};
+    const sinew::CollisionStick no_radius[2] = {{0, 1, 0.05f}, {0, 1, 0.0f}};
+    const sinew::CollisionStick nan_radius[1] = {{0, 1, nan}};
+    EXPECT_CODE(rope.add_collision_sticks(out_of_range, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(rope.add_collision_sticks(same_end, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(rope.add_collision_sticks(no_radius, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(rope.add_collision_sticks(nan_radius, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(rope.add_collision_sticks(nullptr, 1), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(world.state_hash().value_or(1) == before);  // nothing added
+    EXPECT_OK(rope.add_collision_sticks(nullptr, 0));
+    EXPECT_OK(rope.add_collision_sticks(no_radius, 1));
+
+    CHECK(world.read_contacts(nullptr, 0).value_or(99) == 0);  // no step yet
+    for (int frame = 0; frame < 60; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
+
+    const std::vector<sinew::Vec3> perched = perch.read_positions().value();
+    const std::vector<sinew::Vec3> lying = rope.read_positions().value();
+    const float ball_y = ball.read_positions().value()[0].y, hill_y = hill.read_positions().value()[0].y;
+    std::printf("shapes: rest heights mesh %.4f (0.1), heightfield %.4f (0.1), compound %.4f (0.15) %.4f (0.35), "
+                "rope on the bars %.4f (1.1)\n",
+                static_cast<double>(ball_y), static_cast<double>(hill_y), static_cast<double>(perched[0].y),
+                static_cast<double>(perched[1].y), static_cast<double>(lying[0].y));
+    CHECK(near(ball_y, 0.1f, 2e-3f));
+    CHECK(near(hill_y, 0.1f, 2e-3f));  // layer 4 is in the body's mask, layer 1 in the field's
+    CHECK(near(perched[0].y, 0.15f, 2e-3f) && near(perched[1].y, 0.35f, 2e-3f));
+    CHECK(near(lying[0].y, 1.1f, 5e-3f) && near(lying[1].y, 1.1f, 5e-3f));
+    CHECK(ghost.read_positions().value()[0].y < -3.0f);
+    CHECK(faller.read_positions().value()[0].y < -3.0f);
+
+    // Contacts: the count, a too small buffer, the vector.
+    const std::uint32_t n = world.read_contacts(nullptr, 0).value_or(0);
+    CHECK(n >= 4);
+    std::vector<sinew::Contact> buffer(n);
+    EXPECT_CODE(world.read_contacts(buffer.data(), n - 1), SINEW_RESULT_BUFFER_TOO_SMALL);
+    EXPECT_CODE(world.read_contacts(nullptr, 4), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(world.read_contacts(buffer.data(), n).value_or(0) == n);
+    const std::vector<sinew::Contact> contacts = world.read_contacts().value();
+    CHECK(contacts.size() == n);
+    int seen = 0;
+    for (const sinew::Contact& c : contacts) {
+        CHECK(!same_body(c.body, ghost.id()) && !same_body(c.body, faller.id()));
+        if (same_body(c.body, ball.id())) {
+            ++seen;
+            CHECK(same_collider(c.collider, floor.id()) && c.particle == 0 && c.normal.y > 0.999f);
+            CHECK(near(c.point.y, 0.0f, 2e-3f) && c.speed < 0.5f && c.depth >= 0.0f);
+        } else if (same_body(c.body, hill.id())) {
+            ++seen;
+            CHECK(same_collider(c.collider, field->id()) && near(c.point.y, 0.0f, 2e-3f));
+        } else if (same_body(c.body, perch.id())) {
+            ++seen;
+            CHECK(same_collider(c.collider, compound->id()));
+        }
+    }
+    CHECK(seen == 4);
+
+    // Ray casts against bodies: the ball's sphere, the rope's stick.
+    const sinew::RayHit on_ball = world.raycast({0.3f, 5.0f, 0.2f}, {0.0f, -2.0f, 0.0f}).value();
+    CHECK(on_ball.hit == 1 && same_body(on_ball.body, ball.id()) && on_ball.particle_count == 1);
+    CHECK(on_ball.particle_a == 0 && on_ball.weight_a == 1.0f && near(on_ball.distance, 4.8f, 3e-3f));
+    CHECK(on_ball.normal.y > 0.999f && near(on_ball.point.y, 0.2f, 3e-3f));
+    CHECK(world.raycast({0.3f, 5.0f, 0.2f}, down, 4.0f).value().hit == 0);  // too short
+    CHECK(world.raycast({0.3f, 5.0f, 0.2f}, down, inf, 2u).value().hit == 0);  // the ball is not on layer 2
+    EXPECT_CODE(world.raycast({0.3f, 5.0f, 0.2f}, {0.0f, 0.0f, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.raycast({nan, 5.0f, 0.2f}, down), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.raycast({0.3f, 5.0f, 0.2f}, down, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    const sinew::RayHit on_rope = world.raycast({20.0f, 3.0f, 0.0f}, down, 10.0f).value();
+    CHECK(on_rope.hit == 1 && same_body(on_rope.body, rope.id()) && on_rope.particle_count == 2);
+    CHECK(near(on_rope.weight_a, 0.5f, 1e-3f) && near(on_rope.weight_b, 0.5f, 1e-3f));
+    CHECK(near(on_rope.distance, 1.85f, 6e-3f));
+
+    // 1 N s at the rope's middle: 0.5 m/s more for each 1 kg end.
+    const std::vector<sinew::Vec3> v0 = rope.read_velocities().value();
+    EXPECT_OK(world.apply_hit_impulse(on_rope, {0.0f, 0.0f, 1.0f}));
+    const std::vector<sinew::Vec3> v1 = rope.read_velocities().value();
+    std::printf("hit impulse: the rope's ends gained %.4f and %.4f m/s (0.5 each)\n",
+                static_cast<double>(v1[0].z - v0[0].z), static_cast<double>(v1[1].z - v0[1].z));
+    CHECK(near(v1[0].z - v0[0].z, 0.5f, 1e-3f) && near(v1[1].z - v0[1].z, 0.5f, 1e-3f));
+    sinew::RayHit missed = on_rope;
+    missed.hit = 0;
+    EXPECT_CODE(world.apply_hit_impulse(missed, up), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::RayHit heavy = on_rope;
+    heavy.weight_b = 1.5f;
+    EXPECT_CODE(world.apply_hit_impulse(heavy, up), SINEW_RESULT_INVALID_ARGUMENT);
+    sinew::RayHit four = on_rope;
+    four.particle_count = 4;
+    EXPECT_CODE(world.apply_hit_impulse(four, up), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.apply_hit_impulse(on_rope, {nan, 0.0f, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // Ray casts against colliders.
+    const sinew::ColliderHit on_floor = world.raycast_colliders({0.3f, 5.0f, 0.2f}, down).value();
+    CHECK(on_floor.hit == 1 && same_collider(on_floor.collider, floor.id()));
+    CHECK(near(on_floor.distance, 5.0f, 1e-4f));
+    CHECK(near(on_floor.normal.y, 1.0f, 1e-5f) && near(on_floor.point.x, 0.3f, 1e-5f));
+    const sinew::ColliderHit below = world.raycast_colliders({0.3f, -1.0f, 0.2f}, up, 10.0f).value();
+    CHECK(below.hit == 1 && near(below.distance, 1.0f, 1e-4f) && near(below.normal.y, -1.0f, 1e-5f));  // two-sided
+    CHECK(world.raycast_colliders({10.5f, 5.0f, 1.2f}, down, 10.0f, sinew::layer_default).value().hit == 0);
+    const sinew::ColliderHit on_field = world.raycast_colliders({10.5f, 5.0f, 1.2f}, down, 10.0f, 4u).value();
+    CHECK(on_field.hit == 1 && same_collider(on_field.collider, field->id()) && near(on_field.distance, 5.0f, 1e-4f));
+    const sinew::ColliderHit on_part = world.raycast_colliders({1.0f, 5.0f, 10.0f}, down).value();
+    CHECK(on_part.hit == 1 && same_collider(on_part.collider, compound->id()) && near(on_part.distance, 4.7f, 1e-4f));
+    const sinew::ColliderHit on_hull = world.raycast_colliders({-10.0f, 5.0f, 0.0f}, down).value();
+    CHECK(on_hull.hit == 1 && same_collider(on_hull.collider, hull->id()) && near(on_hull.distance, 4.5f, 1e-4f));
+    CHECK(world.raycast_colliders({0.3f, 5.0f, 0.2f}, up).value().hit == 0);
+    EXPECT_CODE(world.raycast_colliders({0.3f, 5.0f, 0.2f}, {0.0f, 0.0f, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.raycast_colliders({0.3f, 5.0f, 0.2f}, down, nan), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // The nearest particle.
+    const sinew::ParticleHit picked = world.nearest_particle({0.3f, 0.5f, 0.2f}, 1.0f).value();
+    CHECK(picked.hit == 1 && same_body(picked.body, ball.id()) && picked.particle == 0);
+    CHECK(near(picked.distance, 0.4f, 3e-3f) && near(picked.position.y, 0.1f, 3e-3f));
+    const sinew::ParticleHit right = world.nearest_particle({1.0f, 0.2f, 10.0f}, 1.0f).value();
+    CHECK(right.hit == 1 && same_body(right.body, perch.id()) && right.particle == 1);
+    CHECK(world.nearest_particle({0.3f, 0.5f, 0.2f}, 0.3f).value().hit == 0);
+    CHECK(same_body(world.nearest_particle({0.3f, 0.5f, 0.2f}, inf, 2u).value().body, ghost.id()));
+    EXPECT_CODE(world.nearest_particle({0.3f, 0.5f, 0.2f}, -1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(world.nearest_particle({0.3f, nan, 0.2f}), SINEW_RESULT_INVALID_ARGUMENT);
+
+    // A hit on a destroyed body.
+    EXPECT_OK(rope.destroy());
+    EXPECT_CODE(world.apply_hit_impulse(on_rope, up), SINEW_RESULT_INVALID_ID);
+    // A world handle without a world.
+    sinew::World empty;
+    EXPECT_CODE(empty.read_contacts(), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT_CODE(empty.raycast({0.0f, 0.0f, 0.0f}, down), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT_CODE(empty.create_collider(base), SINEW_RESULT_NULL_ARGUMENT);
+
+#if SINEW_CPP_HAS_SPAN
+    sinew::ColliderDef spanned = base;
+    spanned.transform.position = {0.0f, -20.0f, 0.0f};
+    EXPECT_OK(world.create_mesh(spanned, std::span<const sinew::Vec3>(quad), std::span<const std::uint32_t>(tris)));
+    EXPECT_OK(world.create_heightfield(spanned, std::span<const float>(heights), 3, 3));
+    EXPECT_CODE(world.create_heightfield(spanned, std::span<const float>(heights).first(8), 3, 3),
+                SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(world.create_convex(spanned, std::span<const sinew::Vec3>(cube)));
+    EXPECT_OK(world.create_compound(spanned, std::span<const sinew::ColliderDef>(parts)));
+    const sinew::Vec3 pair[2] = {{0.0f, -30.0f, 0.0f}, {1.0f, -30.0f, 0.0f}};
+    sinew::Body spanned_rope = world.create_particles(pair, nullptr, 2).value();
+    const sinew::CollisionStick one_stick[1] = {{0, 1, 0.05f}};
+    EXPECT_OK(spanned_rope.add_collision_sticks(std::span<const sinew::CollisionStick>(one_stick)));
+    std::vector<sinew::Contact> span_contacts(n + 8);
+    CHECK(world.read_contacts(std::span<sinew::Contact>(span_contacts)).value_or(0) >= 3);
+    EXPECT_CODE(world.read_contacts(std::span<sinew::Contact>(span_contacts).first(1)),
+                SINEW_RESULT_BUFFER_TOO_SMALL);
+#endif
+    std::printf("shapes, contacts and queries checked\n");
+}
+
 }  // namespace
 
 int main() {
@@ -682,6 +973,7 @@ int main() {
     check_character();
     check_ragdoll();
     check_rigid();
+    check_shapes_and_queries();
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     if (g_failures == 0) std::printf("all checks passed\n");

@@ -72,6 +72,13 @@ static unsafe class BindingTest
             case "SinewJointId": return sizeof(SinewJointId);
             case "SinewClothGridDef": return sizeof(SinewClothGridDef);
             case "SinewClothMeshDef": return sizeof(SinewClothMeshDef);
+            case "SinewMaterial": return sizeof(SinewMaterial);
+            case "SinewColliderDef": return sizeof(SinewColliderDef);
+            case "SinewCollisionStick": return sizeof(SinewCollisionStick);
+            case "SinewContact": return sizeof(SinewContact);
+            case "SinewRayHit": return sizeof(SinewRayHit);
+            case "SinewColliderHit": return sizeof(SinewColliderHit);
+            case "SinewParticleHit": return sizeof(SinewParticleHit);
             default: return -1;
         }
     }
@@ -233,6 +240,7 @@ static unsafe class BindingTest
         CheckCharacter();
         CheckRagdoll();
         CheckRigid();
+        CheckShapes();
 
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
@@ -551,6 +559,292 @@ static unsafe class BindingTest
             Check(farthest <= 0.05f + 1e-4f, "max distance holds against the backstop (" + farthest + ")");
             world.SetWind(V(0, 0, 0));
             Console.WriteLine("frames and skin checked");
+        }
+    }
+
+    static bool SameBody(SinewBodyId a, SinewBodyId b)
+    {
+        return a.index1 == b.index1 && a.generation == b.generation;
+    }
+
+    static bool SameCollider(SinewColliderId a, SinewColliderId b)
+    {
+        return a.index1 == b.index1 && a.generation == b.generation;
+    }
+
+    static bool Near(float a, float b, float tolerance)
+    {
+        return Math.Abs(a - b) <= tolerance;
+    }
+
+    static SinewMaterial M(float friction, float dynamicFriction, float restitution, uint combine)
+    {
+        SinewMaterial m;
+        m.friction = friction;
+        m.dynamic_friction = dynamicFriction;
+        m.restitution = restitution;
+        m.combine = combine;
+        return m;
+    }
+
+    // Colliders of every shape from defs and arrays (a 2-triangle mesh floor, a
+    // heightfield, a hull, a compound), materials, filters, collision sticks,
+    // contacts, ray casts, the nearest particle and an impulse at a hit.
+    static void CheckShapes()
+    {
+        // Layouts of the new structs (64-bit: pointers in SinewColliderDef).
+        Check(sizeof(SinewMaterial) == 16 && sizeof(SinewCollisionStick) == 12, "material and stick sizes");
+        Check(sizeof(SinewContact) == 52 && sizeof(SinewRayHit) == 68, "contact and ray hit sizes");
+        Check(sizeof(SinewColliderHit) == 40 && sizeof(SinewParticleHit) == 32, "collider and particle hit sizes");
+        Check(sizeof(SinewColliderDef) == (IntPtr.Size == 8 ? 168 : 140), "SinewColliderDef is " + sizeof(SinewColliderDef) + " bytes");
+        Check(Marshal.SizeOf(typeof(SinewColliderDef)) == sizeof(SinewColliderDef), "SinewColliderDef (pointer fields) is blittable");
+        Check(Marshal.SizeOf(typeof(SinewRayHit)) == sizeof(SinewRayHit), "SinewRayHit is blittable");
+
+        SinewVec3 down = V(0, -1, 0), up = V(0, 1, 0);
+        SinewWorldDef settings = World.DefaultDef();
+        settings.sleep_speed = 0f; // resting bodies keep reporting contacts
+        using (World world = new World(settings))
+        {
+            SinewColliderDef def = World.DefaultColliderDef();
+            Check(def.shape == Native.SINEW_SHAPE_BOX && def.half_extents.x == 0.5f && def.cell_size_z == 1f, "collider def defaults");
+            Check(def.material.friction == 0.5f && def.material.dynamic_friction == 0.5f && def.material.restitution == 0f
+                  && def.material.combine == Native.SINEW_COMBINE_AVERAGE, "default material");
+            Check(def.layer == Native.SINEW_LAYER_DEFAULT && def.mask == Native.SINEW_LAYER_ALL && def.mask == 0xFFFFFFFFu, "default filter");
+            ExpectCode(() => world.CreateCollider(default(SinewColliderDef)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero collider def");
+            SinewColliderDef bad = def;
+            bad.shape = 99;
+            ExpectCode(() => world.CreateCollider(bad), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "shape 99");
+            bad = def;
+            bad.material.combine = 9;
+            ExpectCode(() => world.CreateCollider(bad), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "combine 9");
+            bad = def;
+            bad.half_extents.y = float.NaN;
+            ExpectCode(() => world.CreateCollider(bad), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN box");
+            SinewColliderDef box = def;
+            box.transform.position = V(30, 0, 0);
+            SinewColliderId boxId = world.CreateCollider(box);
+            Check(world.IsValid(boxId), "a box from a def");
+
+            // A mesh floor of two triangles, 4 m square at y = 0.
+            SinewVec3[] quad = { V(-2, 0, -2), V(2, 0, -2), V(2, 0, 2), V(-2, 0, 2) };
+            int[] tris = { 0, 2, 1, 0, 3, 2 };
+            SinewColliderDef floorDef = def;
+            floorDef.material = M(0.8f, 0.6f, 0f, Native.SINEW_COMBINE_MAX);
+            ExpectCode(() => world.CreateMesh(def, quad, new[] { 0, 1 }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "2 indices");
+            ExpectCode(() => world.CreateMesh(def, quad, new[] { 0, 1, 4 }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "index out of range");
+            ExpectCode(() => world.CreateMesh(def, quad, new int[0]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "empty mesh");
+            SinewColliderId floor = world.CreateMesh(floorDef, quad, tris);
+            SinewMaterial got = world.GetColliderMaterial(floor);
+            Check(got.friction == 0.8f && got.dynamic_friction == 0.6f && got.restitution == 0f && got.combine == Native.SINEW_COMBINE_MAX, "material back as given");
+            world.SetColliderMaterial(floor, M(0.5f, 0.4f, 0.25f, Native.SINEW_COMBINE_MIN));
+            got = world.GetColliderMaterial(floor);
+            Check(got.dynamic_friction == 0.4f && got.restitution == 0.25f && got.combine == Native.SINEW_COMBINE_MIN, "material changed");
+            ExpectCode(() => world.SetColliderMaterial(floor, M(0.5f, 0.4f, 1.5f, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "restitution 1.5");
+            ExpectCode(() => world.SetColliderMaterial(floor, M(0.5f, 0.4f, 0f, 9)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "combine 9");
+            ExpectCode(() => world.SetColliderMaterial(floor, M(-1f, 0.4f, 0f, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative friction");
+            Check(world.GetColliderMaterial(floor).restitution == 0.25f, "refusals change nothing");
+            world.SetColliderMaterial(floor, M(0.5f, 0.4f, 0f, Native.SINEW_COMBINE_AVERAGE));
+
+            // A heightfield at x = 10, 3 x 3 heights of 0.5 m in a frame 0.5 m
+            // down (its surface at y = 0), on layer 4 only.
+            SinewColliderDef fieldDef = def;
+            fieldDef.transform.position = V(10, -0.5f, 0);
+            float[] heights = { 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f };
+            ExpectCode(() => world.CreateHeightfield(fieldDef, 1, 9, heights), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "1 column");
+            fieldDef.cell_size_x = 0f;
+            ExpectCode(() => world.CreateHeightfield(fieldDef, 3, 3, heights), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero cell size");
+            fieldDef.cell_size_x = 1f;
+            bool threw = false;
+            try { world.CreateHeightfield(fieldDef, 3, 2, heights); }
+            catch (ArgumentException) { threw = true; }
+            Check(threw, "heights of another size than columns * rows are refused before the call");
+            SinewColliderId field = world.CreateHeightfield(fieldDef, 3, 3, heights);
+            world.SetColliderFilter(field, 4, Native.SINEW_LAYER_ALL);
+
+            // A hull at x = -10 whose empty mask lets everything through.
+            SinewVec3[] cube = { V(-0.5f, -0.5f, -0.5f), V(0.5f, -0.5f, -0.5f), V(-0.5f, 0.5f, -0.5f), V(0.5f, 0.5f, -0.5f),
+                                 V(-0.5f, -0.5f, 0.5f), V(0.5f, -0.5f, 0.5f), V(-0.5f, 0.5f, 0.5f), V(0.5f, 0.5f, 0.5f) };
+            SinewColliderDef hullDef = def;
+            hullDef.transform.position = V(-10, 0, 0);
+            ExpectCode(() => world.CreateConvex(hullDef, new[] { cube[0], cube[1], cube[2] }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "3-point hull");
+            ExpectCode(() => world.CreateConvex(hullDef, new SinewVec3[257]), SinewResult.SINEW_RESULT_LIMIT_EXCEEDED, "257-point hull");
+            SinewColliderId hull = world.CreateConvex(hullDef, cube);
+            world.SetColliderFilter(hull, Native.SINEW_LAYER_DEFAULT, 0);
+            ExpectCode(() => world.SetColliderFilter(default(SinewColliderId), 1, 1), SinewResult.SINEW_RESULT_INVALID_ID, "filter of a null collider");
+
+            // A compound at z = 10: a thin box at local x = -1, a ball at x = +1.
+            SinewColliderDef[] parts = { def, def };
+            parts[0].transform.position = V(-1, 0, 0);
+            parts[0].half_extents = V(0.5f, 0.1f, 0.5f);
+            parts[1].shape = Native.SINEW_SHAPE_SPHERE;
+            parts[1].transform.position = V(1, 0, 0);
+            parts[1].radius = 0.3f;
+            SinewColliderDef compoundDef = def;
+            compoundDef.transform.position = V(0, 0, 10);
+            ExpectCode(() => world.CreateCompound(compoundDef, new SinewColliderDef[0]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "empty compound");
+            ExpectCode(() => world.CreateCompound(compoundDef, new[] { default(SinewColliderDef) }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "a part without cookie");
+            SinewColliderDef nested = compoundDef;
+            nested.shape = Native.SINEW_SHAPE_COMPOUND;
+            ExpectCode(() => world.CreateCompound(compoundDef, new[] { nested }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "a nested compound");
+            SinewColliderId compound = world.CreateCompound(compoundDef, parts);
+
+            // Two thin bars along z for a rope whose ends lie outside them.
+            world.CreateCapsule(V(19.6f, 1, -1), V(19.6f, 1, 1), 0.05f, 0.5f);
+            world.CreateCapsule(V(20.4f, 1, -1), V(20.4f, 1, 1), 0.05f, 0.5f);
+
+            SinewBodyId ball = world.CreateParticles(new[] { V(0.3f, 0.5f, 0.2f) });
+            SinewBodyId hill = world.CreateParticles(new[] { V(10.5f, 1f, 1.2f) });
+            SinewBodyId perch = world.CreateParticles(new[] { V(-1, 1, 10), V(1, 1, 10) });
+            SinewBodyId ghost = world.CreateParticles(new[] { V(0.5f, 0.5f, -0.5f) });
+            SinewBodyId faller = world.CreateParticles(new[] { V(-10, 1.5f, 0) });
+            SinewBodyId rope = world.CreateParticles(new[] { V(19.2f, 1.2f, 0), V(20.8f, 1.2f, 0) });
+            world.SetParticleRadius(ball, 0.1f);
+            world.SetParticleRadius(hill, 0.1f);
+            world.SetParticleRadius(perch, 0.05f);
+            SinewDistanceConstraint rod;
+            rod.a = 0;
+            rod.b = 1;
+            rod.rest_length = -1f;
+            rod.compliance = 0f;
+            world.AddDistanceConstraints(rope, new[] { rod });
+
+            world.SetBodyMaterial(ball, M(1f, 0.9f, 0f, 9)); // a body's combine is ignored
+            ExpectCode(() => world.SetBodyMaterial(ball, M(1f, 0.9f, 2f, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "body restitution 2");
+            ExpectCode(() => world.SetBodyMaterial(ball, M(float.NaN, 0.9f, 0f, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN body friction");
+            world.ClearBodyMaterial(hill);
+            ExpectCode(() => world.ClearBodyMaterial(default(SinewBodyId)), SinewResult.SINEW_RESULT_INVALID_ID, "material of a null body");
+            world.SetCollisionFilter(ghost, 2, ~1u); // its mask lacks the floor's layer
+            ExpectCode(() => world.SetCollisionFilter(default(SinewBodyId), 2, 2), SinewResult.SINEW_RESULT_INVALID_ID, "filter of a null body");
+
+            ulong before = world.StateHash();
+            SinewCollisionStick stick;
+            stick.a = 0;
+            stick.b = 2;
+            stick.radius = 0.05f;
+            ExpectCode(() => world.AddCollisionSticks(rope, new[] { stick }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "stick index out of range");
+            stick.b = 0;
+            ExpectCode(() => world.AddCollisionSticks(rope, new[] { stick }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "stick with a == b");
+            stick.b = 1;
+            stick.radius = 0f;
+            ExpectCode(() => world.AddCollisionSticks(rope, new[] { stick }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero stick radius");
+            ExpectCode(() => world.AddCollisionSticks(rope, null, 1), SinewResult.SINEW_RESULT_NULL_ARGUMENT, "NULL sticks");
+            Check(world.StateHash() == before, "refused sticks add nothing");
+            stick.radius = 0.05f;
+            world.AddCollisionSticks(rope, new[] { stick });
+
+            Check(world.ContactCount() == 0, "no contacts before a step");
+            for (int frame = 0; frame < 60; frame++) world.Step(1f / 60f);
+
+            SinewVec3[] one = new SinewVec3[1], two = new SinewVec3[2];
+            world.ReadPositions(ball, one);
+            float ballY = one[0].y;
+            world.ReadPositions(hill, one);
+            float hillY = one[0].y;
+            world.ReadPositions(perch, two);
+            Console.WriteLine("shapes: rest heights mesh " + ballY.ToString("F4") + " (0.1), heightfield " + hillY.ToString("F4")
+                              + " (0.1), compound " + two[0].y.ToString("F4") + " (0.15) " + two[1].y.ToString("F4") + " (0.35)");
+            Check(Near(ballY, 0.1f, 2e-3f), "a ball of radius 0.1 rests on the mesh floor at y 0.1 (" + ballY + ")");
+            Check(Near(hillY, 0.1f, 2e-3f), "and on the heightfield at y 0.1 (" + hillY + ")");
+            Check(Near(two[0].y, 0.15f, 2e-3f) && Near(two[1].y, 0.35f, 2e-3f), "on the compound's box and ball (" + two[0].y + ", " + two[1].y + ")");
+            world.ReadPositions(rope, two);
+            Check(Near(two[0].y, 1.1f, 5e-3f) && Near(two[1].y, 1.1f, 5e-3f), "the rope's stick rests on the bars (" + two[0].y + ")");
+            world.ReadPositions(ghost, one);
+            Check(one[0].y < -3f, "the ghost fell through the floor (" + one[0].y + ")");
+            world.ReadPositions(faller, one);
+            Check(one[0].y < -3f, "the hull with an empty mask let a particle through (" + one[0].y + ")");
+
+            // Contacts.
+            int n = world.ContactCount();
+            Check(n >= 4, "at least 4 contacts (" + n + ")");
+            ExpectCode(() => world.ReadContacts(new SinewContact[n - 1]), SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL, "contacts into n - 1 slots");
+            SinewContact[] slots = new SinewContact[n + 2];
+            Check(world.ReadContacts(slots) == n, "contacts into n + 2 slots");
+            SinewContact[] contacts = world.ReadContacts();
+            Check(contacts.Length == n, "ReadContacts() holds every contact");
+            int seen = 0;
+            foreach (SinewContact c in contacts)
+            {
+                Check(!SameBody(c.body, ghost) && !SameBody(c.body, faller), "no contact of the bodies that fell through");
+                if (SameBody(c.body, ball))
+                {
+                    seen++;
+                    Check(SameCollider(c.collider, floor) && c.particle == 0 && c.normal.y > 0.999f && Near(c.point.y, 0f, 2e-3f) && c.speed < 0.5f,
+                          "the ball touches the floor at y 0, normal +Y (" + c.point.y + ")");
+                }
+                else if (SameBody(c.body, hill))
+                {
+                    seen++;
+                    Check(SameCollider(c.collider, field) && Near(c.point.y, 0f, 2e-3f), "the heightfield contact");
+                }
+                else if (SameBody(c.body, perch))
+                {
+                    seen++;
+                    Check(SameCollider(c.collider, compound), "the compound contacts");
+                }
+            }
+            Check(seen == 4, "4 contacts found (" + seen + ")");
+
+            // Ray casts against bodies.
+            SinewRayHit onBall = world.Raycast(V(0.3f, 5, 0.2f), V(0, -2, 0));
+            Check(onBall.hit == 1 && SameBody(onBall.body, ball) && onBall.particle_count == 1 && onBall.particle_a == 0 && onBall.weight_a == 1f,
+                  "the ray hits the ball's particle");
+            Check(Near(onBall.distance, 4.8f, 3e-3f) && onBall.normal.y > 0.999f, "4.8 m to the ball's top (" + onBall.distance + ")");
+            Check(world.Raycast(V(0.3f, 5, 0.2f), down, 4f).hit == 0, "a ray too short misses");
+            Check(world.Raycast(V(0.3f, 5, 0.2f), down, float.PositiveInfinity, 2).hit == 0, "the ball is not on layer 2");
+            ExpectCode(() => world.Raycast(V(0, 0, 0), V(0, 0, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero direction");
+            ExpectCode(() => world.Raycast(V(float.NaN, 0, 0), down), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN origin");
+            ExpectCode(() => world.Raycast(V(0, 0, 0), down, 0f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "max distance 0");
+            SinewRayHit onRope = world.Raycast(V(20, 3, 0), down, 10f);
+            Check(onRope.hit == 1 && SameBody(onRope.body, rope) && onRope.particle_count == 2
+                  && Near(onRope.weight_a, 0.5f, 1e-3f) && Near(onRope.weight_b, 0.5f, 1e-3f), "the rope's stick, half and half");
+            Check(Near(onRope.distance, 1.85f, 6e-3f), "1.85 m to the rope's stick (" + onRope.distance + ")");
+
+            // 1 N s at the rope's middle: 0.5 m/s more for each 1 kg end.
+            SinewVec3[] v0 = new SinewVec3[2], v1 = new SinewVec3[2];
+            world.ReadVelocities(rope, v0);
+            world.ApplyHitImpulse(onRope, V(0, 0, 1));
+            world.ReadVelocities(rope, v1);
+            Console.WriteLine("hit impulse: the rope's ends gained " + (v1[0].z - v0[0].z).ToString("F4") + " and " + (v1[1].z - v0[1].z).ToString("F4") + " m/s (0.5 each)");
+            Check(Near(v1[0].z - v0[0].z, 0.5f, 1e-3f) && Near(v1[1].z - v0[1].z, 0.5f, 1e-3f), "the impulse split by the weights");
+            SinewRayHit missed = onRope;
+            missed.hit = 0;
+            ExpectCode(() => world.ApplyHitImpulse(missed, up), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "impulse at a miss");
+            SinewRayHit heavy = onRope;
+            heavy.weight_a = 1.5f;
+            ExpectCode(() => world.ApplyHitImpulse(heavy, up), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "weight 1.5");
+            ExpectCode(() => world.ApplyHitImpulse(onRope, V(float.NaN, 0, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN impulse");
+
+            // Ray casts against colliders.
+            SinewColliderHit onFloor = world.RaycastColliders(V(0.3f, 5, 0.2f), down);
+            Check(onFloor.hit == 1 && SameCollider(onFloor.collider, floor) && Near(onFloor.distance, 5f, 1e-4f) && Near(onFloor.normal.y, 1f, 1e-5f),
+                  "5 m down to the mesh floor (" + onFloor.distance + ")");
+            SinewColliderHit below = world.RaycastColliders(V(0.3f, -1, 0.2f), up, 10f);
+            Check(below.hit == 1 && Near(below.distance, 1f, 1e-4f) && Near(below.normal.y, -1f, 1e-5f), "the mesh from below, normal facing the ray");
+            Check(world.RaycastColliders(V(10.5f, 5, 1.2f), down, 10f, Native.SINEW_LAYER_DEFAULT).hit == 0, "the heightfield is not on layer 1");
+            SinewColliderHit onField = world.RaycastColliders(V(10.5f, 5, 1.2f), down, 10f, 4);
+            Check(onField.hit == 1 && SameCollider(onField.collider, field) && Near(onField.distance, 5f, 1e-4f), "the heightfield on layer 4");
+            SinewColliderHit onPart = world.RaycastColliders(V(1, 5, 10), down);
+            Check(onPart.hit == 1 && SameCollider(onPart.collider, compound) && Near(onPart.distance, 4.7f, 1e-4f), "the compound's ball (" + onPart.distance + ")");
+            SinewColliderHit onHull = world.RaycastColliders(V(-10, 5, 0), down);
+            Check(onHull.hit == 1 && SameCollider(onHull.collider, hull) && Near(onHull.distance, 4.5f, 1e-4f), "the hull's top (" + onHull.distance + ")");
+            Check(world.RaycastColliders(V(0.3f, 5, 0.2f), up).hit == 0, "nothing above");
+            ExpectCode(() => world.RaycastColliders(V(0, 0, 0), V(0, 0, 0)), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero direction (colliders)");
+
+            // The nearest particle.
+            SinewParticleHit picked = world.NearestParticle(V(0.3f, 0.5f, 0.2f), 1f);
+            Check(picked.hit == 1 && SameBody(picked.body, ball) && picked.particle == 0 && Near(picked.distance, 0.4f, 3e-3f),
+                  "the ball is 0.4 m away (" + picked.distance + ")");
+            SinewParticleHit right = world.NearestParticle(V(1, 0.2f, 10));
+            Check(right.hit == 1 && SameBody(right.body, perch) && right.particle == 1, "the perch's second particle");
+            Check(world.NearestParticle(V(0.3f, 0.5f, 0.2f), 0.3f).hit == 0, "none within 0.3 m");
+            Check(SameBody(world.NearestParticle(V(0.3f, 0.5f, 0.2f), float.PositiveInfinity, 2).body, ghost), "the only body on layer 2");
+            ExpectCode(() => world.NearestParticle(V(0, 0, 0), -1f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative reach");
+
+            world.DestroyBody(rope);
+            ExpectCode(() => world.ApplyHitImpulse(onRope, up), SinewResult.SINEW_RESULT_INVALID_ID, "impulse on a destroyed body");
+            world.DestroyCollider(floor);
+            ExpectCode(() => world.GetColliderMaterial(floor), SinewResult.SINEW_RESULT_INVALID_ID, "material of a destroyed collider");
+            Console.WriteLine("shapes, contacts and queries checked");
         }
     }
 

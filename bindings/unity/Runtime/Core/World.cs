@@ -466,6 +466,181 @@ namespace Sinew
             max = hi;
         }
 
+        // ---- materials, filters, collision sticks ---------------------------
+
+        /// <summary>
+        /// Gives a body its own surface: each collider's coefficients then meet
+        /// it by that collider's combine rule (material.combine is ignored).
+        /// </summary>
+        public void SetBodyMaterial(SinewBodyId body, SinewMaterial material)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_material(w, body, &material)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Removes a body's own surface: it takes each collider's coefficients as they are (the default).</summary>
+        public void ClearBodyMaterial(SinewBodyId body)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_material(w, body, null)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// Puts a body on the layer bits and lets it collide with colliders on
+        /// the mask bits (a collider's own mask must hold a layer of the body
+        /// too). Default: Native.SINEW_LAYER_DEFAULT, Native.SINEW_LAYER_ALL.
+        /// Wakes the body.
+        /// </summary>
+        public void SetCollisionFilter(SinewBodyId body, uint layer, uint mask)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_collision_filter(w, body, layer, mask)); }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// Capsules between two particles each that collide with colliders
+        /// along their whole length (a rope across a thin bar). All are checked
+        /// before any is added.
+        /// </summary>
+        public void AddCollisionSticks(SinewBodyId body, SinewCollisionStick* sticks, int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_add_collision_sticks(w, body, sticks, Count(count))); }
+            finally { Release(); }
+        }
+
+        public void AddCollisionSticks(SinewBodyId body, SinewCollisionStick[] sticks)
+        {
+            if (sticks == null) throw new ArgumentNullException("sticks");
+            fixed (SinewCollisionStick* p = sticks)
+            {
+                AddCollisionSticks(body, p, sticks.Length);
+            }
+        }
+
+        // ---- contacts and queries ---------------------------------------------
+
+        /// <summary>How many particles touched a collider in the last step.</summary>
+        public int ContactCount()
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_read_contacts(w, null, 0, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>
+        /// The contacts of the last step (one per particle that touched a
+        /// collider, body order then particle order) into capacity slots;
+        /// returns their count. A too small destination gets nothing:
+        /// SinewException with SINEW_RESULT_BUFFER_TOO_SMALL. Poll it after
+        /// Step (impact sounds: SinewContact.speed).
+        /// </summary>
+        public int ReadContacts(SinewContact* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_read_contacts(w, destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadContacts(SinewContact[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            fixed (SinewContact* p = destination)
+            {
+                return ReadContacts(p, destination.Length);
+            }
+        }
+
+        /// <summary>Every contact of the last step, in a new array.</summary>
+        public SinewContact[] ReadContacts()
+        {
+            SinewWorld* w = Acquire();
+            try
+            {
+                uint count;
+                SinewException.Check(Native.sinew_world_read_contacts(w, null, 0, &count));
+                while (true)
+                {
+                    var contacts = new SinewContact[count];
+                    SinewResult result;
+                    fixed (SinewContact* p = contacts)
+                    {
+                        result = Native.sinew_world_read_contacts(w, p, count, &count);
+                    }
+                    // A step on another thread in between: count is the new one.
+                    if (result == SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL) continue;
+                    SinewException.Check(result);
+                    if (count == contacts.Length) return contacts;
+                    Array.Resize(ref contacts, (int)count);
+                    return contacts;
+                }
+            }
+            finally { Release(); }
+        }
+
+        /// <summary>
+        /// Casts a ray against the bodies on a layer in mask (particles as
+        /// spheres of their radius, collision sticks, cloth triangles): the
+        /// nearest hit within maxDistance, with the particles and weights that
+        /// carry it (for ApplyHitImpulse). A miss is not an error: hit.hit is 0.
+        /// </summary>
+        public SinewRayHit Raycast(SinewVec3 origin, SinewVec3 direction, float maxDistance = float.PositiveInfinity,
+                                   uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewRayHit hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_raycast(w, origin, direction, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>
+        /// Casts a ray against the colliders on a layer in mask, where they are
+        /// now; hit.hit is 0 on a miss.
+        /// </summary>
+        public SinewColliderHit RaycastColliders(SinewVec3 origin, SinewVec3 direction,
+                                                 float maxDistance = float.PositiveInfinity,
+                                                 uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewColliderHit hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_raycast_colliders(w, origin, direction, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>
+        /// The particle nearest point within maxDistance among bodies on a
+        /// layer in mask (picking); hit.hit is 0 when none is that close.
+        /// </summary>
+        public SinewParticleHit NearestParticle(SinewVec3 point, float maxDistance = float.PositiveInfinity,
+                                                uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewParticleHit hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_nearest_particle(w, point, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>
+        /// An impulse (N s) at a Raycast hit: spread over its particles by
+        /// their weights, so the body's momentum grows by impulse. Wakes it.
+        /// </summary>
+        public void ApplyHitImpulse(SinewRayHit hit, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_apply_hit_impulse(w, &hit, impulse)); }
+            finally { Release(); }
+        }
+
         // ---- cloth ----------------------------------------------------------
 
         /// <summary>Default grid settings, to change and pass to CreateClothGrid.</summary>
@@ -961,6 +1136,131 @@ namespace Sinew
             try { SinewException.Check(Native.sinew_collider_create_capsule(w, a, b, radius, friction, &id)); }
             finally { Release(); }
             return id;
+        }
+
+        /// <summary>
+        /// The default collider def: a 1 m box at the origin, friction 0.5
+        /// (static and dynamic), no bounce, SINEW_COMBINE_AVERAGE, on
+        /// SINEW_LAYER_DEFAULT colliding with every layer.
+        /// </summary>
+        public static SinewColliderDef DefaultColliderDef()
+        {
+            return Native.sinew_default_collider_def();
+        }
+
+        /// <summary>
+        /// A collider of any shape with its material and filter (def from
+        /// DefaultColliderDef). The arrays the def points to (points, indices,
+        /// heights, children, and the children's own) must stay pinned for the
+        /// call, which reads them only; the overloads below pin managed arrays.
+        /// </summary>
+        public SinewColliderId CreateCollider(SinewColliderDef def)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create(w, &def, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>
+        /// A static, two-sided triangle mesh: vertices in the def's frame and 3
+        /// indices per triangle (Unity's Mesh.vertices and Mesh.triangles).
+        /// The def's shape and array fields are replaced.
+        /// </summary>
+        public SinewColliderId CreateMesh(SinewColliderDef def, SinewVec3[] points, int[] triangles)
+        {
+            if (points == null) throw new ArgumentNullException("points");
+            if (triangles == null) throw new ArgumentNullException("triangles");
+            fixed (SinewVec3* p = points)
+            fixed (int* t = triangles)
+            {
+                def.shape = Native.SINEW_SHAPE_MESH;
+                def.points = p;
+                def.point_count = (uint)points.Length;
+                def.indices = (uint*)t;
+                def.index_count = (uint)triangles.Length;
+                return CreateCollider(def);
+            }
+        }
+
+        /// <summary>
+        /// A heightfield solid below its surface: columns x rows heights,
+        /// row-major, vertex (c, r) at (c * def.cell_size_x,
+        /// heights[r * columns + c], r * def.cell_size_z) of the def's frame.
+        /// The def's shape and heightfield fields are replaced.
+        /// </summary>
+        public SinewColliderId CreateHeightfield(SinewColliderDef def, int columns, int rows, float[] heights)
+        {
+            if (heights == null) throw new ArgumentNullException("heights");
+            if ((long)Count(columns) * Count(rows) != heights.Length)
+                throw new ArgumentException("heights must hold columns * rows values");
+            fixed (float* h = heights)
+            {
+                def.shape = Native.SINEW_SHAPE_HEIGHTFIELD;
+                def.columns = (uint)columns;
+                def.rows = (uint)rows;
+                def.heights = h;
+                return CreateCollider(def);
+            }
+        }
+
+        /// <summary>The convex hull of 4 to 256 points in the def's frame.</summary>
+        public SinewColliderId CreateConvex(SinewColliderDef def, SinewVec3[] points)
+        {
+            if (points == null) throw new ArgumentNullException("points");
+            fixed (SinewVec3* p = points)
+            {
+                def.shape = Native.SINEW_SHAPE_CONVEX;
+                def.points = p;
+                def.point_count = (uint)points.Length;
+                return CreateCollider(def);
+            }
+        }
+
+        /// <summary>
+        /// A compound: parts of other shapes (defs from DefaultColliderDef,
+        /// transforms relative to the def's frame; a part's own arrays must be
+        /// pinned by the caller). The def's material and filter apply to all.
+        /// </summary>
+        public SinewColliderId CreateCompound(SinewColliderDef def, SinewColliderDef[] children)
+        {
+            if (children == null) throw new ArgumentNullException("children");
+            fixed (SinewColliderDef* c = children)
+            {
+                def.shape = Native.SINEW_SHAPE_COMPOUND;
+                def.children = c;
+                def.child_count = (uint)children.Length;
+                return CreateCollider(def);
+            }
+        }
+
+        /// <summary>Changes a collider's surface: friction, restitution, combine rule.</summary>
+        public void SetColliderMaterial(SinewColliderId collider, SinewMaterial material)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_set_material(w, collider, material)); }
+            finally { Release(); }
+        }
+
+        public SinewMaterial GetColliderMaterial(SinewColliderId collider)
+        {
+            SinewMaterial material;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_get_material(w, collider, &material)); }
+            finally { Release(); }
+            return material;
+        }
+
+        /// <summary>
+        /// Puts a collider on the layer bits, colliding with bodies on the mask
+        /// bits (0 collides with nothing; rays still see its layer).
+        /// </summary>
+        public void SetColliderFilter(SinewColliderId collider, uint layer, uint mask)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_set_filter(w, collider, layer, mask)); }
+            finally { Release(); }
         }
 
         /// <summary>Moves a collider's frame (kinematic colliders, every frame).</summary>

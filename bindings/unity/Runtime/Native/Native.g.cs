@@ -199,6 +199,59 @@ namespace Sinew
     }
 
     /// <summary>
+    /// The surface of a collider, or of a body (which then meets each
+    /// collider's by the collider's `combine` rule; a body without one takes the
+    /// collider's coefficients as they are). Zero-initialised is valid: no
+    /// friction, no bounce.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewMaterial
+    {
+        /// <summary>
+        /// Static Coulomb coefficient, &gt;= 0: a contact sliding less than this
+        /// allows sticks.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        /// Sliding Coulomb coefficient, &gt;= 0 (usually &lt;= `friction`).
+        /// </summary>
+        public float dynamic_friction;
+        /// <summary>
+        /// Fraction of the approach speed given back, in [0, 1]; contacts slower
+        /// than 0.5 m/s never bounce.
+        /// </summary>
+        public float restitution;
+        /// <summary>
+        /// `SINEW_COMBINE_*`: how this collider's coefficients meet a body's.
+        /// Ignored in a body's material.
+        /// </summary>
+        public uint combine;
+    }
+
+    /// <summary>
+    /// A capsule of `radius` around the segment between two particles of one
+    /// body: it collides with colliders along its whole length (Jakobsen's
+    /// sticks against the world), so a rope or a limb lying across a thin bar is
+    /// held by it even when no particle touches.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewCollisionStick
+    {
+        /// <summary>
+        /// First particle, an index within the body.
+        /// </summary>
+        public uint a;
+        /// <summary>
+        /// Second particle, another index within the body.
+        /// </summary>
+        public uint b;
+        /// <summary>
+        /// Metres, &gt; 0.
+        /// </summary>
+        public float radius;
+    }
+
+    /// <summary>
     /// A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -378,6 +431,109 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A collider of any shape. Fill from `sinew_default_collider_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewColliderDef
+    {
+        /// <summary>
+        /// Where the shape's local frame is, world space. Default identity.
+        /// </summary>
+        public SinewTransform transform;
+        /// <summary>
+        /// `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+        /// </summary>
+        public uint shape;
+        /// <summary>
+        /// Box: half the size along each local axis, &gt; 0; default (0.5, 0.5, 0.5).
+        /// </summary>
+        public SinewVec3 half_extents;
+        /// <summary>
+        /// Sphere and capsule: metres, &gt; 0; default 0.5.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Capsule: half the inner segment along local Y, &gt;= 0; default 0.5.
+        /// </summary>
+        public float half_height;
+        /// <summary>
+        /// Plane: the outward normal in the local frame (normalised here);
+        /// default (0, 1, 0).
+        /// </summary>
+        public SinewVec3 normal;
+        /// <summary>
+        /// Plane: the surface's distance from the frame's origin along the
+        /// normal; default 0.
+        /// </summary>
+        public float offset;
+        /// <summary>
+        /// Convex: 4..=256 points (their hull); mesh: the vertices. Local frame;
+        /// read during the call only. NULL when `point_count` is 0.
+        /// </summary>
+        public SinewVec3* points;
+        /// <summary>
+        /// See `points`.
+        /// </summary>
+        public uint point_count;
+        /// <summary>
+        /// Mesh: three vertex indices per triangle; read during the call only.
+        /// </summary>
+        public uint* indices;
+        /// <summary>
+        /// See `indices` (a multiple of 3).
+        /// </summary>
+        public uint index_count;
+        /// <summary>
+        /// Heightfield: `columns * rows` heights, row-major; read during the
+        /// call only.
+        /// </summary>
+        public float* heights;
+        /// <summary>
+        /// Heightfield: vertices along local X, &gt;= 2.
+        /// </summary>
+        public uint columns;
+        /// <summary>
+        /// Heightfield: vertices along local Z, &gt;= 2.
+        /// </summary>
+        public uint rows;
+        /// <summary>
+        /// Heightfield: metres between columns, &gt; 0; default 1.
+        /// </summary>
+        public float cell_size_x;
+        /// <summary>
+        /// Heightfield: metres between rows, &gt; 0; default 1.
+        /// </summary>
+        public float cell_size_z;
+        /// <summary>
+        /// Compound: the parts (defs from `sinew_default_collider_def()`, not
+        /// compounds themselves); read during the call only.
+        /// </summary>
+        public SinewColliderDef* children;
+        /// <summary>
+        /// See `children`.
+        /// </summary>
+        public uint child_count;
+        /// <summary>
+        /// The surface; default friction 0.5 (static and dynamic), no
+        /// restitution, `SINEW_COMBINE_AVERAGE`.
+        /// </summary>
+        public SinewMaterial material;
+        /// <summary>
+        /// Layer bits the collider is on; default `SINEW_LAYER_DEFAULT`. A body
+        /// and a collider collide when each one's mask holds a layer of the other.
+        /// </summary>
+        public uint layer;
+        /// <summary>
+        /// Layer bits it collides with; default `SINEW_LAYER_ALL`.
+        /// </summary>
+        public uint mask;
+        /// <summary>
+        /// Set by `sinew_default_collider_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
     /// A collider of a world; all zero is the null id.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -407,6 +563,158 @@ namespace Sinew
         /// Generation, unique in the process.
         /// </summary>
         public uint generation;
+    }
+
+    /// <summary>
+    /// A particle that touched a collider during the last step.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewContact
+    {
+        /// <summary>
+        /// The body.
+        /// </summary>
+        public SinewBodyId body;
+        /// <summary>
+        /// The particle's index within the body.
+        /// </summary>
+        public uint particle;
+        /// <summary>
+        /// The collider it touched last (possibly destroyed since the step).
+        /// </summary>
+        public SinewColliderId collider;
+        /// <summary>
+        /// Where the particle's sphere meets the surface, at the end of the step.
+        /// </summary>
+        public SinewVec3 point;
+        /// <summary>
+        /// The surface's unit normal, out of the collider.
+        /// </summary>
+        public SinewVec3 normal;
+        /// <summary>
+        /// The deepest push-out of one substep, metres.
+        /// </summary>
+        public float depth;
+        /// <summary>
+        /// The fastest approach along the normal during the step, m/s (&gt;= 0):
+        /// an impact's strength, for sounds.
+        /// </summary>
+        public float speed;
+    }
+
+    /// <summary>
+    /// Where a ray met a body (`sinew_world_raycast`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewRayHit
+    {
+        /// <summary>
+        /// 1 when the ray hit a body; 0 (and the rest zero) when it missed.
+        /// </summary>
+        public uint hit;
+        /// <summary>
+        /// The body hit.
+        /// </summary>
+        public SinewBodyId body;
+        /// <summary>
+        /// The particles (indices within the body) carrying the hit point, with
+        /// their barycentric weights: one for a particle's sphere, two for a
+        /// collision stick, three for a cloth triangle (`particle_count`).
+        /// </summary>
+        public uint particle_a;
+        /// <summary>
+        /// See `particle_a`.
+        /// </summary>
+        public uint particle_b;
+        /// <summary>
+        /// See `particle_a`.
+        /// </summary>
+        public uint particle_c;
+        /// <summary>
+        /// Weight of `particle_a` (the weights sum to 1; unused ones are 0).
+        /// </summary>
+        public float weight_a;
+        /// <summary>
+        /// Weight of `particle_b`.
+        /// </summary>
+        public float weight_b;
+        /// <summary>
+        /// Weight of `particle_c`.
+        /// </summary>
+        public float weight_c;
+        /// <summary>
+        /// How many of the particles are used, 1..=3.
+        /// </summary>
+        public uint particle_count;
+        /// <summary>
+        /// The hit point, world space.
+        /// </summary>
+        public SinewVec3 point;
+        /// <summary>
+        /// The surface normal there, facing the ray.
+        /// </summary>
+        public SinewVec3 normal;
+        /// <summary>
+        /// Distance from the ray's origin, metres.
+        /// </summary>
+        public float distance;
+    }
+
+    /// <summary>
+    /// Where a ray met a collider (`sinew_world_raycast_colliders`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewColliderHit
+    {
+        /// <summary>
+        /// 1 when the ray hit a collider; 0 (and the rest zero) when it missed.
+        /// </summary>
+        public uint hit;
+        /// <summary>
+        /// The collider hit.
+        /// </summary>
+        public SinewColliderId collider;
+        /// <summary>
+        /// The hit point, world space.
+        /// </summary>
+        public SinewVec3 point;
+        /// <summary>
+        /// The surface normal there (out of a solid shape; facing the ray for a
+        /// mesh's triangle).
+        /// </summary>
+        public SinewVec3 normal;
+        /// <summary>
+        /// Distance from the ray's origin, metres.
+        /// </summary>
+        public float distance;
+    }
+
+    /// <summary>
+    /// The particle nearest a point (`sinew_world_nearest_particle`).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewParticleHit
+    {
+        /// <summary>
+        /// 1 when a particle was within reach; 0 (and the rest zero) otherwise.
+        /// </summary>
+        public uint hit;
+        /// <summary>
+        /// The particle's body.
+        /// </summary>
+        public SinewBodyId body;
+        /// <summary>
+        /// Its index within the body.
+        /// </summary>
+        public uint particle;
+        /// <summary>
+        /// Where it is.
+        /// </summary>
+        public SinewVec3 position;
+        /// <summary>
+        /// Its distance from the query point, metres.
+        /// </summary>
+        public float distance;
     }
 
     /// <summary>
@@ -634,6 +942,19 @@ namespace Sinew
 #endif
 
         /// <summary>
+        /// The most points a hull is built from.
+        /// </summary>
+        public const uint MAX_HULL_POINTS = 256;
+
+        /// <summary>
+        /// Below this approach speed (m/s) a contact does not bounce: a resting
+        /// particle meets the ground at about `g h` every substep, and giving that
+        /// back would make it jitter (Box2D's restitution threshold, lower since
+        /// sinew's substeps are short).
+        /// </summary>
+        public const float RESTITUTION_THRESHOLD = 0.5f;
+
+        /// <summary>
         /// Distances below this count as this (metres): a particle on the centre
         /// would otherwise get an infinite push.
         /// </summary>
@@ -718,6 +1039,84 @@ namespace Sinew
         public const uint SINEW_BEND_DIHEDRAL = 1;
 
         /// <summary>
+        /// Shape: a box of `half_extents` (colliders and rigid bodies).
+        /// </summary>
+        public const uint SINEW_SHAPE_BOX = 0;
+
+        /// <summary>
+        /// Shape: a ball of `radius` (colliders and rigid bodies).
+        /// </summary>
+        public const uint SINEW_SHAPE_SPHERE = 1;
+
+        /// <summary>
+        /// Shape: a capsule of `radius` around the local Y segment
+        /// `-half_height..half_height` (colliders and rigid bodies).
+        /// </summary>
+        public const uint SINEW_SHAPE_CAPSULE = 2;
+
+        /// <summary>
+        /// Shape: the convex hull of `points` (colliders and rigid bodies; a rigid
+        /// body's mass is spread as over their bounding box).
+        /// </summary>
+        public const uint SINEW_SHAPE_CONVEX = 3;
+
+        /// <summary>
+        /// Collider shape: the solid half-space `dot(normal, x) &lt; offset` of the
+        /// local frame.
+        /// </summary>
+        public const uint SINEW_SHAPE_PLANE = 4;
+
+        /// <summary>
+        /// Collider shape: a static triangle mesh, `points` as vertices and
+        /// `indices` three per triangle (two-sided; a BVH is built at creation).
+        /// </summary>
+        public const uint SINEW_SHAPE_MESH = 5;
+
+        /// <summary>
+        /// Collider shape: a heightfield, `columns` x `rows` `heights` (row-major),
+        /// vertex (c, r) at `(c * cell_size_x, heights[r * columns + c], r *
+        /// cell_size_z)` of the local frame; solid below the surface.
+        /// </summary>
+        public const uint SINEW_SHAPE_HEIGHTFIELD = 6;
+
+        /// <summary>
+        /// Collider shape: `child_count` `children` (defs of any other shape, their
+        /// transforms relative to this collider's frame; their materials and
+        /// filters are ignored: the compound's own apply).
+        /// </summary>
+        public const uint SINEW_SHAPE_COMPOUND = 7;
+
+        /// <summary>
+        /// Combine rule: (collider + body) / 2.
+        /// </summary>
+        public const uint SINEW_COMBINE_AVERAGE = 0;
+
+        /// <summary>
+        /// Combine rule: the smaller coefficient.
+        /// </summary>
+        public const uint SINEW_COMBINE_MIN = 1;
+
+        /// <summary>
+        /// Combine rule: the product.
+        /// </summary>
+        public const uint SINEW_COMBINE_MULTIPLY = 2;
+
+        /// <summary>
+        /// Combine rule: the larger coefficient.
+        /// </summary>
+        public const uint SINEW_COMBINE_MAX = 3;
+
+        /// <summary>
+        /// Every collision layer: the default mask of bodies and colliders.
+        /// </summary>
+        public const uint SINEW_LAYER_ALL = 4294967295;
+
+        /// <summary>
+        /// The layer bodies and colliders are on by default.
+        /// </summary>
+        public const uint SINEW_LAYER_DEFAULT = 1;
+
+        /// <summary>
         /// ABI version of this header and library; bumped on any incompatible change.
         /// </summary>
         public const uint SINEW_ABI_VERSION = 1;
@@ -746,28 +1145,6 @@ namespace Sinew
         /// Joint limit type: a hinge about `hinge_axis` within a range.
         /// </summary>
         public const uint SINEW_LIMIT_HINGE = 1;
-
-        /// <summary>
-        /// Rigid shape: a box of `half_extents`.
-        /// </summary>
-        public const uint SINEW_SHAPE_BOX = 0;
-
-        /// <summary>
-        /// Rigid shape: a ball of `radius`.
-        /// </summary>
-        public const uint SINEW_SHAPE_SPHERE = 1;
-
-        /// <summary>
-        /// Rigid shape: a capsule of `radius` around the local Y segment
-        /// `-half_height..half_height`.
-        /// </summary>
-        public const uint SINEW_SHAPE_CAPSULE = 2;
-
-        /// <summary>
-        /// Rigid shape: the convex hull of `points` (its mass is spread as over
-        /// their bounding box).
-        /// </summary>
-        public const uint SINEW_SHAPE_CONVEX = 3;
 
         /// <summary>
         /// Rigid model: four particles and six rigid sticks carry the body; the
@@ -978,6 +1355,41 @@ namespace Sinew
         public static extern SinewResult sinew_body_read_velocities(SinewWorld* world, SinewBodyId body, SinewVec3* @out, uint capacity, uint* out_count);
 
         /// <summary>
+        /// Gives a body its own surface: each collider's coefficients then meet the
+        /// body's by that collider's combine rule (`material-&gt;combine` is ignored).
+        /// `material` NULL removes it: the body takes the colliders' coefficients as
+        /// they are (the default).
+        ///
+        /// Errors: `NULL_ARGUMENT` (world), `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+        /// negative friction, restitution outside [0, 1]). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_material", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_material(SinewWorld* world, SinewBodyId body, SinewMaterial* material);
+
+        /// <summary>
+        /// Puts a body on the layers `layer` and lets it collide with colliders on
+        /// the layers in `mask` (a collider's own mask must also hold a layer of the
+        /// body). Default: `SINEW_LAYER_DEFAULT`, `SINEW_LAYER_ALL`. Wakes the body.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_collision_filter", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_collision_filter(SinewWorld* world, SinewBodyId body, uint layer, uint mask);
+
+        /// <summary>
+        /// Adds collision sticks to a body (any kind). A stick pushed out of a
+        /// collider moves its two particles by Jakobsen's barycentric weights.
+        ///
+        /// - `sticks`: `count` sticks, read during the call only; NULL when 0.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
+        /// of range, `a == b`, a radius &lt;= 0 or NaN; nothing is added),
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_add_collision_sticks", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_add_collision_sticks(SinewWorld* world, SinewBodyId body, SinewCollisionStick* sticks, uint count);
+
+        /// <summary>
         /// The default grid def (see the field docs), with its cookie. Never fails.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_default_cloth_grid_def", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -1142,6 +1554,64 @@ namespace Sinew
         public static extern SinewResult sinew_cloth_set_max_distances(SinewWorld* world, SinewBodyId body, float* max_distances, float* backstops, uint count);
 
         /// <summary>
+        /// A collider def with the defaults above (a 1 m box at the origin).
+        /// Never fails.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_default_collider_def", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewColliderDef sinew_default_collider_def();
+
+        /// <summary>
+        /// Creates a collider of any shape, with a material and a collision filter.
+        /// Its frame starts at `def-&gt;transform`; `sinew_collider_set_transform`
+        /// moves it, and a moved collider carries what rests on it (its surface
+        /// velocity enters friction).
+        ///
+        /// - `def`: from `sinew_default_collider_def()`; read during the call only.
+        /// - `out_collider`: receives the id, written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT` (also `points`, `indices`, `heights` or
+        /// `children` NULL with a non-zero count); `INVALID_ARGUMENT` for a def (or
+        /// a part's def) without its cookie, an unknown shape or combine rule,
+        /// NaN/inf, sizes &lt;= 0, a zero normal or rotation, a negative friction, a
+        /// restitution outside [0, 1], a hull of fewer than 4 points or flat, a mesh
+        /// that is empty, has an index count not a multiple of 3, an index out of
+        /// range or only degenerate triangles, a heightfield under 2 x 2, a compound
+        /// that is empty or nests a compound; `LIMIT_EXCEEDED` for a hull of more
+        /// than 256 points and the world's collider cap. Threading: write lock (a
+        /// mesh's BVH is built inside the call: about 60 ms for 100k triangles).
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create(SinewWorld* world, SinewColliderDef* def, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// Changes a collider's material (friction, restitution, combine rule).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (NaN/inf,
+        /// negative friction, restitution outside [0, 1], unknown combine rule).
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_set_material", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_set_material(SinewWorld* world, SinewColliderId collider, SinewMaterial material);
+
+        /// <summary>
+        /// A collider's material.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_get_material", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_get_material(SinewWorld* world, SinewColliderId collider, SinewMaterial* out_material);
+
+        /// <summary>
+        /// Puts a collider on the layers `layer` and lets it collide with the
+        /// layers in `mask`: a body and a collider collide when each one's mask
+        /// holds a layer of the other. Any bits are valid (0 collides with nothing).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_set_filter", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_set_filter(SinewWorld* world, SinewColliderId collider, uint layer, uint mask);
+
+        /// <summary>
         /// Creates a plane collider: the solid half-space `dot(normal, x) &lt; offset`
         /// (particles are kept on the side the normal points to). `normal` is
         /// normalised; its frame starts as the identity, so `sinew_collider_set_transform`
@@ -1286,6 +1756,72 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_joint_is_valid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint sinew_joint_is_valid(SinewWorld* world, SinewJointId joint);
+
+        /// <summary>
+        /// The contacts of the last step: one per particle that touched a collider
+        /// (its last collider and normal), in body order then particle order.
+        /// Sleeping bodies report none. Poll it after `sinew_world_step`; no
+        /// callbacks run during the step.
+        ///
+        /// - `out`: `capacity` contacts, or NULL with capacity 0 to ask for the count.
+        /// - `out_count`: optional (NULL = not wanted); receives the count.
+        ///
+        /// Errors: `NULL_ARGUMENT` (world; `out` NULL with a capacity),
+        /// `BUFFER_TOO_SMALL` (nothing written, the count stored). Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_read_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_read_contacts(SinewWorld* world, SinewContact* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// Casts a ray against the bodies on a layer in `mask`: particles as
+        /// spheres of their collision radius, collision sticks as capsules, cloth
+        /// triangles. The nearest hit within `max_distance` (metres; `INFINITY` is
+        /// allowed) goes to `*out_hit`, with the particles and weights that carry
+        /// it, so a game can shoot a ragdoll or a cloth and push the hit point
+        /// (`sinew_body_apply_hit_impulse`). A miss is not an error: `out_hit-&gt;hit`
+        /// is 0.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf origin or
+        /// direction, a zero direction, `max_distance` &lt;= 0 or NaN). Threading:
+        /// read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_raycast", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_raycast(SinewWorld* world, SinewVec3 origin, SinewVec3 direction, float max_distance, uint mask, SinewRayHit* out_hit);
+
+        /// <summary>
+        /// Casts a ray against the colliders on a layer in `mask`, where they are
+        /// now: the nearest hit within `max_distance` goes to `*out_hit` (`hit` 0 on
+        /// a miss). A ray starting inside a solid shape does not hit that shape.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf, a zero direction,
+        /// `max_distance` &lt;= 0 or NaN). Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_raycast_colliders", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_raycast_colliders(SinewWorld* world, SinewVec3 origin, SinewVec3 direction, float max_distance, uint mask, SinewColliderHit* out_hit);
+
+        /// <summary>
+        /// The particle nearest `point` within `max_distance` (metres; `INFINITY`
+        /// allowed) among bodies on a layer in `mask`, for picking: into `*out_hit`
+        /// (`hit` 0 when none is that close).
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf point,
+        /// `max_distance` &lt;= 0 or NaN). Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_nearest_particle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_nearest_particle(SinewWorld* world, SinewVec3 point, float max_distance, uint mask, SinewParticleHit* out_hit);
+
+        /// <summary>
+        /// An impulse (newton seconds) at a ray hit from `sinew_world_raycast`:
+        /// each of its particles gains `weight * impulse / mass` of velocity, so the
+        /// body's momentum grows by `impulse` at the hit point. Wakes the body.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (the hit's body is gone);
+        /// `INVALID_ARGUMENT` (a hit with `hit` 0, a particle count outside 1..=3,
+        /// a particle out of range, a weight outside [0, 1], NaN/inf impulse).
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_apply_hit_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_apply_hit_impulse(SinewWorld* world, SinewRayHit* hit, SinewVec3 impulse);
 
         /// <summary>
         /// The default bone (see the field docs): a free ball joint. Never fails.
