@@ -290,6 +290,26 @@ fn a_heightfield_is_solid_below_its_surface() {
 }
 
 #[test]
+fn a_raised_heightfield_holds_what_falls_on_it() {
+    // Regression: a heightfield's world box was computed with its bottom at
+    // -1e30, which rounded its top to 0: surfaces above y = 0 were missed by
+    // the broad phase until a particle came down near 0.
+    for (frame_y, turn) in [(0.5, Quat::IDENTITY), (3.0, Quat::from_rotation_y(0.7))] {
+        let field = ColliderShape::heightfield(3, 3, 1.0, 1.0, &[0.0; 9]).unwrap();
+        let mut w = world();
+        w.create_collider(field, Vec3::new(0.0, frame_y, 0.0), turn, 0.5).unwrap();
+        let start = Vec3::new(0.0, frame_y, 0.0) + turn * Vec3::new(1.0, 0.5, 1.0);
+        let b = w.create_particles(&[start], None).unwrap();
+        w.set_particle_radius(b, 0.1).unwrap();
+        for _ in 0..60 {
+            w.step(DT).unwrap();
+        }
+        let y = position(&w, b, 0).y;
+        assert!((y - (frame_y + 0.1)).abs() < 1e-3, "resting at {y}, expected {}", frame_y + 0.1);
+    }
+}
+
+#[test]
 fn a_compound_collides_with_each_part() {
     let parts = vec![
         CompoundChild {

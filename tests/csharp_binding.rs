@@ -80,6 +80,13 @@ fn binding_test_runs_under_mono() {
         ("SinewJointId", size_of::<SinewJointId>()),
         ("SinewClothGridDef", size_of::<SinewClothGridDef>()),
         ("SinewClothMeshDef", size_of::<SinewClothMeshDef>()),
+        ("SinewMaterial", size_of::<SinewMaterial>()),
+        ("SinewColliderDef", size_of::<SinewColliderDef>()),
+        ("SinewCollisionStick", size_of::<SinewCollisionStick>()),
+        ("SinewContact", size_of::<SinewContact>()),
+        ("SinewRayHit", size_of::<SinewRayHit>()),
+        ("SinewColliderHit", size_of::<SinewColliderHit>()),
+        ("SinewParticleHit", size_of::<SinewParticleHit>()),
     ];
     // Mono resolves [DllImport("sinew")] to libsinew.so through the loader's path.
     let text = run(Command::new("mono")

@@ -61,13 +61,12 @@ impl Triangles {
         }
     }
 
+    /// The local box around the triangles (a heightfield's solid below is
+    /// not in it: see [`Soup::world_bounds`]).
     pub fn bounds(&self) -> (Vec3, Vec3) {
         match self {
             Triangles::Mesh(m) => m.bounds(),
-            Triangles::Field(f) => {
-                let (lo, hi) = f.bounds();
-                (lo.with_y(f32::NEG_INFINITY), hi)
-            }
+            Triangles::Field(f) => f.bounds(),
         }
     }
 
@@ -128,15 +127,26 @@ impl Soup {
         (lc - extent, lc + extent)
     }
 
-    /// The world box around the shape's bounds.
+    /// The world box around the shape; a heightfield's reaches to infinity
+    /// on the side its solid extends to (its local -Y, turned).
     pub fn world_bounds(&self) -> (Vec3, Vec3) {
         let (lo, hi) = self.triangles.bounds();
-        let lo = lo.max(Vec3::splat(-1e30));
         let (c, e) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
         let m = self.rotation;
         let extent = Mat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs()) * e;
         let wc = self.position + m * c;
-        (wc - extent, wc + extent)
+        let (mut lo, mut hi) = (wc - extent, wc + extent);
+        if self.triangles.one_sided() {
+            let down = -m.y_axis;
+            for i in 0..3 {
+                if down[i] < -1e-6 {
+                    lo[i] = f32::NEG_INFINITY;
+                } else if down[i] > 1e-6 {
+                    hi[i] = f32::INFINITY;
+                }
+            }
+        }
+        (lo, hi)
     }
 
     /// The contact of a particle of radius `r` now at `x`, which started the

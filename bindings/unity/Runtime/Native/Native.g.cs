@@ -942,50 +942,6 @@ namespace Sinew
 #endif
 
         /// <summary>
-        /// The most points a hull is built from.
-        /// </summary>
-        public const uint MAX_HULL_POINTS = 256;
-
-        /// <summary>
-        /// Below this approach speed (m/s) a contact does not bounce: a resting
-        /// particle meets the ground at about `g h` every substep, and giving that
-        /// back would make it jitter (Box2D's restitution threshold, lower since
-        /// sinew's substeps are short).
-        /// </summary>
-        public const float RESTITUTION_THRESHOLD = 0.5f;
-
-        /// <summary>
-        /// Distances below this count as this (metres): a particle on the centre
-        /// would otherwise get an infinite push.
-        /// </summary>
-        public const float MIN_DISTANCE = 0.1f;
-
-        /// <summary>
-        /// Relaxation passes of a ragdoll per pass of the world: its bones are stiff
-        /// and share particles, and one pass a substep leaves them visibly soft
-        /// (measured: bone lengths off by up to 10 % on landing, against 1-4 % with
-        /// two).
-        /// </summary>
-        public const uint PASSES = 2;
-
-        /// <summary>
-        /// Rate (1/s) at which joint friction takes relative turning away between a
-        /// bone and its parent (see `motion`): a limp body comes to rest in about
-        /// three seconds instead of swinging on.
-        /// </summary>
-        public const float JOINT_FRICTION = 20.0f;
-
-        /// <summary>
-        /// Most particles along one axis of a shape-matched lattice.
-        /// </summary>
-        public const uint MAX_LATTICE = 16;
-
-        /// <summary>
-        /// Most points of a convex shape.
-        /// </summary>
-        public const uint MAX_CONVEX_POINTS = 256;
-
-        /// <summary>
         /// Sticks compute their length with a true square root (default).
         /// </summary>
         public const uint SINEW_DISTANCE_METHOD_EXACT = 0;
@@ -1578,7 +1534,8 @@ namespace Sinew
         /// range or only degenerate triangles, a heightfield under 2 x 2, a compound
         /// that is empty or nests a compound; `LIMIT_EXCEEDED` for a hull of more
         /// than 256 points and the world's collider cap. Threading: write lock (a
-        /// mesh's BVH is built inside the call: about 60 ms for 100k triangles).
+        /// mesh's BVH is built inside the call: about 27 ms for 100k triangles on
+        /// one core of a 2-core EPYC).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_collider_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_collider_create(SinewWorld* world, SinewColliderDef* def, SinewColliderId* out_collider);
