@@ -108,7 +108,7 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
     let floats: Vec<f32> = (0..cap).map(|_| rng.float()).collect();
     let count = if n == u32::MAX { 0 } else { n };
     unsafe {
-        match rng.below(30) {
+        match rng.below(40) {
             0 => {
                 let mut id = SinewBodyId::default();
                 let r = sinew_body_create_particles(
@@ -312,6 +312,100 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
             }
             27 => sinew_body_set_particle_radius(world, s.body(rng), rng.float()),
             28 => sinew_cloth_set_aerodynamics(world, s.body(rng), rng.float(), rng.float()),
+            29 | 30 => {
+                // A collider of any shape from random (often hostile) data.
+                let mut def = if rng.chance(20) {
+                    SinewColliderDef { internal_cookie: 0, ..sinew_default_collider_def() }
+                } else {
+                    sinew_default_collider_def()
+                };
+                def.shape = if rng.chance(10) { rng.small() } else { rng.below(8) as u32 };
+                def.transform = SinewTransform { position: rng.vec3(), rotation: rng.quat() };
+                if rng.chance(2) {
+                    def.transform.position = SinewVec3 { x: rng.below(6) as f32 - 3.0, y: -1.0, z: 0.0 };
+                }
+                def.half_extents = rng.vec3();
+                (def.radius, def.half_height, def.offset) = (rng.float(), rng.float(), rng.float());
+                def.normal = rng.vec3();
+                def.material = SinewMaterial {
+                    friction: rng.float(),
+                    dynamic_friction: rng.float(),
+                    restitution: rng.float(),
+                    combine: rng.below(5) as u32,
+                };
+                let indices: Vec<u32> = (0..cap).map(|_| rng.below(cap as u64 + 2) as u32).collect();
+                def.points = if rng.chance(15) { ptr::null() } else { vecs.as_ptr() };
+                def.point_count = count;
+                def.indices = indices.as_ptr();
+                def.index_count = count - count % if rng.chance(4) { 1 } else { 3 };
+                let side = rng.below(7) as u32;
+                def.heights = floats.as_ptr();
+                (def.columns, def.rows) = (side, if side == 0 { 0 } else { (count / side.max(1)).min(side) });
+                (def.cell_size_x, def.cell_size_z) = (rng.float(), rng.float());
+                let part = def;
+                let parts = [part, sinew_default_collider_def()];
+                if def.shape == SINEW_SHAPE_COMPOUND {
+                    def.children = parts.as_ptr();
+                    def.child_count = rng.below(3) as u32;
+                }
+                let mut c = SinewColliderId::default();
+                let r = sinew_collider_create(world, &def, &mut c);
+                if r == SINEW_RESULT_OK && world == w {
+                    s.colliders.push(c);
+                }
+                r
+            }
+            31 => {
+                let sticks: Vec<SinewCollisionStick> = (0..cap)
+                    .map(|_| SinewCollisionStick { a: rng.small(), b: rng.small(), radius: rng.float() })
+                    .collect();
+                sinew_body_add_collision_sticks(world, s.body(rng), sticks.as_ptr(), count)
+            }
+            32 => {
+                let m = SinewMaterial {
+                    friction: rng.float(),
+                    dynamic_friction: rng.float(),
+                    restitution: rng.float(),
+                    combine: rng.below(5) as u32,
+                };
+                if rng.chance(2) {
+                    sinew_collider_set_material(world, s.collider(rng), m)
+                } else {
+                    sinew_body_set_material(world, s.body(rng), if rng.chance(3) { ptr::null() } else { &m })
+                }
+            }
+            33 => {
+                if rng.chance(2) {
+                    sinew_collider_set_filter(world, s.collider(rng), rng.next() as u32, rng.next() as u32)
+                } else {
+                    sinew_body_set_collision_filter(world, s.body(rng), rng.next() as u32, rng.next() as u32)
+                }
+            }
+            34 | 35 => {
+                let mut hit = SinewRayHit::default();
+                let r = sinew_world_raycast(world, rng.vec3(), rng.vec3(), rng.float(), rng.next() as u32, &mut hit);
+                if r == SINEW_RESULT_OK && (hit.hit == 1 || rng.chance(3)) {
+                    if rng.chance(3) {
+                        hit.particle_count = rng.small();
+                        hit.weight_a = rng.float();
+                    }
+                    return sinew_body_apply_hit_impulse(world, &hit, rng.vec3());
+                }
+                r
+            }
+            36 => {
+                let mut hit = SinewColliderHit::default();
+                sinew_world_raycast_colliders(world, rng.vec3(), rng.vec3(), rng.float(), rng.next() as u32, &mut hit)
+            }
+            37 => {
+                let mut hit = SinewParticleHit::default();
+                sinew_world_nearest_particle(world, rng.vec3(), rng.float(), rng.next() as u32, &mut hit)
+            }
+            38 => {
+                let mut contacts = vec![SinewContact::default(); cap];
+                let out = if rng.chance(4) { ptr::null_mut() } else { contacts.as_mut_ptr() };
+                sinew_world_read_contacts(world, out, count, ptr::null_mut())
+            }
             _ => sinew_world_step(world, if rng.chance(5) { rng.float() } else { 1.0 / 60.0 }),
         }
     }

@@ -256,24 +256,16 @@ impl Ray {
 mod tests {
     use super::*;
 
-    /// Deterministic pseudo-random floats in [0, 1) (Knuth's MMIX LCG).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-        fn vec(&mut self, scale: f32) -> Vec3 {
-            Vec3::new(self.next(), self.next(), self.next()) * scale
-        }
-        fn boxes(&mut self, n: usize, world: f32, size: f32) -> Vec<(Vec3, Vec3)> {
-            (0..n)
-                .map(|_| {
-                    let lo = self.vec(world);
-                    (lo, lo + self.vec(size))
-                })
-                .collect()
-        }
+    use crate::collision::test_rng::Lcg;
+
+    /// `n` random boxes of sizes up to `size` in a cube of `world`.
+    fn random_boxes(rng: &mut Lcg, n: usize, world: f32, size: f32) -> Vec<(Vec3, Vec3)> {
+        (0..n)
+            .map(|_| {
+                let lo = rng.vec(world);
+                (lo, lo + rng.vec(size))
+            })
+            .collect()
     }
 
     fn brute_query(boxes: &[(Vec3, Vec3)], lo: Vec3, hi: Vec3) -> Vec<u32> {
@@ -283,7 +275,7 @@ mod tests {
     #[test]
     fn query_equals_brute_force() {
         let mut rng = Lcg(1);
-        let boxes = rng.boxes(2000, 100.0, 8.0);
+        let boxes = random_boxes(&mut rng, 2000, 100.0, 8.0);
         let bvh = Bvh::build(&boxes);
         assert_eq!(bvh.len(), 2000);
         let mut out = Vec::new();
@@ -312,7 +304,7 @@ mod tests {
     #[test]
     fn query_order_is_deterministic_and_allocation_free() {
         let mut rng = Lcg(2);
-        let boxes = rng.boxes(5000, 50.0, 2.0);
+        let boxes = random_boxes(&mut rng, 5000, 50.0, 2.0);
         let (a, b) = (Bvh::build(&boxes), Bvh::build(&boxes));
         let (mut x, mut y) = (Vec::with_capacity(5000), Vec::new());
         let (lo, hi) = (Vec3::splat(10.0), Vec3::splat(30.0));
@@ -325,7 +317,7 @@ mod tests {
     #[test]
     fn raycast_equals_brute_force() {
         let mut rng = Lcg(3);
-        let boxes = rng.boxes(1500, 100.0, 8.0);
+        let boxes = random_boxes(&mut rng, 1500, 100.0, 8.0);
         let bvh = Bvh::build(&boxes);
         let mut hits = 0;
         for k in 0..400 {
@@ -381,7 +373,7 @@ mod tests {
     #[test]
     fn builds_100k_items() {
         let mut rng = Lcg(4);
-        let boxes = rng.boxes(100_000, 1000.0, 1.0);
+        let boxes = random_boxes(&mut rng, 100_000, 1000.0, 1.0);
         let bvh = Bvh::build(&boxes);
         let (lo, hi) = bvh.bounds();
         let mut out = Vec::new();

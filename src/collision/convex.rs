@@ -536,25 +536,7 @@ mod tests {
     use crate::error::ErrorKind;
     use glam::Quat;
 
-    /// xorshift64*: a fixed sequence, uniform in [-1, 1).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> f32 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as f32 / (1u32 << 23) as f32 - 1.0
-        }
-
-        fn vec(&mut self) -> Vec3 {
-            Vec3::new(self.next(), self.next(), self.next())
-        }
-
-        fn rotation(&mut self) -> Quat {
-            Quat::from_axis_angle(self.vec().normalize_or(Vec3::X), 3.0 * self.next())
-        }
-    }
+    use crate::collision::test_rng::Rng;
 
     fn signs() -> impl Iterator<Item = Vec3> {
         (0..8).map(|k| Vec3::new([-1.0, 1.0][k & 1], [-1.0, 1.0][(k >> 1) & 1], [-1.0, 1.0][k >> 2]))

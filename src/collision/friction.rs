@@ -57,8 +57,9 @@ pub struct ContactsMut<'a> {
 }
 
 impl Contacts {
-    pub fn resize(&mut self, n: usize) {
-        for v in [
+    /// The float columns.
+    fn floats(&mut self) -> [&mut Vec<f32>; 7] {
+        [
             &mut self.depth,
             &mut self.nx,
             &mut self.ny,
@@ -66,30 +67,25 @@ impl Contacts {
             &mut self.approach,
             &mut self.step_depth,
             &mut self.step_speed,
-        ] {
-            v.resize(n, 0.0);
-        }
+        ]
+    }
+
+    pub fn resize(&mut self, n: usize) {
+        self.floats().into_iter().for_each(|v| v.resize(n, 0.0));
         self.source.resize(n, 0);
     }
 
     /// Forgets a removed range (a destroyed body): later bodies move down.
+    /// The arrays may be shorter than the store (a body made since the
+    /// last step): then there is nothing of it to forget.
     pub fn remove(&mut self, range: std::ops::Range<usize>) {
-        for v in [
-            &mut self.depth,
-            &mut self.nx,
-            &mut self.ny,
-            &mut self.nz,
-            &mut self.approach,
-            &mut self.step_depth,
-            &mut self.step_speed,
-        ] {
-            if range.end <= v.len() {
-                v.drain(range.clone());
-            }
+        if range.end > self.source.len() {
+            return;
         }
-        if range.end <= self.source.len() {
-            self.source.drain(range);
-        }
+        self.floats().into_iter().for_each(|v| {
+            v.drain(range.clone());
+        });
+        self.source.drain(range);
     }
 
     /// Borrows several disjoint ranges at once, in the order given.

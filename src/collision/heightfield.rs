@@ -235,13 +235,7 @@ mod tests {
     use super::*;
     use crate::error::ErrorKind;
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
+    use crate::collision::test_rng::Lcg;
 
     fn bumpy(columns: u32, rows: u32, seed: u64) -> Heightfield {
         let mut rng = Lcg(seed);

@@ -26,6 +26,8 @@ pub mod segment;
 pub mod soup;
 pub mod sphere;
 pub mod stick;
+#[cfg(test)]
+mod test_rng;
 pub mod triangle;
 pub mod trimesh;
 

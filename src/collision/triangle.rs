@@ -1,9 +1,8 @@
 //! One triangle `[a, b, c]` as a collider piece, for meshes and heightfields:
-//! closest point (Ericson, "Real-Time Collision Detection" 5.1.5), closest
-//! points of two segments (Ericson 5.1.9), ray intersection (Moeller and
-//! Trumbore, "Fast, Minimum Storage Ray/Triangle Intersection", 1997), and the
-//! projection contacts of a particle and of a stick (a capsule between two
-//! particles).
+//! closest point (Ericson, "Real-Time Collision Detection" 5.1.5), ray
+//! intersection (Moeller and Trumbore, "Fast, Minimum Storage Ray/Triangle
+//! Intersection", 1997), and the projection contacts of a particle and of a
+//! stick (a capsule between two particles).
 //!
 //! A triangle has no inside, so a contact cannot be read from where a particle
 //! is alone: one that crossed the triangle during the substep is caught from
@@ -12,6 +11,7 @@
 //! is the side of the winding normal `(b - a) x (c - a)`. A heightfield's
 //! triangles are one-sided (solid behind): the push is always to the front.
 
+use super::segment::closest_segment_segment;
 use super::{ball_contact, closest_on_segment};
 use glam::Vec3;
 
@@ -98,40 +98,6 @@ fn within(q: Vec3, t: &[Vec3; 3], n: Vec3, margin: f32) -> bool {
 #[inline]
 fn side(s0: f32, r: f32, one_sided: bool) -> f32 {
     if one_sided || s0 > -(0.5 * r + SIDE_BIAS) { 1.0 } else { -1.0 }
-}
-
-/// Closest points of the segments `p1`-`q1` and `p2`-`q2` (Ericson 5.1.9):
-/// `(s, t, c1, c2)` with `c1 = p1 + s (q1 - p1)`, `c2 = p2 + t (q2 - p2)`.
-/// Parallel segments give `s = 0` (any pair at the least distance would do).
-pub fn closest_segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32, Vec3, Vec3) {
-    // Below this squared length (~1e-7 m) a segment is a point.
-    const EPS: f32 = f32::EPSILON * f32::EPSILON;
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
-    let (s, t) = if a <= EPS && e <= EPS {
-        (0.0, 0.0)
-    } else if a <= EPS {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e <= EPS {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            // a e - b^2 = |d1 x d2|^2 >= 0; near zero the lines are parallel.
-            let denom = a * e - b * b;
-            let s = if denom > 1e-12 * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-            let t = (b * s + f) / e;
-            if t < 0.0 {
-                ((-c / a).clamp(0.0, 1.0), 0.0)
-            } else if t > 1.0 {
-                (((b - c) / a).clamp(0.0, 1.0), 1.0)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (s, t, p1 + d1 * s, p2 + d2 * t)
 }
 
 /// The contact of a particle of radius `r >= 0`, now at `p` and at `start` when
@@ -343,17 +309,7 @@ pub fn ray(origin: Vec3, dir: Vec3, max_t: f32, t: &[Vec3; 3]) -> Option<(f32, V
 mod tests {
     use super::*;
 
-    /// Deterministic pseudo-random floats in [0, 1) (Knuth's MMIX LCG).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-        fn vec(&mut self, scale: f32) -> Vec3 {
-            Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * (2.0 * scale)
-        }
-    }
+    use crate::collision::test_rng::Lcg;
 
     /// Floor-like triangle at y = 0, front +Y.
     const FLOOR: [Vec3; 3] = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 2.0), Vec3::new(2.0, 0.0, 0.0)];
@@ -394,8 +350,8 @@ mod tests {
     fn closest_point_is_no_farther_than_any_sample() {
         let mut rng = Lcg(7);
         for _ in 0..300 {
-            let t = [rng.vec(2.0), rng.vec(2.0), rng.vec(2.0)];
-            let p = rng.vec(3.0);
+            let t = [rng.centered(2.0), rng.centered(2.0), rng.centered(2.0)];
+            let p = rng.centered(3.0);
             let c = closest_point(p, &t);
             let d = (p - c).length();
             // c lies on the triangle: its distance to the triangle's plane and its
@@ -428,31 +384,6 @@ mod tests {
             assert!(c.y >= -1e-6 && c.y <= 1e-2 + 1e-6 && c.z.abs() < 1e-4, "{c}");
             assert!((c.x - p.x).abs() < 1e-2, "{c}");
         }
-    }
-
-    #[test]
-    fn segment_segment_closest_points() {
-        // Crossing skew segments.
-        let (s, t, c1, c2) = closest_segment_segment(
-            Vec3::new(-1.0, 0.0, 0.0),
-            Vec3::X,
-            Vec3::new(0.0, 1.0, -1.0),
-            Vec3::new(0.0, 1.0, 1.0),
-        );
-        assert_eq!((s, t), (0.5, 0.5));
-        assert_eq!((c1, c2), (Vec3::ZERO, Vec3::Y));
-        // Parallel, overlapping: the distance is right whatever pair is picked.
-        let (_, _, c1, c2) =
-            closest_segment_segment(Vec3::ZERO, Vec3::X, Vec3::new(0.5, 2.0, 0.0), Vec3::new(1.5, 2.0, 0.0));
-        assert!(((c1 - c2).length() - 2.0).abs() < 1e-6);
-        // Beyond an end, and degenerate segments.
-        let (s, t, _, _) =
-            closest_segment_segment(Vec3::ZERO, Vec3::X, Vec3::new(3.0, 1.0, 0.0), Vec3::new(4.0, 1.0, 0.0));
-        assert_eq!((s, t), (1.0, 0.0));
-        let (s, t, c1, _) = closest_segment_segment(Vec3::ONE, Vec3::ONE, Vec3::ZERO, Vec3::X * 2.0);
-        assert_eq!((s, t, c1), (0.0, 0.5, Vec3::ONE));
-        let (_, _, c1, c2) = closest_segment_segment(Vec3::ONE, Vec3::ONE, Vec3::ZERO, Vec3::ZERO);
-        assert_eq!((c1, c2), (Vec3::ONE, Vec3::ZERO));
     }
 
     #[test]
@@ -651,10 +582,10 @@ mod tests {
         let mut rng = Lcg(11);
         let mut hits = 0;
         for _ in 0..500 {
-            let t = [rng.vec(1.0), rng.vec(1.0), rng.vec(1.0)];
+            let t = [rng.centered(1.0), rng.centered(1.0), rng.centered(1.0)];
             // Aimed near the triangle's centre: most hit, some graze past.
-            let o = rng.vec(2.0);
-            let d = (t[0] + t[1] + t[2]) / 3.0 + rng.vec(0.5) - o;
+            let o = rng.centered(2.0);
+            let d = (t[0] + t[1] + t[2]) / 3.0 + rng.centered(0.5) - o;
             if let Some((h, n)) = ray(o, d, 10.0, &t) {
                 hits += 1;
                 let x = o + d * h;

@@ -128,7 +128,7 @@ impl SinewCollider3D {
                 return self.report(e);
             }
         };
-        if let Some(id) = self.id.filter(|_| self.current == Some(wanted)) {
+        if let Some(id) = self.id.filter(|_| self.current.as_ref() == Some(&wanted)) {
             if self.last_transform == Some(t) {
                 return;
             }
@@ -141,7 +141,7 @@ impl SinewCollider3D {
         if let Some(id) = self.id.take() {
             let _ = world.destroy_collider(id);
         }
-        match world.create_collider(wanted.0, pose.position, pose.rotation, wanted.1) {
+        match world.create_collider(wanted.0.clone(), pose.position, pose.rotation, wanted.1) {
             Ok(id) => {
                 self.id = Some(id);
                 self.current = Some(wanted);
