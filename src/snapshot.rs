@@ -18,6 +18,7 @@ use crate::body::{Body, BodyKind};
 use crate::cloth::build::{BendMode, ClothOptions, GridDef, TetherMode};
 use crate::cloth::{Cloth, MeshRecipe, Recipe};
 use crate::collision::{Collider, ColliderShape, CollisionStick, Combine, CompoundChild, Filter, Material};
+use crate::constraints::angle_limit::Limit;
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
 use crate::constraints::frame::FrameAttachment;
@@ -30,6 +31,8 @@ use crate::hash::{Fnv64, fnv64};
 use crate::particles::{LANES, Particles, padded};
 use crate::pool::BodyId;
 use crate::pool::{Pool, Slot};
+use crate::ragdoll::{BoneDef, RagdollDef};
+use crate::rigid::{RigidDef, RigidModel, RigidShape};
 use crate::world::{World, WorldSettings};
 use glam::{Quat, Vec3};
 
@@ -244,6 +247,84 @@ fn write_body(b: &Body, s: &mut impl Sink) {
             s.u32(c.self_collision as u32);
             s.u32(c.cloth_collision as u32);
         }
+    }
+    // A ragdoll or a rigid body stores its definition (rebuilt on restore
+    // through the same checks and code) and its bones' warm-started
+    // rotations, which decide the next fits.
+    if let Some(rd) = &b.ragdoll {
+        write_ragdoll_def(&rd.def, s);
+        write_quats(&rd.clusters.rotation, s);
+    }
+    if let Some(rg) = &b.rigid {
+        write_rigid_def(&rg.def, s);
+        write_quats(&rg.clusters.rotation, s);
+    }
+}
+
+fn write_quats(qs: &[Quat], s: &mut impl Sink) {
+    s.len(qs.len());
+    qs.iter().for_each(|&q| write_quat(q, s));
+}
+
+fn write_ragdoll_def(d: &RagdollDef, s: &mut impl Sink) {
+    s.len(d.bones.len());
+    for b in &d.bones {
+        s.len(b.name.len());
+        b.name.bytes().for_each(|c| s.u32(u32::from(c)));
+        s.u32(b.parent.map_or(u32::MAX, |p| p));
+        s.vec3(b.position);
+        write_quat(b.rotation, s);
+        for v in [b.length, b.radius, b.mass] {
+            s.f32(v);
+        }
+        match b.limit {
+            Limit::Ball { swing, twist_min, twist_max } => {
+                s.u32(0);
+                for v in [swing, twist_min, twist_max] {
+                    s.f32(v);
+                }
+            }
+            Limit::Hinge { axis, min, max } => {
+                s.u32(1);
+                s.vec3(axis);
+                s.f32(min);
+                s.f32(max);
+            }
+        }
+    }
+}
+
+fn write_rigid_def(d: &RigidDef, s: &mut impl Sink) {
+    match &d.shape {
+        RigidShape::Box { half_extents } => {
+            s.u32(0);
+            s.vec3(*half_extents);
+        }
+        RigidShape::Sphere { radius } => {
+            s.u32(1);
+            s.f32(*radius);
+        }
+        RigidShape::Capsule { half_height, radius } => {
+            s.u32(2);
+            s.f32(*half_height);
+            s.f32(*radius);
+        }
+        RigidShape::Convex { points } => {
+            s.u32(3);
+            s.vec3s(points);
+        }
+    }
+    match d.model {
+        RigidModel::Tetrahedron => s.u32(0),
+        RigidModel::ShapeMatched { stiffness } => {
+            s.u32(1);
+            s.f32(stiffness);
+        }
+    }
+    s.vec3(d.position);
+    write_quat(d.rotation, s);
+    for v in [d.mass, d.particle_radius, d.friction] {
+        s.f32(v);
     }
 }
 
@@ -553,12 +634,6 @@ fn read_pool<T>(r: &mut Reader, read: impl Fn(&mut Reader) -> Result<T>) -> Resu
 
 fn read_body(r: &mut Reader) -> Result<Body> {
     let kind = BodyKind::from_u32(r.u32()?).ok_or_else(|| bad("unknown body kind"))?;
-    if kind == BodyKind::Ragdoll {
-        return Err(bad("a ragdoll body: snapshots do not store ragdolls yet"));
-    }
-    if kind == BodyKind::Rigid {
-        return Err(bad("a rigid body: snapshots do not store rigid bodies yet"));
-    }
     let first = r.u32()? as usize;
     let count = r.u32()? as usize;
     if count == 0 || first % LANES != 0 {
@@ -718,7 +793,95 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     } else if rebuilt.is_some() {
         return Err(bad("a recipe on a body without cloth data"));
     }
+    match kind {
+        BodyKind::Ragdoll => {
+            let def = read_ragdoll_def(r)?;
+            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
+            let id = probe.create_ragdoll(&def).map_err(|e| bad(format!("a ragdoll: {}", e.message)))?;
+            let mut made = probe.bodies.remove(id.into()).expect("just created");
+            let mut ragdoll = made.ragdoll.take().expect("a ragdoll");
+            read_rotations(r, &mut ragdoll.clusters.rotation)?;
+            if made.count != count || made.sticks != body.sticks {
+                return Err(bad("a ragdoll that does not fit its body"));
+            }
+            body.radii = made.radii;
+            body.ragdoll = Some(ragdoll);
+        }
+        BodyKind::Rigid => {
+            let def = read_rigid_def(r)?;
+            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
+            let id = probe.create_rigid(&def).map_err(|e| bad(format!("a rigid body: {}", e.message)))?;
+            let mut made = probe.bodies.remove(id.into()).expect("just created");
+            let mut rigid = made.rigid.take().expect("a rigid body");
+            read_rotations(r, &mut rigid.clusters.rotation)?;
+            if made.count != count {
+                return Err(bad("a rigid body that does not fit its body"));
+            }
+            body.radii = made.radii;
+            body.rigid = Some(rigid);
+        }
+        _ => {}
+    }
     Ok(body)
+}
+
+/// Reads cluster rotations over the rebuilt ones (the same count, unit).
+fn read_rotations(r: &mut Reader, into: &mut [Quat]) -> Result<()> {
+    let n = r.len(16)?;
+    if n != into.len() {
+        return Err(bad("cluster rotations that do not fit the body"));
+    }
+    for q in into.iter_mut() {
+        let v = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+        if (v.length() - 1.0).abs() > 1e-3 {
+            return Err(bad("a cluster rotation that is not unit"));
+        }
+        *q = v;
+    }
+    Ok(())
+}
+
+fn read_ragdoll_def(r: &mut Reader) -> Result<RagdollDef> {
+    let n = r.len(64)?;
+    let mut bones = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = r.len(4)?;
+        let bytes: Vec<u8> = (0..len).map(|_| r.u32().map(|c| c as u8)).collect::<Result<_>>()?;
+        let name = String::from_utf8(bytes).map_err(|_| bad("a bone name that is not UTF-8"))?;
+        let parent = match r.u32()? {
+            u32::MAX => None,
+            p => Some(p),
+        };
+        let position = r.vec3()?;
+        let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+        let (length, radius, mass) = (r.finite()?, r.finite()?, r.finite()?);
+        let limit = match r.u32()? {
+            0 => Limit::Ball { swing: r.finite()?, twist_min: r.finite()?, twist_max: r.finite()? },
+            1 => Limit::Hinge { axis: r.vec3()?, min: r.finite()?, max: r.finite()? },
+            _ => return Err(bad("unknown joint limit")),
+        };
+        bones.push(BoneDef { name, parent, position, rotation, length, radius, mass, limit });
+    }
+    Ok(RagdollDef { bones })
+}
+
+fn read_rigid_def(r: &mut Reader) -> Result<RigidDef> {
+    let shape = match r.u32()? {
+        0 => RigidShape::Box { half_extents: r.vec3()? },
+        1 => RigidShape::Sphere { radius: r.finite()? },
+        2 => RigidShape::Capsule { half_height: r.finite()?, radius: r.finite()? },
+        3 => RigidShape::Convex { points: r.vec3s()? },
+        _ => return Err(bad("unknown rigid shape")),
+    };
+    let model = match r.u32()? {
+        0 => RigidModel::Tetrahedron,
+        1 => RigidModel::ShapeMatched { stiffness: r.finite()? },
+        _ => return Err(bad("unknown rigid model")),
+    };
+    let position = r.vec3()?;
+    let rotation = Quat::from_xyzw(r.finite()?, r.finite()?, r.finite()?, r.finite()?);
+    let (mass, particle_radius, friction) = (r.finite()?, r.finite()?, r.finite()?);
+    Ok(RigidDef { shape, model, position, rotation, mass, particle_radius, friction })
 }
 
 fn read_distances(r: &mut Reader, count: usize, method: DistanceMethod) -> Result<DistanceSet> {

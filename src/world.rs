@@ -857,8 +857,9 @@ impl World {
         crate::snapshot::state_hash(self)
     }
 
-    /// A versioned, checksummed binary image of the whole world. Ragdolls
-    /// are not stored yet: restoring an image that holds one is refused.
+    /// A versioned, checksummed binary image of the whole world: bodies of
+    /// every kind (cloths, ragdolls and rigid bodies as the definitions they
+    /// are rebuilt from, plus their state), colliders, joints, settings, ids.
     pub fn snapshot(&self) -> Vec<u8> {
         crate::snapshot::write(self)
     }

@@ -3,8 +3,8 @@
 //! targets' force cap, which the scene exercises.
 
 use sinew::{
-    BodyId, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, GridDef, Joint, Quat, Target,
-    TetherMode, Vec3, World, WorldSettings,
+    BodyId, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, GridDef, Joint, Quat, RigidDef,
+    RigidModel, RigidShape, Target, TetherMode, Vec3, World, WorldSettings,
 };
 
 /// A rope over a sphere and a box, a sheet on a capsule, a plane, a dragged
@@ -236,4 +236,40 @@ fn a_cloth_snapshot_stores_its_recipe_not_its_constraints() {
         copy.step(1.0 / 60.0).unwrap();
     }
     assert_eq!(copy.state_hash(), w.state_hash());
+}
+
+#[test]
+fn ragdolls_and_rigid_bodies_restore_to_the_same_future() {
+    let mut w = World::new(WorldSettings::default()).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.6).unwrap();
+    let humanoid = w.create_humanoid(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(1.2), 1.8).unwrap();
+    let mut boxes = Vec::new();
+    for (k, model) in [RigidModel::Tetrahedron, RigidModel::ShapeMatched { stiffness: 1.0 }].into_iter().enumerate() {
+        let def = RigidDef {
+            model,
+            position: Vec3::new(2.0 + k as f32, 1.0, 0.0),
+            rotation: Quat::from_rotation_z(0.4),
+            ..RigidDef::new(RigidShape::Box { half_extents: Vec3::new(0.3, 0.2, 0.25) })
+        };
+        boxes.push(w.create_rigid(&def).unwrap());
+    }
+    for _ in 0..30 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let image = w.snapshot();
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&image).unwrap();
+    assert_eq!(copy.state_hash(), w.state_hash());
+    for _ in 0..60 {
+        w.step(1.0 / 60.0).unwrap();
+        copy.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(copy.state_hash(), w.state_hash(), "the restored ragdoll and rigid bodies step on alike");
+    assert!(copy.ragdoll_bones(humanoid).unwrap().eq(w.ragdoll_bones(humanoid).unwrap()));
+    for b in boxes {
+        assert_eq!(copy.rigid_transform(b).unwrap(), w.rigid_transform(b).unwrap());
+    }
+    let mut alone = World::new(WorldSettings::default()).unwrap();
+    alone.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8).unwrap();
+    println!("snapshot: a humanoid alone {} bytes; the scene {} bytes", alone.snapshot().len(), image.len());
 }
