@@ -744,7 +744,8 @@ impl World {
         Ok(())
     }
 
-    /// Changes a body's collision layers and mask (against colliders).
+    /// Changes a body's collision layers and mask: against colliders, and
+    /// between cloths (cloth collision) and between rigid bodies.
     pub fn set_body_filter(&mut self, id: BodyId, filter: Filter) -> Result<()> {
         self.body_mut(id)?.filter = filter;
         Ok(())

@@ -229,3 +229,35 @@ fn the_contact_readback_reports_what_touched_what() {
     assert!((on_ball.point - Vec3::new(3.0, 0.5, 0.0)).length() < 1e-3, "{:?}", on_ball.point);
     assert!(on_ball.speed < 0.5, "resting contact speed {}", on_ball.speed);
 }
+
+#[test]
+fn filtering_stops_collisions_between_masked_rigid_bodies() {
+    // Two boxes dropped one above the other onto the floor: on layers that
+    // meet, the upper one lands on the lower; otherwise it passes through it
+    // to the floor.
+    for meet in [true, false] {
+        let mut w = world();
+        w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.8)
+            .unwrap();
+        let shape = sinew::RigidShape::Box { half_extents: Vec3::splat(0.2) };
+        let low = w
+            .create_rigid(&sinew::RigidDef {
+                position: Vec3::new(0.0, 0.2, 0.0),
+                ..sinew::RigidDef::new(shape.clone())
+            })
+            .unwrap();
+        let high = w
+            .create_rigid(&sinew::RigidDef { position: Vec3::new(0.0, 0.8, 0.0), ..sinew::RigidDef::new(shape) })
+            .unwrap();
+        if !meet {
+            w.set_body_filter(low, Filter { layer: 2, mask: 0b01 }).unwrap();
+            w.set_body_filter(high, Filter { layer: 4, mask: 0b11 }).unwrap();
+        }
+        for _ in 0..90 {
+            w.step(DT).unwrap();
+        }
+        let y = w.rigid_transform(high).unwrap().0.y;
+        let expected = if meet { 0.6 } else { 0.2 };
+        assert!((y - expected).abs() < 0.02, "meet {meet}: the upper box rests at {y}, expected {expected}");
+    }
+}

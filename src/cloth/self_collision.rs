@@ -15,6 +15,7 @@
 //! with it: at rest they lie within a thickness of it. Edge-edge contacts are
 //! not handled; at cloth resolutions a vertex meets the triangle first.
 
+use crate::collision::Filter;
 use crate::particles::ParticlesMut;
 use glam::Vec3;
 
@@ -29,6 +30,9 @@ pub struct Member<'a> {
     pub thickness: f32,
     pub self_collision: bool,
     pub cloth_collision: bool,
+    /// Its collision layers: two cloths meet when each one's mask holds a
+    /// layer of the other.
+    pub filter: Filter,
 }
 
 /// A vertex that may meet a triangle this step.
@@ -162,7 +166,11 @@ impl PairFinder {
                 for &(ti, k) in &self.candidates {
                     let tm = &members[ti as usize];
                     let same = ti as usize == vi;
-                    let enabled = if same { vm.self_collision } else { vm.cloth_collision && tm.cloth_collision };
+                    let enabled = if same {
+                        vm.self_collision
+                    } else {
+                        vm.cloth_collision && tm.cloth_collision && vm.filter.meets(&tm.filter)
+                    };
                     if !enabled {
                         continue;
                     }

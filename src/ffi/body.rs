@@ -471,7 +471,9 @@ pub unsafe extern "C" fn sinew_body_set_material(
 
 /// Puts a body on the layers `layer` and lets it collide with colliders on
 /// the layers in `mask` (a collider's own mask must also hold a layer of the
-/// body). Default: `SINEW_LAYER_DEFAULT`, `SINEW_LAYER_ALL`. Wakes the body.
+/// body); the same rule holds between two cloths (cloth collision) and
+/// between two rigid bodies. Default: `SINEW_LAYER_DEFAULT`,
+/// `SINEW_LAYER_ALL`. Wakes the body.
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: write lock.
 #[unsafe(no_mangle)]

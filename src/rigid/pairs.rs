@@ -88,7 +88,7 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
         let ra = island[a].rigid.as_ref().expect("rigid");
         let motion_a = speed(island[a], &views[a]) * ahead;
         for &b in &rigid {
-            if a == b {
+            if a == b || !island[a].filter.meets(&island[b].filter) {
                 continue;
             }
             let rb = island[b].rigid.as_ref().expect("rigid");

@@ -375,6 +375,7 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
                 thickness: b.radius,
                 self_collision: c.self_collision,
                 cloth_collision: c.cloth_collision,
+                filter: b.filter,
             })
         })
         .collect();
