@@ -261,3 +261,30 @@ fn filtering_stops_collisions_between_masked_rigid_bodies() {
         assert!((y - expected).abs() < 0.02, "meet {meet}: the upper box rests at {y}, expected {expected}");
     }
 }
+
+#[test]
+fn a_rigid_body_reports_its_collision_points_in_the_contact_readback() {
+    // A 40 cm box dropped flat from 1 m: its four lower corner spheres land
+    // at about sqrt(2 g h) and rest on the floor.
+    let mut w = world();
+    let floor = w
+        .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.8)
+        .unwrap();
+    let shape = sinew::RigidShape::Box { half_extents: Vec3::splat(0.2) };
+    let b =
+        w.create_rigid(&sinew::RigidDef { position: Vec3::new(0.0, 1.2, 0.0), ..sinew::RigidDef::new(shape) }).unwrap();
+    let mut fastest = 0f32;
+    for _ in 0..90 {
+        w.step(DT).unwrap();
+        fastest = w.contacts().filter(|c| c.body == b).fold(fastest, |m, c| m.max(c.speed));
+    }
+    let now: Vec<_> = w.contacts().filter(|c| c.body == b).collect();
+    println!("rigid box: {} contacts at rest, fastest impact {fastest:.3} m/s", now.len());
+    assert_eq!(now.len(), 4, "{now:?}");
+    for c in &now {
+        assert_eq!(c.collider, floor);
+        assert!(c.point.y.abs() < 1e-3 && (c.normal - Vec3::Y).length() < 1e-5, "{c:?}");
+        assert!(c.particle < w.particle_count(b).unwrap());
+    }
+    assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.4, "impact {fastest}");
+}

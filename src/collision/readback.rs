@@ -31,31 +31,57 @@ pub struct Contact {
 }
 
 impl World {
-    /// The contacts of the last step, in body order and particle order. A
-    /// sleeping body has none; a body created since the last step has none.
+    /// The contacts of the last step, in body order and particle order (a
+    /// rigid body's collision points after its particles, reported at their
+    /// heaviest particle). A sleeping body has none; a body created since
+    /// the last step has none.
     pub fn contacts(&self) -> impl Iterator<Item = Contact> + '_ {
         let c = &self.contacts;
         let sources = &self.prepared.last().sources;
+        let collider = move |k: u32| sources.get(k as usize).map_or(ColliderId::default(), |s| s.id);
         self.bodies.iter().flat_map(move |(h, b)| {
             let id = BodyId::from(h);
-            (0..b.count).filter_map(move |i| {
-                let k = b.first + i;
-                let depth = *c.step_depth.get(k)?;
-                if depth <= 0.0 || b.sleeping {
-                    return None;
-                }
-                let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
-                let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
-                Some(Contact {
-                    body: id,
-                    particle: i as u32,
-                    collider: sources.get(c.source[k] as usize).map_or(ColliderId::default(), |s| s.id),
-                    point: self.particles.position(k) - normal * r,
-                    normal,
-                    depth,
-                    speed: c.step_speed[k],
+            let points = b.rigid.iter().filter(move |_| !b.sleeping).flat_map(move |r| {
+                let pc = &r.contacts;
+                r.points.iter().enumerate().filter_map(move |(j, e)| {
+                    let depth = *pc.step_depth.get(j)?;
+                    if depth <= 0.0 {
+                        return None;
+                    }
+                    let at = |k: usize| self.particles.position(b.first + e.particles[k] as usize);
+                    let center: Vec3 = (0..4).map(|k| at(k) * e.weights[k]).sum();
+                    let heaviest = (0..4).fold(0, |m, k| if e.weights[k] > e.weights[m] { k } else { m });
+                    Some(Contact {
+                        body: id,
+                        particle: e.particles[heaviest],
+                        collider: collider(pc.source[j]),
+                        point: center - pc.normal[j] * r.radius,
+                        normal: pc.normal[j],
+                        depth,
+                        speed: pc.step_speed[j],
+                    })
                 })
-            })
+            });
+            (0..b.count)
+                .filter_map(move |i| {
+                    let k = b.first + i;
+                    let depth = *c.step_depth.get(k)?;
+                    if depth <= 0.0 || b.sleeping {
+                        return None;
+                    }
+                    let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
+                    let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
+                    Some(Contact {
+                        body: id,
+                        particle: i as u32,
+                        collider: collider(c.source[k]),
+                        point: self.particles.position(k) - normal * r,
+                        normal,
+                        depth,
+                        speed: c.step_speed[k],
+                    })
+                })
+                .chain(points)
         })
     }
 

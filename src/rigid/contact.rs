@@ -13,23 +13,44 @@ use crate::collision::{Candidates, Material, Prepared, Shape};
 use crate::particles::ParticlesMut;
 use glam::Vec3;
 
-/// Per-point contact memory of one substep.
+/// Per-point contact memory of one substep, and of the step for the
+/// contact readback (as `collision::friction::Contacts` for particles).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PointContacts {
     pub depth: Vec<f32>,
     pub normal: Vec<Vec3>,
     /// Index into `Prepared::sources` of the collider that pushed last.
     pub source: Vec<u32>,
+    /// Most negative normal displacement (m) of the substep met at a push.
+    pub approach: Vec<f32>,
+    /// Deepest substep push of the step (0: no contact this step).
+    pub step_depth: Vec<f32>,
+    /// Fastest approach (m/s) of the step.
+    pub step_speed: Vec<f32>,
 }
 
 impl PointContacts {
     pub fn new(n: usize) -> Self {
-        PointContacts { depth: vec![0.0; n], normal: vec![Vec3::Y; n], source: vec![0; n] }
+        PointContacts {
+            depth: vec![0.0; n],
+            normal: vec![Vec3::Y; n],
+            source: vec![0; n],
+            approach: vec![0.0; n],
+            step_depth: vec![0.0; n],
+            step_speed: vec![0.0; n],
+        }
     }
 
     /// Forgets the last substep's contacts.
     pub fn clear(&mut self) {
         self.depth.fill(0.0);
+        self.approach.fill(0.0);
+    }
+
+    /// Forgets the last step's record.
+    pub fn clear_step(&mut self) {
+        self.step_depth.fill(0.0);
+        self.step_speed.fill(0.0);
     }
 
     /// One collision pass of every point against the candidates.
@@ -56,6 +77,7 @@ impl PointContacts {
                 for &k in &c.all {
                     let x = e.position(p);
                     if let Some((normal, depth)) = soup.point_contact(k, x, x - e.displacement(p), radius) {
+                        self.approach[j] = self.approach[j].min(normal.dot(e.displacement(p)));
                         e.displace(p, normal * depth, w);
                         self.depth[j] += depth;
                         self.normal[j] = normal;
@@ -83,6 +105,7 @@ impl PointContacts {
                     if w <= 0.0 {
                         continue;
                     }
+                    self.approach[j] = self.approach[j].min(normal.dot(e.displacement(p)));
                     e.displace(p, normal * depth, w);
                     self.depth[j] += depth;
                     self.normal[j] = normal;
@@ -93,9 +116,10 @@ impl PointContacts {
     }
 
     /// The friction stage: each touching point's tangential motion shrinks
-    /// by `mu * depth`, stopping but never reversing.
+    /// by `mu * depth`, stopping but never reversing. Also keeps the step's
+    /// record.
     pub fn friction(
-        &self,
+        &mut self,
         points: &[Embedded],
         p: &mut ParticlesMut,
         prepared: &Prepared,
@@ -107,6 +131,8 @@ impl PointContacts {
             if depth <= 0.0 {
                 continue;
             }
+            self.step_depth[j] = self.step_depth[j].max(depth);
+            self.step_speed[j] = self.step_speed[j].max(-self.approach[j] / h);
             let source = &prepared.sources[self.source[j] as usize];
             let (mu_s, mu_d, _) = source.material.against(body);
             let c = e.position(p);

@@ -170,6 +170,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         let mut views = particles.views(&ranges);
         let mut cviews = contacts.views(&ranges);
         cviews.iter_mut().for_each(ContactsMut::clear_step);
+        island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
         for (body, p) in island.iter_mut().zip(views.iter()) {
             broad_phase(body, p, prepared, &ctx, &mut scratch.boxes);
         }
@@ -306,7 +307,7 @@ fn solve_island(
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
             }
-            if let Some(r) = &body.rigid {
+            if let Some(r) = &mut body.rigid {
                 r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
             }
         }
@@ -458,6 +459,9 @@ fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &m
     if all_still {
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
             c.clear_step();
+            if let Some(r) = &mut body.rigid {
+                r.contacts.clear_step();
+            }
             body.sleeping = true;
             for i in 0..body.count {
                 p.set_previous(i, p.position(i));
