@@ -1,15 +1,23 @@
 //! Collisions by projection (Jakobsen, "Collision and contact handling by
 //! projection"): an offending particle is moved the shortest way out of the
 //! collider, inside the relaxation loop, so contacts and constraints are
-//! satisfied together; the Verlet scheme turns the move into the right velocity
-//! (restitution 0). The penetration removed is remembered per particle for the
-//! friction stage ([`friction`]).
+//! satisfied together; the Verlet scheme turns the move into the velocity
+//! (restitution, when a material asks for it, is given back after the
+//! passes). Each push also takes its friction (`friction`), and is
+//! remembered per particle for the contact readback (`readback`).
 //!
 //! Colliders are kept as (shape in a local frame, transform). Once per step
-//! each is prepared in world space and a broad phase lists, per body, the
-//! colliders its bounding box may reach this step; the narrow phase of each
-//! relaxation pass walks only those candidates, one shape kind at a time (no
-//! branching on kind in the loop).
+//! (once per substep for colliders the engine moved: they go from their last
+//! frame to their new one across the substeps) each is prepared in world
+//! space, and a broad phase lists, per body, the colliders its swept bounds
+//! may reach, and for triangle meshes and heightfields (kept in their own
+//! frame, the mesh's BVH built once at creation) the triangles each particle
+//! and each collision stick may reach. The narrow phase of each relaxation
+//! pass walks only those candidates, one shape kind at a time (no branching
+//! on kind in the loop); a particle or stick that moved farther than its
+//! radius is first swept from where the substep started (anti-tunnelling).
+//! Collision sticks (`stick`) are capsules between two particles, pushed with
+//! Jakobsen's barycentric weights.
 
 pub mod bvh;
 pub mod capsule;
