@@ -1718,7 +1718,9 @@ namespace Sinew
 
         /// <summary>
         /// The contacts of the last step: one per particle that touched a collider
-        /// (its last collider and normal), in body order then particle order.
+        /// (its last collider and normal), in body order then particle order, and
+        /// one per collision point of a rigid body that touched (after the body's
+        /// particles; `particle` is the point's heaviest particle).
         /// Sleeping bodies report none. Poll it after `sinew_world_step`; no
         /// callbacks run during the step.
         ///
