@@ -288,3 +288,30 @@ fn a_rigid_body_reports_its_collision_points_in_the_contact_readback() {
     }
     assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.4, "impact {fastest}");
 }
+
+#[test]
+fn a_moving_platform_carries_a_ragdoll() {
+    // A limp humanoid lying on a 6 m platform that speeds up over 0.5 s to
+    // 1 m/s: it rides along, its pelvis moving with the platform.
+    let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..Default::default() }).unwrap();
+    let half = Vec3::new(3.0, 0.1, 3.0);
+    let platform = w
+        .create_collider(ColliderShape::Box { half_extents: half }, Vec3::new(0.0, -0.1, 0.0), Quat::IDENTITY, 0.9)
+        .unwrap();
+    let body = w.create_humanoid(Vec3::new(0.0, 0.3, -0.9), Quat::from_rotation_x(1.5708), 1.8).unwrap();
+    for _ in 0..90 {
+        w.step(DT).unwrap();
+    }
+    let pelvis = |w: &World| w.ragdoll_bones(body).unwrap().next().unwrap().0;
+    let before = pelvis(&w);
+    let ramp = |t: f32| if t < 0.5 { t * t } else { t - 0.25 };
+    let steps = 90;
+    for k in 1..=steps {
+        w.set_collider_transform(platform, Vec3::new(ramp(k as f32 * DT), -0.1, 0.0), Quat::IDENTITY).unwrap();
+        w.step(DT).unwrap();
+    }
+    let moved = pelvis(&w) - before;
+    let carried = ramp(steps as f32 * DT);
+    println!("ragdoll on a platform: pelvis moved {:.4} m along x, the platform {carried:.4} m", moved.x);
+    assert!((moved.x - carried).abs() < 0.03, "pelvis moved {moved}, the platform {carried}");
+}
