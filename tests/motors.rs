@@ -182,7 +182,9 @@ fn strength_blends_between_limp_and_animated_without_a_jump() {
     let mut hard = [0.0; 17];
     hard[7..].fill(1.0);
     let (hard_kick, hard_most) = blend(&hard);
-    eprintln!("blend: a frame's motion at most {most:.4} m, changed by {kick:.4} m; without the ramp {hard_most:.4}, {hard_kick:.4}");
+    eprintln!(
+        "blend: a frame's motion at most {most:.4} m, changed by {kick:.4} m; without the ramp {hard_most:.4}, {hard_kick:.4}"
+    );
     // Measured: every particle moves at most 2.1 mm a frame and its motion
     // changes by at most 1.8 mm from one frame to the next: less than
     // gravity alone changes it in free fall (g dt^2 = 2.7 mm); it sags 4 mm
@@ -267,8 +269,11 @@ fn local_targets_are_the_world_pose_relative_to_each_parent() {
     let (mut w, body, pose) = standing();
     let turn = Quat::from_rotation_y(0.4);
     let world: Pose = pose.iter().map(|&(x, q)| (turn * x + Vec3::new(1.0, 0.0, 2.0), turn * q)).collect();
-    let parents: Vec<Option<usize>> =
-        sinew::RagdollDef::humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8).bones.iter().map(|b| b.parent.map(|p| p as usize)).collect();
+    let parents: Vec<Option<usize>> = sinew::RagdollDef::humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8)
+        .bones
+        .iter()
+        .map(|b| b.parent.map(|p| p as usize))
+        .collect();
     let local: Pose = world
         .iter()
         .zip(&parents)

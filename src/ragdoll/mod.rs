@@ -19,12 +19,12 @@ use crate::constraints::angle_limit::{self, Limit, TwistLimit};
 use crate::constraints::inequality::{self, Inequality};
 use crate::constraints::rigid_point::{self, PointRange};
 use crate::constraints::shape_match::ClusterSet;
-use motor::Motors;
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
+use motor::Motors;
 use std::f32::consts::PI;
 
 /// Most bones a ragdoll may have.
