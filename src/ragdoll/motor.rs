@@ -406,7 +406,7 @@ mod tests {
         // The root turned +Y to -X, so each child's +Y offset runs along -X.
         assert!((world[1].0 - Vec3::new(0.0, 0.0, 0.0)).length() < 1e-6, "{:?}", world[1]);
         assert!((world[2].0 - Vec3::new(-1.0, 0.0, 0.0)).length() < 1e-6, "{:?}", world[2]);
-        assert!(world[2].1.angle_between(turn * turn) < 1e-6);
+        assert!(world[2].1.angle_between(turn * turn) < 1e-3); // acos near 1: f32 gives ~3e-4
     }
 
     #[test]
