@@ -1017,6 +1017,41 @@ int main(void) {
     SinewVec3 dot_at = {5.0f, 1.0f, 0.0f};
     EXPECT(sinew_body_create_particles(rw, &dot_at, NULL, 1, &dot), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_bone_count(rw, dot, &bone_count), SINEW_RESULT_WRONG_KIND);
+
+    /* motors: targets (world and local), strength, one bone, root motion */
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, pose, 17), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, pose, 16), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, NULL, 17), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, dot, pose, 17), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, null_body, pose, 17), SINEW_RESULT_INVALID_ID);
+    SinewTransform bad_pose[17];
+    memcpy(bad_pose, pose, sizeof bad_pose);
+    bad_pose[3].position.x = NAN;
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, bad_pose, 17), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets_local(rw, doll, bad_pose, 17), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewTransform local_pose[17];
+    for (int b = 0; b < 17; ++b) {
+        local_pose[b].position = (SinewVec3){0.0f, 0.1f, 0.0f};
+        local_pose[b].rotation = (SinewQuat){0.0f, 0.0f, 0.0f, 1.0f};
+    }
+    local_pose[0] = pose[0];
+    EXPECT(sinew_ragdoll_set_motor_targets_local(rw, doll, local_pose, 17), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_targets_local(rw, doll, local_pose, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, pose, 17), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_strength(rw, doll, 0.8f, 1500.0f), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_strength(rw, doll, 1.5f, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_strength(rw, doll, NAN, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_strength(rw, doll, 1.0f, -1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_strength(rw, dot, 1.0f, 0.0f), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_set_bone_motor(rw, doll, 4, 0.5f, 0.0f, 20.0f), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_bone_motor(rw, doll, 17, 0.5f, 0.0f, 20.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_bone_motor(rw, doll, 4, -0.5f, 0.0f, 20.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_bone_motor(rw, doll, 4, 0.5f, 0.0f, -20.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_bone_motor(rw, dot, 0, 0.5f, 0.0f, 0.0f), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_set_motor_root_motion(rw, doll, 0), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_root_motion(rw, doll, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_root_motion(rw, dot, 1), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_set_motor_root_motion(rw, doll, 1), SINEW_RESULT_OK);
     for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(rw, 1.0f / 60.0f), SINEW_RESULT_OK);
 
     /* rigid bodies: a tetrahedron box and a shape-matched convex, bad defs refused */

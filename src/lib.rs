@@ -50,6 +50,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use pool::{BodyId, ColliderId, JointId};
 pub use query::{ColliderHit, ParticleHit, RayHit};
 pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
+pub use ragdoll::motor::Motors;
 pub use ragdoll::{BoneDef, RagdollDef};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
 pub use world::{World, WorldSettings};

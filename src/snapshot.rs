@@ -31,6 +31,7 @@ use crate::hash::{Fnv64, fnv64};
 use crate::particles::{LANES, Particles, padded};
 use crate::pool::BodyId;
 use crate::pool::{Pool, Slot};
+use crate::ragdoll::motor::Motors;
 use crate::ragdoll::{BoneDef, RagdollDef};
 use crate::rigid::{RigidDef, RigidModel, RigidShape};
 use crate::world::{World, WorldSettings};
@@ -254,10 +255,27 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     if let Some(rd) = &b.ragdoll {
         write_ragdoll_def(&rd.def, s);
         write_quats(&rd.clusters.rotation, s);
+        write_motors(&rd.motors, s);
     }
     if let Some(rg) = &b.rigid {
         write_rigid_def(&rg.def, s);
         write_quats(&rg.clusters.rotation, s);
+    }
+}
+
+/// A ragdoll's motors: flags, targets (from, to), strengths and caps.
+fn write_motors(m: &Motors, s: &mut impl Sink) {
+    s.u32(m.active as u32);
+    s.u32(m.root_motion as u32);
+    for pose in [&m.from, &m.to] {
+        s.len(pose.len());
+        for &(x, q) in pose.iter() {
+            s.vec3(x);
+            write_quat(q, s);
+        }
+    }
+    for v in [&m.strength_from, &m.strength, &m.max_force, &m.max_torque] {
+        s.f32s(v);
     }
 }
 
@@ -801,6 +819,7 @@ fn read_body(r: &mut Reader) -> Result<Body> {
             let mut made = probe.bodies.remove(id.into()).expect("just created");
             let mut ragdoll = made.ragdoll.take().expect("a ragdoll");
             read_rotations(r, &mut ragdoll.clusters.rotation)?;
+            read_motors(r, &mut ragdoll.motors)?;
             if made.count != count || made.sticks != body.sticks {
                 return Err(bad("a ragdoll that does not fit its body"));
             }
@@ -823,6 +842,42 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         _ => {}
     }
     Ok(body)
+}
+
+/// Reads a ragdoll's motors over the rebuilt (default) ones, of the same
+/// bone count.
+fn read_motors(r: &mut Reader, m: &mut Motors) -> Result<()> {
+    let flag = |v: u32| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(bad("bad motor flag")),
+    };
+    m.active = flag(r.u32()?)?;
+    m.root_motion = flag(r.u32()?)?;
+    let n = m.to.len();
+    for pose in [&mut m.from, &mut m.to] {
+        if r.len(28)? != n {
+            return Err(bad("motor targets that do not fit the ragdoll"));
+        }
+        for t in pose.iter_mut() {
+            let x = r.vec3()?;
+            let q = read_quat(r)?;
+            if (q.length() - 1.0).abs() > 1e-3 {
+                return Err(bad("a motor target rotation that is not unit"));
+            }
+            *t = (x, q);
+        }
+    }
+    let (strength_from, strength) = (r.f32s()?, r.f32s()?);
+    let (max_force, max_torque) = (r.f32s_allow_inf()?, r.f32s_allow_inf()?);
+    if [&strength_from, &strength, &max_force, &max_torque].iter().any(|v| v.len() != n)
+        || strength_from.iter().chain(&strength).any(|s| !(0.0..=1.0).contains(s))
+        || max_force.iter().chain(&max_torque).any(|&f| f.is_nan() || f < 0.0)
+    {
+        return Err(bad("motor settings out of range"));
+    }
+    (m.strength_from, m.strength, m.max_force, m.max_torque) = (strength_from, strength, max_force, max_torque);
+    Ok(())
 }
 
 /// Reads cluster rotations over the rebuilt ones (the same count, unit).

@@ -91,6 +91,14 @@ fn ragdoll_tumbles_down_the_stairs() {
 }
 
 #[test]
+fn motors_hold_a_pose_take_a_hit_and_recover() {
+    let exe = build_c("motors");
+    let text = run_checked(&exe);
+    println!("{text}");
+    assert!(text.contains("ok: the figure held its pose, took the hit and recovered"), "{text}");
+}
+
+#[test]
 fn every_exported_function_is_called_by_the_smoke_test() {
     let smoke = std::fs::read_to_string(root().join("examples_c/smoke_test.c")).unwrap();
     let functions = header_functions();

@@ -456,6 +456,30 @@ public:
     Result apply_impulse(std::uint32_t bone, const Vec3& point, const Vec3& impulse) {
         return Result::from_code(::sinew_ragdoll_apply_impulse(world(), id(), bone, point, impulse));
     }
+    /// Motors: the world-space target pose (one transform per bone), as the
+    /// animation outputs it each frame.
+    Result set_motor_targets(const Transform* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_ragdoll_set_motor_targets(world(), id(), bones, count));
+    }
+    /// Motors: the target pose in the animation's local space (each bone in
+    /// its parent's frame, the root in world space).
+    Result set_motor_targets_local(const Transform* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_ragdoll_set_motor_targets_local(world(), id(), bones, count));
+    }
+    /// Every bone's motor: strength 0 (limp) .. 1 (follows the pose),
+    /// max_force in newtons, 0 = unlimited.
+    Result set_motor_strength(float strength, float max_force = 0.0f) {
+        return Result::from_code(::sinew_ragdoll_set_motor_strength(world(), id(), strength, max_force));
+    }
+    /// One bone's motor: strength, max force (N, the root's position) and
+    /// max torque (N m); 0 = unlimited.
+    Result set_bone_motor(std::uint32_t bone, float strength, float max_force, float max_torque) {
+        return Result::from_code(::sinew_ragdoll_set_bone_motor(world(), id(), bone, strength, max_force, max_torque));
+    }
+    /// Root motion: whether the root's position and orientation are driven.
+    Result set_motor_root_motion(bool enabled) {
+        return Result::from_code(::sinew_ragdoll_set_motor_root_motion(world(), id(), enabled ? 1u : 0u));
+    }
 };
 
 /// A body of kind rigid: every Body call, plus the rigid ones. Copyable;

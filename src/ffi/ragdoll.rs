@@ -1,5 +1,5 @@
 //! `sinew_ragdoll_*`: ragdolls from an engine's skeleton or the humanoid
-//! preset, bone transforms back, poses and impulses.
+//! preset, bone transforms back, poses, impulses and motors.
 
 use super::boundary::{
     Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, read_into, world_ref,
@@ -313,5 +313,133 @@ pub unsafe extern "C" fn sinew_ragdoll_apply_impulse(
     ffi_boundary!("sinew_ragdoll_apply_impulse", {
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.apply_bone_impulse(BodyId::from(ragdoll), bone, point.into(), impulse.into())?))
+    })
+}
+
+fn to_pose(t: &[SinewTransform]) -> Vec<(Vec3, Quat)> {
+    t.iter().map(|t| (t.position.into(), t.rotation.into())).collect()
+}
+
+/// Sets the motors' target pose: `bones` holds one world transform per bone
+/// (head and frame, bone order of the def), as the animation outputs it each
+/// frame. Motors drive each bone's orientation relative to its parent
+/// towards the target's, with a rate and a torque cap from
+/// `sinew_ragdoll_set_motor_strength` or `sinew_ragdoll_set_bone_motor`, and
+/// with root motion (on by default) the root's position and orientation.
+/// Physics keeps the last word: hits, contacts and joint limits push the body
+/// off the pose and the motors pull it back. The next step moves the targets
+/// from the last ones to these across its substeps, so a new frame never
+/// lands as a jump. Motors act once targets are set (strength 1, unlimited,
+/// until changed). `bones` is read during the call only. Wakes the ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll);
+/// `INVALID_ARGUMENT` for a count other than the bone count, NaN/inf, a zero
+/// rotation. Nothing changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bones: *const SinewTransform,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_motor_targets", {
+        let world = unsafe { world_ref(world) }?;
+        let pose = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
+        world.write(|w| Ok(w.set_ragdoll_motor_targets(BodyId::from(ragdoll), &pose)?))
+    })
+}
+
+/// As `sinew_ragdoll_set_motor_targets`, with an animation's local pose: each
+/// bone's head position and rotation in its parent's frame, the root (bone
+/// 0) in world space. `bones` is read during the call only. Wakes the
+/// ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+/// changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets_local(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bones: *const SinewTransform,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_motor_targets_local", {
+        let world = unsafe { world_ref(world) }?;
+        let pose = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
+        world.write(|w| Ok(w.set_ragdoll_motor_targets_local(BodyId::from(ragdoll), &pose)?))
+    })
+}
+
+/// Sets every bone's motor. `strength` in [0, 1]: 0 limp, 1 follows the pose
+/// (a hard drive with unlimited force); between, the fraction of the error
+/// removed per 1/60 s, whatever the substep count. `max_force` in newtons,
+/// 0 (or +inf) = unlimited: the root's position drive is capped at it and
+/// each bone's orientation drive at `max_force` times the bone's length (that
+/// force at its tail). The change is blended across the next step, so
+/// changing strength over a few frames blends between limp and animated
+/// without a jump. Wakes the ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a strength outside [0, 1] or NaN, a negative or NaN `max_force`.
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_motor_strength(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    strength: f32,
+    max_force: f32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_motor_strength", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_ragdoll_motor_strength(BodyId::from(ragdoll), strength, max_force)?))
+    })
+}
+
+/// Sets one bone's motor: `strength` in [0, 1] (see
+/// `sinew_ragdoll_set_motor_strength`), `max_force` in newtons on its
+/// position (only the root's position is driven, by root motion) and
+/// `max_torque` in newton metres on its orientation; 0 (or +inf) =
+/// unlimited. Wakes the ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a bone out of range, a strength outside [0, 1], NaN, a negative cap.
+/// Nothing changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_bone_motor(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bone: u32,
+    strength: f32,
+    max_force: f32,
+    max_torque: f32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_bone_motor", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_ragdoll_bone_motor(BodyId::from(ragdoll), bone, strength, max_force, max_torque)?))
+    })
+}
+
+/// Root motion: `enabled` 1 (the default) drives the root bone's position
+/// and orientation to its target in world space; 0 leaves them free, only
+/// the joints being driven (the body keeps its shape and moves as physics
+/// takes it). Wakes the ragdoll.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for `enabled` other than 0 or 1. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_motor_root_motion(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    enabled: SinewBool,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_motor_root_motion", {
+        let world = unsafe { world_ref(world) }?;
+        let on = match enabled {
+            0 => false,
+            1 => true,
+            v => return Err(Failure::invalid(format!("enabled must be 0 or 1, got {v}"))),
+        };
+        world.write(|w| Ok(w.set_ragdoll_root_motion(BodyId::from(ragdoll), on)?))
     })
 }

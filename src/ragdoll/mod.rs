@@ -11,6 +11,7 @@
 pub mod build;
 pub mod humanoid;
 pub mod motion;
+pub mod motor;
 
 use crate::body::{Body, BodyKind};
 use crate::collision::CollisionStick;
@@ -23,6 +24,7 @@ use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
+use motor::Motors;
 use std::f32::consts::PI;
 
 /// Most bones a ragdoll may have.
@@ -89,6 +91,10 @@ pub struct Ragdoll {
     /// Separations.
     pub inequalities: Vec<Inequality>,
     pub twists: Vec<TwistLimit>,
+    /// Each bone's parent (from the def).
+    pub parents: Vec<Option<u32>>,
+    /// Drives towards the animation's pose (see `motor`).
+    pub motors: Motors,
     /// The definition it was built from (snapshots store this).
     pub def: RagdollDef,
 }
@@ -103,11 +109,13 @@ impl Ragdoll {
         angle_limit::project(&self.twists, &mut self.clusters, p);
     }
 
-    /// The velocity stage of a substep of length `h` (see `motion`).
-    pub fn project_velocities(&self, p: &mut ParticlesMut, h: f32) {
+    /// The velocity stage of substep `substep` of `substeps`, of length `h`
+    /// (see `motion` and `motor`).
+    pub fn project_velocities(&mut self, p: &mut ParticlesMut, h: f32, substep: u32, substeps: u32) {
         motion::rigidify(&self.clusters, p);
-        let parents = self.def.bones.iter().map(|b| b.parent);
+        let parents = self.parents.iter().copied();
         motion::joint_friction(&self.clusters, parents, 1.0 - (-JOINT_FRICTION * h).exp(), p);
+        self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
     }
 
     /// Number of bones.
@@ -238,6 +246,8 @@ impl World {
             points: built.points,
             inequalities: built.inequalities,
             twists: built.twists,
+            parents: def.bones.iter().map(|b| b.parent).collect(),
+            motors: Motors::new(def.bones.len()),
             def,
         }));
         Ok(id)

@@ -29,9 +29,10 @@ use crate::particles::ParticlesMut;
 use glam::{Mat3, Vec3};
 
 /// A cluster's motion over the substep: centre of mass, its displacement,
-/// the turn (radians, as a vector) and the inverse of its inertia.
+/// the turn (radians, as a vector), its mass and the inverse of its inertia.
 pub(crate) struct Motion {
     pub center: Vec3,
+    pub mass: f32,
     pub displacement: Vec3,
     pub turn: Vec3,
     pub inv_inertia: Mat3,
@@ -68,7 +69,7 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         return None;
     }
     let inv_inertia = inertia.inverse();
-    Some(Motion { center: center + origin, displacement, turn: inv_inertia * momentum, inv_inertia })
+    Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
 /// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.

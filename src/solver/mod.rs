@@ -31,6 +31,7 @@
 //!       friction        through x_prev, never reversing            collision/friction.rs
 //!                       (particles, rigid points, rigid pairs)
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
+//!       motors          joints' turns towards the animated pose    ragdoll/motor.rs
 //!       rigid bodies    rigid motions, fit for the readback        rigid/
 //!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
@@ -313,8 +314,8 @@ fn solve_island(
         }
         pairs::friction(island, views, rigid_pairs);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
-            if let Some(ragdoll) = &body.ragdoll {
-                ragdoll.project_velocities(p, ctx.h);
+            if let Some(ragdoll) = &mut body.ragdoll {
+                ragdoll.project_velocities(p, ctx.h, substep, ctx.substeps);
             }
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p);
@@ -324,6 +325,9 @@ fn solve_island(
     for body in island.iter_mut() {
         body.targets.end_step();
         body.skin.end_step();
+        if let Some(ragdoll) = &mut body.ragdoll {
+            ragdoll.motors.end_step();
+        }
     }
 }
 

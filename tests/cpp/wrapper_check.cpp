@@ -316,6 +316,21 @@ void check_ragdoll() {
     EXPECT_OK(doll.apply_impulse(chest, bones[chest].position, sinew::Vec3{0.0f, 0.0f, 30.0f}));
     for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
     CHECK(doll.read_bones().value()[chest].position.z > 0.0f); /* pushed forward */
+    // Motors hold the pose the doll stands in now.
+    std::vector<sinew::Transform> now = doll.read_bones().value();
+    EXPECT_OK(doll.set_motor_targets(now.data(), 17));
+    EXPECT_CODE(doll.set_motor_targets(now.data(), 3), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(doll.set_motor_strength(0.9f, 2000.0f));
+    EXPECT_CODE(doll.set_motor_strength(2.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(doll.set_bone_motor(4, 0.5f, 0.0f, 30.0f));
+    EXPECT_CODE(doll.set_bone_motor(17, 0.5f, 0.0f, 30.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(doll.set_motor_root_motion(false));
+    EXPECT_OK(doll.set_motor_root_motion(true));
+    std::vector<sinew::Transform> local(17, sinew::Transform{{0.0f, 0.1f, 0.0f}, sinew::identity_quat()});
+    local[0] = now[0];
+    EXPECT_OK(doll.set_motor_targets_local(local.data(), 17));
+    EXPECT_OK(doll.set_motor_targets(now.data(), 17));
+    for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
 
     sinew::BoneDef two[2] = {sinew::default_bone_def(), sinew::default_bone_def()};
     two[0].length = 0.5f;

@@ -287,6 +287,22 @@ static unsafe class BindingTest
             world.ReadBones(doll, bones);
             Check(bones[chest].position.z > 0f, "the chest moved forward");
 
+            // Motors hold the pose it stands in now.
+            world.SetRagdollMotorTargets(doll, bones);
+            ExpectCode(() => world.SetRagdollMotorTargets(doll, new SinewTransform[3]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "short targets");
+            world.SetRagdollMotorStrength(doll, 0.9f, 2000f);
+            ExpectCode(() => world.SetRagdollMotorStrength(doll, 2f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "strength above 1");
+            world.SetRagdollBoneMotor(doll, 4, 0.5f, 0f, 30f);
+            ExpectCode(() => world.SetRagdollBoneMotor(doll, 17, 0.5f, 0f, 30f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "bone out of range");
+            world.SetRagdollRootMotion(doll, false);
+            world.SetRagdollRootMotion(doll, true);
+            SinewTransform[] local = new SinewTransform[17];
+            for (int b = 0; b < 17; b++) { local[b].position.y = 0.1f; local[b].rotation.w = 1f; }
+            local[0] = bones[0];
+            world.SetRagdollMotorTargetsLocal(doll, local);
+            world.SetRagdollMotorTargets(doll, bones);
+            for (int frame = 0; frame < 10; frame++) world.Step(1f / 60f);
+
             SinewBoneDef[] two = { World.DefaultBoneDef(), World.DefaultBoneDef() };
             two[0].length = 0.5f;
             two[1].parent = 0;

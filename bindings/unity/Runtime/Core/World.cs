@@ -788,6 +788,61 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>
+        /// Motors: the world-space target pose, one transform per bone, as
+        /// the animation outputs it each frame. Motors drive each bone
+        /// towards it with a limited torque; physics keeps the last word.
+        /// </summary>
+        public void SetRagdollMotorTargets(SinewBodyId ragdoll, SinewTransform[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            fixed (SinewTransform* p = bones)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_motor_targets(w, ragdoll, p, Count(bones.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>
+        /// Motors: the target pose in the animation's local space (each bone
+        /// in its parent's frame, the root in world space).
+        /// </summary>
+        public void SetRagdollMotorTargetsLocal(SinewBodyId ragdoll, SinewTransform[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            fixed (SinewTransform* p = bones)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_motor_targets_local(w, ragdoll, p, Count(bones.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>Every bone's motor: strength 0 (limp) to 1 (follows the pose), maxForce in newtons (0 = unlimited).</summary>
+        public void SetRagdollMotorStrength(SinewBodyId ragdoll, float strength, float maxForce = 0.0f)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_set_motor_strength(w, ragdoll, strength, maxForce)); }
+            finally { Release(); }
+        }
+
+        /// <summary>One bone's motor: strength, max force (N, the root's position) and max torque (N m); 0 = unlimited.</summary>
+        public void SetRagdollBoneMotor(SinewBodyId ragdoll, int bone, float strength, float maxForce, float maxTorque)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_set_bone_motor(w, ragdoll, Count(bone), strength, maxForce, maxTorque)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Root motion: whether the motors drive the root's position and orientation (on by default).</summary>
+        public void SetRagdollRootMotion(SinewBodyId ragdoll, bool enabled)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_set_motor_root_motion(w, ragdoll, enabled ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
         /// <summary>The default rigid body: a 1 kg, 1 m box carried by a tetrahedron.</summary>
         public static SinewRigidDef DefaultRigidDef()
         {

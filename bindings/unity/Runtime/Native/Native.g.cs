@@ -1894,6 +1894,82 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_apply_impulse(SinewWorld* world, SinewBodyId ragdoll, uint bone, SinewVec3 point, SinewVec3 impulse);
 
         /// <summary>
+        /// Sets the motors' target pose: `bones` holds one world transform per bone
+        /// (head and frame, bone order of the def), as the animation outputs it each
+        /// frame. Motors drive each bone's orientation relative to its parent
+        /// towards the target's, with a rate and a torque cap from
+        /// `sinew_ragdoll_set_motor_strength` or `sinew_ragdoll_set_bone_motor`, and
+        /// with root motion (on by default) the root's position and orientation.
+        /// Physics keeps the last word: hits, contacts and joint limits push the body
+        /// off the pose and the motors pull it back. The next step moves the targets
+        /// from the last ones to these across its substeps, so a new frame never
+        /// lands as a jump. Motors act once targets are set (strength 1, unlimited,
+        /// until changed). `bones` is read during the call only. Wakes the ragdoll.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll);
+        /// `INVALID_ARGUMENT` for a count other than the bone count, NaN/inf, a zero
+        /// rotation. Nothing changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_targets", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_targets(SinewWorld* world, SinewBodyId ragdoll, SinewTransform* bones, uint count);
+
+        /// <summary>
+        /// As `sinew_ragdoll_set_motor_targets`, with an animation's local pose: each
+        /// bone's head position and rotation in its parent's frame, the root (bone
+        /// 0) in world space. `bones` is read during the call only. Wakes the
+        /// ragdoll.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+        /// changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_targets_local", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_targets_local(SinewWorld* world, SinewBodyId ragdoll, SinewTransform* bones, uint count);
+
+        /// <summary>
+        /// Sets every bone's motor. `strength` in [0, 1]: 0 limp, 1 follows the pose
+        /// (a hard drive with unlimited force); between, the fraction of the error
+        /// removed per 1/60 s, whatever the substep count. `max_force` in newtons,
+        /// 0 (or +inf) = unlimited: the root's position drive is capped at it and
+        /// each bone's orientation drive at `max_force` times the bone's length (that
+        /// force at its tail). The change is blended across the next step, so
+        /// changing strength over a few frames blends between limp and animated
+        /// without a jump. Wakes the ragdoll.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a strength outside [0, 1] or NaN, a negative or NaN `max_force`.
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_strength", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_strength(SinewWorld* world, SinewBodyId ragdoll, float strength, float max_force);
+
+        /// <summary>
+        /// Sets one bone's motor: `strength` in [0, 1] (see
+        /// `sinew_ragdoll_set_motor_strength`), `max_force` in newtons on its
+        /// position (only the root's position is driven, by root motion) and
+        /// `max_torque` in newton metres on its orientation; 0 (or +inf) =
+        /// unlimited. Wakes the ragdoll.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a bone out of range, a strength outside [0, 1], NaN, a negative cap.
+        /// Nothing changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_bone_motor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_bone_motor(SinewWorld* world, SinewBodyId ragdoll, uint bone, float strength, float max_force, float max_torque);
+
+        /// <summary>
+        /// Root motion: `enabled` 1 (the default) drives the root bone's position
+        /// and orientation to its target in world space; 0 leaves them free, only
+        /// the joints being driven (the body keeps its shape and moves as physics
+        /// takes it). Wakes the ragdoll.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for `enabled` other than 0 or 1. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_root_motion", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_root_motion(SinewWorld* world, SinewBodyId ragdoll, uint enabled);
+
+        /// <summary>
         /// The default rigid def (see the field docs): a 1 kg, 1 m box, a rigid
         /// tetrahedron. Never fails.
         /// </summary>
