@@ -298,7 +298,8 @@ fn a_moving_platform_carries_a_ragdoll() {
     let platform = w
         .create_collider(ColliderShape::Box { half_extents: half }, Vec3::new(0.0, -0.1, 0.0), Quat::IDENTITY, 0.9)
         .unwrap();
-    let body = w.create_humanoid(Vec3::new(0.0, 0.3, -0.9), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2), 1.8).unwrap();
+    let body =
+        w.create_humanoid(Vec3::new(0.0, 0.3, -0.9), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2), 1.8).unwrap();
     for _ in 0..90 {
         w.step(DT).unwrap();
     }
