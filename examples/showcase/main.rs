@@ -1,13 +1,14 @@
 //! The README's first command: `cargo run --release --example showcase`.
 //!
-//! Runs seven scenes headless on the library's default world settings (a flag
-//! in wind, a curtain over a sphere and a box, a ragdoll down stairs, a cape
-//! on a ragdoll in wind, a box pyramid knocked over, a rope bridge, chains on
+//! Runs eight scenes headless on the library's default world settings (a flag
+//! in wind, a curtain over a sphere and a box, a ragdoll down stairs, a
+//! character following its animation through motors, shoved, a cape on a ragdoll in
+//! wind, a box pyramid knocked over, a rope bridge, chains on
 //! a mesh terrain), prints each one's particle and constraint counts and the
 //! time per step, and renders them with a small software renderer
 //! (`render.rs`): an animated GIF per scene and a contact sheet of stills,
 //! `showcase.png`, in `target/showcase/`. The scenes (`scenes.rs`) use only
-//! sinew's public Rust API; a powered character waits for motors.
+//! sinew's public Rust API.
 //!
 //! ```text
 //! showcase [--quick] [--out DIR] [--stills DIR]
@@ -57,6 +58,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let report = app::run(&options)?;
     let (w, h) = app::frame_size(options.quick);
     println!("\nWrote {} GIFs of {w}x{h} and the contact sheet {}", report.scenes.len(), report.sheet.display());
-    println!("Motors do not exist yet: a powered character scene is left out.");
     Ok(())
 }

@@ -104,7 +104,7 @@ impl Scene {
 
 /// Every scene, in the order of the README.
 pub fn all() -> Vec<fn() -> Result<Scene>> {
-    vec![flag, curtain, stairs, cape, stack, bridge, chain]
+    vec![flag, curtain, stairs, powered, cape, stack, bridge, chain]
 }
 
 /// Colliders sort this much farther (metres) than they are, so that what
@@ -318,6 +318,45 @@ fn stairs() -> Result<Scene> {
     let draw: Draw = Box::new(move |w, pic| draw_humanoid(w, body, &radii, pic));
     let shot = Shot { eye: v(4.3, 3.0, 4.1), target: v(0.7, 1.2, 0.0), fov: 45.0, seconds: 5.0, still_at: 0.9 };
     Ok(b.finish("stairs", "a ragdoll tumbling down box stairs", shot, before, draw))
+}
+
+/// A powered character: motors drive a humanoid towards the animation's pose
+/// every frame (standing, turning from side to side) with a limited force;
+/// shoves push it off the pose and the motors pull it back.
+fn powered() -> Result<Scene> {
+    let mut b = Builder::new()?;
+    b.ground()?;
+    let (root, facing) = (v(0.0, 0.0, 0.0), Quat::IDENTITY);
+    let body = b.world.create_humanoid(root, facing, 1.8)?;
+    let pose: Vec<(Vec3, Quat)> = b.world.ragdoll_bones(body)?.collect();
+    b.world.set_ragdoll_motor_targets(body, &pose)?;
+    b.world.set_ragdoll_motor_strength(body, 0.3, 2000.0)?;
+    let radii = bone_radii(&RagdollDef::humanoid(root, facing, 1.8));
+    let before: Before = Box::new(move |w, step| {
+        // The animation's pose every frame, as an engine would send it: the
+        // standing pose turning slowly from side to side.
+        let turn = Quat::from_rotation_y(0.5 * (1.3 * step as f32 * DT).sin());
+        let animated: Vec<(Vec3, Quat)> = pose.iter().map(|&(p, q)| (turn * p, turn * q)).collect();
+        w.set_ragdoll_motor_targets(body, &animated)?;
+        // Shoves on the chest: from behind, from the side, from the front.
+        let shoves = [(60, v(0.0, 0.0, 140.0)), (150, v(130.0, 0.0, 0.0)), (240, v(0.0, 20.0, -140.0))];
+        for (at, impulse) in shoves {
+            if step == at {
+                let (chest, _) = w.ragdoll_bones(body)?.nth(2).expect("the humanoid has a chest");
+                w.apply_bone_impulse(body, 2, chest + v(0.0, 0.1, 0.0), impulse)?;
+            }
+        }
+        Ok(())
+    });
+    let draw: Draw = Box::new(move |w, pic| draw_humanoid(w, body, &radii, pic));
+    let shot = Shot { eye: v(2.6, 1.6, 3.2), target: v(0.0, 0.9, 0.0), fov: 45.0, seconds: 5.0, still_at: 1.1 };
+    Ok(b.finish(
+        "powered",
+        "a character following its animation through motors, shoved, recovering",
+        shot,
+        before,
+        draw,
+    ))
 }
 
 /// A cape joined to a ragdoll's shoulders, in gusting wind. An animated frame
