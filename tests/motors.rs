@@ -1,7 +1,9 @@
 //! Ragdoll motors (issue 6) against numbers: a standing humanoid held on its
 //! pose under gravity, sagging under a weak cap, recovering from a shove,
 //! tracking a gliding pose, blending strength without a jump; local-space
-//! targets; bad input refused; snapshots step on to the same bits.
+//! targets; bad input refused; snapshots step on to the same bits; a
+//! pinned hand dragging a limp body (IK by pinning); capped particle targets
+//! pulling a cloth to its animation until a collider holds it off.
 //!
 //! The RMS error is over the joint particles (every bone's head and tail)
 //! against where the target pose puts them.
@@ -326,4 +328,95 @@ fn standing_with_targets() -> World {
     let (mut w, body, pose) = standing();
     w.set_ragdoll_motor_targets(body, &pose).unwrap();
     w
+}
+
+/// IK by pinning (Jakobsen's corpse dragging): the hand of a limp humanoid
+/// pinned (inverse mass 0) and moved by a target drags the body; the hand
+/// follows its target exactly while the body trails behind. (A target of
+/// compliance 0 on a free hand is exact only at its own projection: the
+/// bones' fits after it move the hand by centimetres, so dragging pins.)
+#[test]
+fn a_dragged_hand_follows_its_target_while_the_body_trails() {
+    let (mut w, body, _) = standing();
+    // Lying on its back first, limp.
+    let lying = lying_pose(&w, body);
+    w.set_ragdoll_pose(body, &lying, None).unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    let hand = w.ragdoll_find_bone(body, "hand_r").unwrap().unwrap();
+    let (_, tip) = w.ragdoll_bone_particles(body, hand).unwrap();
+    let start = w.positions(body).unwrap().nth(tip as usize).unwrap();
+    let pelvis0 = w.ragdoll_bones(body).unwrap().next().unwrap().0;
+    w.set_inv_masses(body, tip, &[0.0]).unwrap();
+    let (mut worst, speed) = (0f32, 1.0f32);
+    for k in 1..=120 {
+        let target = start + Vec3::new(speed * k as f32 * DT, 0.0, 0.0);
+        let t = sinew::Target { particle: tip, position: target, compliance: 0.0, max_force: 0.0 };
+        w.set_targets(body, &[t]).unwrap();
+        w.step(DT).unwrap();
+        let at = w.positions(body).unwrap().nth(tip as usize).unwrap();
+        worst = worst.max((at - target).length());
+    }
+    let pelvis = w.ragdoll_bones(body).unwrap().next().unwrap().0;
+    let dragged = pelvis.x - pelvis0.x;
+    println!("dragged hand: worst {:.2e} m off its target; the pelvis followed {dragged:.3} m of 2 m", worst);
+    assert!(worst < 1e-5, "the hand left its target by {worst} m");
+    assert!(dragged > 1.0, "the body was not dragged: {dragged} m");
+    assert!(dragged < 2.0, "the body should trail the hand");
+}
+
+/// The humanoid's pose turned to lie on its back, 0.2 m up.
+fn lying_pose(w: &World, body: BodyId) -> Vec<(Vec3, Quat)> {
+    let lay = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    w.ragdoll_bones(body).unwrap().map(|(p, q)| (lay * p + Vec3::new(0.0, 0.2, 0.0), lay * q)).collect()
+}
+
+/// Skinned cloth with a force cap: a sleeve's particles are pulled towards
+/// an animated pose by capped targets; it follows the pose, and a collider
+/// standing in the way pushes it off (the cap lets physics win).
+#[test]
+fn capped_targets_pull_cloth_to_its_animation_and_a_collider_pushes_it_off() {
+    let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+    let def = sinew::GridDef { columns: 10, rows: 10, spacing: 0.05, pins: 0, ..sinew::GridDef::default() };
+    let cloth = w.create_cloth_grid(&def).unwrap();
+    let rest: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    // The animation lifts the sleeve at 0.5 m/s; each target may pull with
+    // at most 2 N (the cloth's particles weigh 10 g each).
+    let pose = |t: f32| rest.iter().map(|&p| p + Vec3::new(0.0, 0.5 * t, 0.0)).collect::<Vec<_>>();
+    let set = |w: &mut World, t: f32| {
+        let targets: Vec<sinew::Target> = pose(t)
+            .into_iter()
+            .enumerate()
+            .map(|(i, position)| sinew::Target { particle: i as u32, position, compliance: 1e-6, max_force: 2.0 })
+            .collect();
+        w.set_targets(cloth, &targets).unwrap();
+    };
+    let rms = |w: &World, t: f32| {
+        let p: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+        (p.iter().zip(pose(t)).map(|(a, b)| (*a - b).length_squared()).sum::<f32>() / p.len() as f32).sqrt()
+    };
+    for k in 1..=60 {
+        set(&mut w, k as f32 * DT);
+        w.step(DT).unwrap();
+    }
+    let following = rms(&w, 1.0);
+    // A ball appears where the sleeve is going: the capped targets cannot
+    // pull the cloth through it.
+    let centre = rest[55] + Vec3::new(0.0, 0.5 * 1.5, 0.0);
+    w.create_collider(ColliderShape::Sphere { radius: 0.1 }, centre, Quat::IDENTITY, 0.3).unwrap();
+    let mut inside = 0f32;
+    for k in 61..=120 {
+        set(&mut w, k as f32 * DT);
+        w.step(DT).unwrap();
+        for p in w.positions(cloth).unwrap() {
+            inside = inside.max(0.1 - (p - centre).length());
+        }
+    }
+    println!(
+        "skinned cloth: {following:.4} m RMS from its animation while free; at most {inside:.4} m inside the ball"
+    );
+    assert!(following < 0.02, "the cloth does not follow its animation: {following} m RMS");
+    assert!(inside < 0.005, "the capped targets pulled the cloth {inside} m into the ball");
+    assert!(rms(&w, 2.0) > 0.02, "the ball should hold part of the cloth off its pose");
 }
