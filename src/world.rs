@@ -137,6 +137,21 @@ pub(crate) fn unit_rotation(q: Quat, what: &str) -> Result<Quat> {
     if (len - 1.0).abs() <= 1e-6 { Ok(q) } else { Ok(q / len) }
 }
 
+/// Checks that a pair of particle indices of a body of `count` particles
+/// names two different particles (`what` names the pair in the message).
+fn check_pair(a: u32, b: u32, count: usize, what: impl Fn() -> String) -> Result<()> {
+    if a as usize >= count || b as usize >= count {
+        return Err(Error::invalid_argument(format!(
+            "{}: particle index ({a}, {b}) out of range (the body has {count})",
+            what()
+        )));
+    }
+    if a == b {
+        return Err(Error::invalid_argument(format!("{}: a and b are both {a}", what())));
+    }
+    Ok(())
+}
+
 /// Checks a collider shape's numbers (a compound's parts too; `top` is false
 /// for a part, which may not be a compound itself).
 fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
@@ -411,15 +426,7 @@ impl World {
         let count = body.count;
         let mut resolved = Vec::with_capacity(constraints.len());
         for (k, c) in constraints.iter().enumerate() {
-            if c.a as usize >= count || c.b as usize >= count {
-                return Err(Error::invalid_argument(format!(
-                    "constraints[{k}]: particle index ({}, {}) out of range (the body has {count})",
-                    c.a, c.b
-                )));
-            }
-            if c.a == c.b {
-                return Err(Error::invalid_argument(format!("constraints[{k}]: a and b are both {}", c.a)));
-            }
+            check_pair(c.a, c.b, count, || format!("constraints[{k}]"))?;
             finite(c.rest_length, &format!("constraints[{k}].rest_length"))?;
             non_negative(c.compliance, &format!("constraints[{k}].compliance"))?;
             let rest_length = if c.rest_length < 0.0 {
@@ -466,15 +473,7 @@ impl World {
         let body = self.body(id)?;
         let count = body.count;
         for (k, c) in sticks.iter().enumerate() {
-            if c.a as usize >= count || c.b as usize >= count {
-                return Err(Error::invalid_argument(format!(
-                    "sticks[{k}]: particle index ({}, {}) out of range (the body has {count})",
-                    c.a, c.b
-                )));
-            }
-            if c.a == c.b {
-                return Err(Error::invalid_argument(format!("sticks[{k}]: a and b are both {}", c.a)));
-            }
+            check_pair(c.a, c.b, count, || format!("sticks[{k}]"))?;
             positive(c.radius, &format!("sticks[{k}].radius"))?;
         }
         if body.sticks.len().checked_add(sticks.len()).is_none_or(|n| n > u32::MAX as usize) {
