@@ -165,7 +165,7 @@ impl World {
             hits.extend(one.soups.iter().filter_map(|s| s.raycast(origin, seg, 1.0)));
             for (t, normal) in hits {
                 let distance = t * limit;
-                if distance < best.map_or(limit, |b| b.distance) || (best.is_none() && distance <= limit) {
+                if distance <= limit && best.is_none_or(|b| distance < b.distance) {
                     let collider = ColliderId::from(h);
                     best = Some(ColliderHit { collider, point: origin + dir * distance, normal, distance });
                 }

@@ -65,21 +65,20 @@ fn dynamic_friction_decides_the_slide_once_static_friction_lets_go() {
     assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
 }
 
+/// A floor of `material` and a particle 1 m above it.
+fn drop_on(material: Material) -> (World, BodyId) {
+    let mut w = world();
+    let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+    w.create_collider_with(floor, Vec3::ZERO, Quat::IDENTITY, material, Filter::default()).unwrap();
+    let b = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0)], None).unwrap();
+    (w, b)
+}
+
 #[test]
 fn restitution_gives_back_the_approach_speed() {
     // Dropped from 1 m onto a plane of restitution 0.5: it rises to about
     // 0.25 m (e^2 of the drop height).
-    let mut w = world();
-    let m = Material { restitution: 0.5, ..Material::coulomb(0.0) };
-    w.create_collider_with(
-        ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 },
-        Vec3::ZERO,
-        Quat::IDENTITY,
-        m,
-        Filter::default(),
-    )
-    .unwrap();
-    let b = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0)], None).unwrap();
+    let (mut w, b) = drop_on(Material { restitution: 0.5, ..Material::coulomb(0.0) });
     let (mut landed, mut top) = (false, 0f32);
     for _ in 0..90 {
         w.step(DT).unwrap();
@@ -98,17 +97,7 @@ fn restitution_gives_back_the_approach_speed() {
 
     // The same drop with the body's material met by the collider's Min rule
     // does not bounce.
-    let mut w = world();
-    let m = Material { restitution: 0.5, combine: Combine::Min, ..Material::coulomb(0.0) };
-    w.create_collider_with(
-        ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 },
-        Vec3::ZERO,
-        Quat::IDENTITY,
-        m,
-        Filter::default(),
-    )
-    .unwrap();
-    let b = w.create_particles(&[Vec3::new(0.0, 1.0, 0.0)], None).unwrap();
+    let (mut w, b) = drop_on(Material { restitution: 0.5, combine: Combine::Min, ..Material::coulomb(0.0) });
     w.set_body_material(b, Some(Material::coulomb(0.0))).unwrap();
     for _ in 0..90 {
         w.step(DT).unwrap();

@@ -444,7 +444,8 @@ impl Candidates {
 
     /// Broad phase for meshes and heightfields near the body: each
     /// particle's triangles (its swept box grown by its radius and `margin`),
-    /// each collision stick's, and all of the body's.
+    /// each collision stick's, and, when `whole` (a rigid body's collision
+    /// points are not particles), all of the body's.
     #[allow(clippy::too_many_arguments)]
     pub fn find_soups(
         &mut self,
@@ -455,6 +456,7 @@ impl Candidates {
         filter: Filter,
         boxes: &[(Vec3, Vec3)],
         sticks: &[CollisionStick],
+        whole: bool,
     ) {
         self.soup_count = 0;
         for (k, (a, b)) in start.soups.iter().zip(&end.soups).enumerate() {
@@ -495,7 +497,9 @@ impl Candidates {
                 }
             };
             c.all.clear();
-            query(lo, hi, &mut c.all);
+            if whole {
+                query(lo, hi, &mut c.all);
+            }
             c.start.clear();
             c.tris.clear();
             c.start.push(0);
@@ -610,7 +614,7 @@ fn project_all(
         let soup = &prepared.soups[c.soup as usize];
         for i in 0..p.len() {
             let r = radius(i);
-            if p.inv_mass[i] == 0.0 || r < 0.0 {
+            if inert(p, i, r) {
                 continue;
             }
             let tris = c.of_particle(i);
@@ -632,6 +636,13 @@ fn project_all(
     }
 }
 
+/// A particle that does not collide: pinned (kinematic), or of negative
+/// radius (a ragdoll's reference particles).
+#[inline(always)]
+fn inert(p: &ParticlesMut, i: usize, r: f32) -> bool {
+    p.inv_mass[i] == 0.0 || r < 0.0
+}
+
 /// How far behind its start (m) a fast particle's sweep begins.
 const SWEEP_BACKOFF: f32 = 1e-4;
 
@@ -650,7 +661,7 @@ fn sweep_kind<S: Shape>(
 ) {
     for i in 0..p.len() {
         let r = radius(i);
-        if p.inv_mass[i] == 0.0 || r < 0.0 {
+        if inert(p, i, r) {
             continue;
         }
         let (x, start) = (p.position(i), p.previous(i));
@@ -694,7 +705,7 @@ fn project_kind<S: Shape>(
         let shape = &shapes[k as usize];
         for i in 0..p.len() {
             let r = radius(i);
-            if p.inv_mass[i] == 0.0 || r < 0.0 {
+            if inert(p, i, r) {
                 continue;
             }
             let x = p.position(i);

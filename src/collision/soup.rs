@@ -199,7 +199,7 @@ pub struct SoupCandidates {
     pub stick_start: Vec<u32>,
     pub stick_tris: Vec<u32>,
     /// Every triangle the body's bounds may reach (for points that are not
-    /// particles: a rigid body's collision spheres).
+    /// particles: a rigid body's collision spheres; empty for other bodies).
     pub all: Vec<u32>,
 }
 

@@ -283,9 +283,6 @@ pub unsafe extern "C" fn sinew_ragdoll_set_pose(
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_pose", {
         let world = unsafe { world_ref(world) }?;
-        let to_pose = |t: &[SinewTransform]| -> Vec<(Vec3, Quat)> {
-            t.iter().map(|t| (t.position.into(), t.rotation.into())).collect()
-        };
         let now = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
         let before = if previous.is_null() {
             None

@@ -442,7 +442,8 @@ fn broad_phase(
         let grow = r + slack;
         boxes.push((x.min(later) - grow, x.max(later) + grow));
     }
-    body.candidates.find_soups(first, last, lo - margin, hi + margin, body.filter, boxes, &body.sticks);
+    let whole = body.rigid.is_some();
+    body.candidates.find_soups(first, last, lo - margin, hi + margin, body.filter, boxes, &body.sticks, whole);
 }
 
 /// Sleep: when every particle of every body of the island has been slower
