@@ -505,28 +505,36 @@ fn terrain_scene(runs: usize) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "quick");
-    if std::env::args().any(|a| a == "terrain") {
-        // Only the mesh scene (for profiling it).
-        terrain_scene(if quick { 3 } else { 7 });
-        return;
-    }
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let quick = args.iter().any(|a| a == "quick");
+    // Scene names on the command line pick scenes (`cargo bench --bench scenes -- sticks ragdolls`).
+    let named: Vec<&str> = args.iter().map(String::as_str).filter(|a| *a != "quick").collect();
+    let want = |scene: &str| named.is_empty() || named.contains(&scene);
     println!("## sinew benchmarks\n\n{}", machine());
     let sizes: &[usize] = if quick { &[32, 64] } else { &[32, 64, 128, 256] };
     let runs = if quick { 3 } else { 7 };
-    for &n in sizes {
-        sticks_scene(n, runs);
+    if want("sticks") {
+        for &n in sizes {
+            sticks_scene(n, runs);
+        }
     }
-    println!(
-        "\n### cloth-N: sinew_cloth_create_grid at the library's defaults (sleep off), naive loop at the same passes\n"
-    );
-    println!("| scene | substeps x iterations | ms/step | structural stretch | naive ms/step | speed vs naive |");
-    println!("|---|---|---:|---:|---:|---:|");
-    for &n in sizes {
-        cloth_scene(n as u32, runs);
+    if want("cloth") {
+        println!(
+            "\n### cloth-N: sinew_cloth_create_grid at the library's defaults (sleep off), naive loop at the same passes\n"
+        );
+        println!("| scene | substeps x iterations | ms/step | structural stretch | naive ms/step | speed vs naive |");
+        println!("|---|---|---:|---:|---:|---:|");
+        for &n in sizes {
+            cloth_scene(n as u32, runs);
+        }
     }
-    readback_scene(128);
-    ragdolls_scene(100, runs);
-    terrain_scene(runs);
-    println!("\nthreads: not yet (one worker).");
+    if want("readback") {
+        readback_scene(128);
+    }
+    if want("ragdolls") {
+        ragdolls_scene(100, runs);
+    }
+    if want("terrain") {
+        terrain_scene(runs);
+    }
 }
