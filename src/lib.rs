@@ -28,6 +28,7 @@ mod pool;
 mod query;
 mod ragdoll;
 mod rigid;
+pub mod simd;
 mod snapshot;
 pub mod solver;
 mod world;
@@ -53,7 +54,8 @@ pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::motor::Motors;
 pub use ragdoll::{BoneDef, RagdollDef};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
-pub use world::{World, WorldSettings};
+pub use simd::SimdLevel;
+pub use world::{Execution, World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.
 pub use glam::{Quat, Vec3};

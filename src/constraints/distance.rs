@@ -22,7 +22,8 @@
 //! at rest length and increasingly wrong away from it.
 
 use crate::particles::ParticlesMut;
-use crate::solver::batches::colour;
+use crate::simd::{self, Kernel, Lanes, SimdLevel};
+use crate::solver::batches::colour_sticks;
 use std::ops::Range;
 
 /// One stick between two particles of a body.
@@ -77,8 +78,23 @@ pub struct DistanceSet {
     lambda: Vec<f32>,
     /// Particle-disjoint batches over the arrays above.
     pub batches: Vec<Range<usize>>,
+    /// Per batch: its sticks share particles (the colouring's serial tail, or
+    /// a restored image's), so it runs one stick at a time.
+    serial: Vec<bool>,
+    /// One past the largest particle index, checked against the view once per
+    /// call so the kernels index without bounds checks.
+    bound: usize,
+    /// Per stick: how many sticks from it on, within its batch, have both
+    /// ends one particle after the previous one's (at least 1). A chunk
+    /// whose first stick has a run of `W` loads and stores its particles as
+    /// whole vectors instead of gathering them.
+    run: Vec<u32>,
     pub method: DistanceMethod,
 }
+
+/// Below this many sticks a set runs scalar: its batches are too short to
+/// fill vector lanes. The results are the same bits either way.
+const MIN_VECTOR_STICKS: usize = 64;
 
 impl DistanceSet {
     pub fn len(&self) -> usize {
@@ -93,7 +109,7 @@ impl DistanceSet {
         self.rest.extend(sticks.iter().map(|s| s.rest_length));
         self.compliance.extend(sticks.iter().map(|s| s.compliance));
         let pairs: Vec<[u32; 2]> = self.a.iter().zip(&self.b).map(|(&a, &b)| [a, b]).collect();
-        let col = colour(&pairs, particle_count);
+        let col = colour_sticks(&pairs, particle_count);
         let permute = |v: &[u32]| col.order.iter().map(|&k| v[k as usize]).collect::<Vec<_>>();
         let permute_f = |v: &[f32]| col.order.iter().map(|&k| v[k as usize]).collect::<Vec<_>>();
         self.a = permute(&self.a);
@@ -102,6 +118,7 @@ impl DistanceSet {
         self.compliance = permute_f(&self.compliance);
         self.lambda = vec![0.0; self.a.len()];
         self.batches = col.batches;
+        self.index_batches();
     }
 
     /// Rebuilds a set from a snapshot's arrays (already validated).
@@ -114,7 +131,56 @@ impl DistanceSet {
         method: DistanceMethod,
     ) -> Self {
         let lambda = vec![0.0; a.len()];
-        DistanceSet { a, b, rest, compliance, lambda, batches, method }
+        let mut set = DistanceSet { a, b, rest, compliance, lambda, batches, method, ..Default::default() };
+        set.index_batches();
+        set
+    }
+
+    /// Finds the index bound and which batches share particles; sorts each
+    /// particle-disjoint batch by its particles and measures the runs of
+    /// consecutive ones. The sticks of such a batch are independent, so their
+    /// order inside it does not change a bit of the result.
+    fn index_batches(&mut self) {
+        self.bound = self.a.iter().chain(&self.b).map(|&i| i as usize + 1).max().unwrap_or(0);
+        let mut seen = vec![usize::MAX; self.bound];
+        self.serial = self
+            .batches
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let mut shared = false;
+                for c in r.clone() {
+                    for i in [self.a[c] as usize, self.b[c] as usize] {
+                        shared |= seen[i] == k;
+                        seen[i] = k;
+                    }
+                }
+                shared
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        for (r, &serial) in self.batches.iter().zip(&self.serial) {
+            if !serial {
+                order[r.clone()].sort_by_key(|&c| (self.a[c], self.b[c]));
+            }
+        }
+        let (a, b) = (self.a.clone(), self.b.clone());
+        let (rest, compliance, lambda) = (self.rest.clone(), self.compliance.clone(), self.lambda.clone());
+        for (to, &from) in order.iter().enumerate() {
+            self.a[to] = a[from];
+            self.b[to] = b[from];
+            self.rest[to] = rest[from];
+            self.compliance[to] = compliance[from];
+            self.lambda[to] = lambda[from];
+        }
+        self.run = vec![1; self.len()];
+        for r in &self.batches {
+            for c in r.clone().rev().skip(1) {
+                if self.a[c + 1] == self.a[c].wrapping_add(1) && self.b[c + 1] == self.b[c].wrapping_add(1) {
+                    self.run[c] = self.run[c + 1] + 1;
+                }
+            }
+        }
     }
 
     /// XPBD: multipliers start from zero each substep.
@@ -122,45 +188,24 @@ impl DistanceSet {
         self.lambda.fill(0.0);
     }
 
-    /// One Gauss-Seidel pass over every batch, in order.
-    pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32) {
-        for batch in self.batches.clone() {
-            match self.method {
-                DistanceMethod::Exact => self.project_exact(p, inv_h2, batch),
-                DistanceMethod::SqrtApprox => self.project_approx(p, inv_h2, batch),
+    /// One Gauss-Seidel pass over every batch, in order, at `level`.
+    pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+        match self.method {
+            DistanceMethod::Exact => self.run(Stage::Position, p, inv_h2, level),
+            DistanceMethod::SqrtApprox => {
+                for batch in 0..self.batches.len() {
+                    self.project_approx(p, inv_h2, self.batches[batch].clone());
+                }
             }
         }
     }
 
-    #[inline(always)]
-    fn project_exact(&mut self, p: &mut ParticlesMut, inv_h2: f32, range: Range<usize>) {
-        for c in range {
-            let (i, j) = (self.a[c] as usize, self.b[c] as usize);
-            let (dx, dy, dz) = (p.x[j] - p.x[i], p.y[j] - p.y[i], p.z[j] - p.z[i]);
-            let len2 = dx * dx + dy * dy + dz * dz;
-            let len = len2.sqrt();
-            let (wi, wj) = (p.inv_mass[i], p.inv_mass[j]);
-            let alpha_tilde = self.compliance[c] * inv_h2;
-            if len < MIN_LENGTH || wi + wj + alpha_tilde == 0.0 {
-                continue;
-            }
-            // The correction moves along the stick's direction at the start of
-            // the substep, d0 = x_prev_j - x_prev_i (SHAKE), scaled as g = d0 / |d|,
-            // rather than along d: a stick turning while it is corrected keeps
-            // its sideways motion, so a pendulum does not lose (omega h)^2 of its
-            // velocity every substep. When the stick turned by more than 60
-            // degrees in one substep, d itself is used.
-            let (ex, ey, ez) = (p.px[j] - p.px[i], p.py[j] - p.py[i], p.pz[j] - p.pz[i]);
-            let along = dx * ex + dy * ey + dz * ez;
-            let (gx, gy, gz, n_dot_g) = if along > 0.5 * len * (ex * ex + ey * ey + ez * ez).sqrt() {
-                (ex / len, ey / len, ez / len, along / len2)
-            } else {
-                (dx / len, dy / len, dz / len, 1.0)
-            };
-            let dlambda = (-(len - self.rest[c]) - alpha_tilde * self.lambda[c]) / ((wi + wj) * n_dot_g + alpha_tilde);
-            self.lambda[c] += dlambda;
-            apply(p, i, j, wi, wj, dlambda, gx, gy, gz);
-        }
+    /// Runs a kernel over every batch: vector lanes where the batch is
+    /// particle-disjoint, one stick at a time where it is not.
+    fn run(&mut self, stage: Stage, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+        assert!(self.bound <= p.len(), "a stick indexes past its body");
+        let level = if self.len() < MIN_VECTOR_STICKS { SimdLevel::Scalar } else { level };
+        simd::dispatch(level, &mut Pass { set: self, p, inv_h2, stage });
     }
 
     #[inline(always)]
@@ -168,7 +213,8 @@ impl DistanceSet {
         for c in range {
             let rest = self.rest[c];
             if rest < MIN_APPROX_REST {
-                self.project_exact(p, inv_h2, c..c + 1);
+                assert!(self.bound <= p.len(), "a stick indexes past its body");
+                Pass { set: self, p, inv_h2, stage: Stage::Position }.chunk::<f32>(c, c + 1);
                 continue;
             }
             let (i, j) = (self.a[c] as usize, self.b[c] as usize);
@@ -183,7 +229,13 @@ impl DistanceSet {
             }
             let dlambda = (-(len - rest) - alpha_tilde * self.lambda[c]) / denom;
             self.lambda[c] += dlambda;
-            apply(p, i, j, wi, wj, dlambda / len, dx, dy, dz);
+            let (si, sj) = (wi * dlambda / len, wj * dlambda / len);
+            p.x[i] -= si * dx;
+            p.y[i] -= si * dy;
+            p.z[i] -= si * dz;
+            p.x[j] += sj * dx;
+            p.y[j] += sj * dy;
+            p.z[j] += sj * dz;
         }
     }
 
@@ -201,33 +253,8 @@ impl DistanceSet {
     /// constant, so its ends have no relative velocity along it; projecting that
     /// component away removes exactly the pumped energy and leaves swinging,
     /// folding and free flight alone.
-    pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32) {
-        for batch in self.batches.clone() {
-            for c in batch {
-                let (i, j) = (self.a[c] as usize, self.b[c] as usize);
-                let (dx, dy, dz) = (p.x[j] - p.x[i], p.y[j] - p.y[i], p.z[j] - p.z[i]);
-                let len2 = dx * dx + dy * dy + dz * dz;
-                let (wi, wj) = (p.inv_mass[i], p.inv_mass[j]);
-                let w = wi + wj;
-                let alpha_tilde = self.compliance[c] * inv_h2;
-                if len2 < MIN_LENGTH * MIN_LENGTH || w == 0.0 {
-                    continue;
-                }
-                // Relative displacement of this substep along d (times |d|).
-                let rvx = (p.x[j] - p.px[j]) - (p.x[i] - p.px[i]);
-                let rvy = (p.y[j] - p.py[j]) - (p.y[i] - p.py[i]);
-                let rvz = (p.z[j] - p.pz[j]) - (p.z[i] - p.pz[i]);
-                let along = (rvx * dx + rvy * dy + rvz * dz) / len2;
-                let s = along / (w + alpha_tilde);
-                // v_i += wi s d, v_j -= wj s d, through x_prev.
-                p.px[i] -= wi * s * dx;
-                p.py[i] -= wi * s * dy;
-                p.pz[i] -= wi * s * dz;
-                p.px[j] += wj * s * dx;
-                p.py[j] += wj * s * dy;
-                p.pz[j] += wj * s * dz;
-            }
-        }
+    pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+        self.run(Stage::Velocity, p, inv_h2, level);
     }
 
     /// Mean of |C| / r over sticks with a positive rest length (stretch report).
@@ -247,17 +274,287 @@ impl DistanceSet {
     }
 }
 
-/// Moves both particles along `d` by `s = dlambda / |d|`, weighted by inverse mass.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn apply(p: &mut ParticlesMut, i: usize, j: usize, wi: f32, wj: f32, s: f32, dx: f32, dy: f32, dz: f32) {
-    let (si, sj) = (wi * s, wj * s);
-    p.x[i] -= si * dx;
-    p.y[i] -= si * dy;
-    p.z[i] -= si * dz;
-    p.x[j] += sj * dx;
-    p.y[j] += sj * dy;
-    p.z[j] += sj * dz;
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Position,
+    Velocity,
+}
+
+/// One pass of a stage over a set's batches, as a SIMD kernel.
+struct Pass<'s, 'p, 'v> {
+    set: &'s mut DistanceSet,
+    p: &'p mut ParticlesMut<'v>,
+    inv_h2: f32,
+    stage: Stage,
+}
+
+impl Kernel for Pass<'_, '_, '_> {
+    #[inline(always)]
+    fn run<V: Lanes>(&mut self) {
+        for k in 0..self.set.batches.len() {
+            let Range { start, end } = self.set.batches[k];
+            if self.set.serial[k] {
+                for c in start..end {
+                    self.chunk::<f32>(c, c + 1);
+                }
+            } else {
+                let mut c = start;
+                while c < end {
+                    self.chunk::<V>(c, end);
+                    c += V::W;
+                }
+            }
+        }
+    }
+}
+
+/// The lanes of one chunk: sticks `c .. min(c + W, end)`; lanes past the
+/// batch's end repeat its last stick and are not written.
+struct Chunk {
+    k: [u32; 16],
+    i: [u32; 16],
+    j: [u32; 16],
+    n: usize,
+}
+
+impl Chunk {
+    #[inline(always)]
+    fn new<V: Lanes>(set: &DistanceSet, c: usize, end: usize) -> Self {
+        let n = (end - c).min(V::W);
+        let mut ch = Chunk { k: [0; 16], i: [0; 16], j: [0; 16], n };
+        for l in 0..V::W {
+            let k = c + l.min(n - 1);
+            ch.k[l] = k as u32;
+            ch.i[l] = set.a[k];
+            ch.j[l] = set.b[k];
+        }
+        ch
+    }
+}
+
+/// Which index of a stick a lane reads: its first or second particle, or
+/// the stick itself.
+#[derive(Clone, Copy)]
+enum Of {
+    I,
+    J,
+    K,
+}
+
+/// How a chunk's lanes reach their data.
+trait Access {
+    /// SAFETY: the chunk's indices in bounds of `v`.
+    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V;
+    /// SAFETY: as `get`; no two lanes' indices equal.
+    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V);
+}
+
+impl Access for Chunk {
+    #[inline(always)]
+    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+        let idx = match of {
+            Of::I => &self.i,
+            Of::J => &self.j,
+            Of::K => &self.k,
+        };
+        // SAFETY: the caller's.
+        unsafe { V::gather(v.as_ptr(), idx) }
+    }
+    #[inline(always)]
+    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+        let idx = match of {
+            Of::I => &self.i,
+            Of::J => &self.j,
+            Of::K => &self.k,
+        };
+        // SAFETY: the caller's.
+        unsafe { val.scatter(v.as_mut_ptr(), idx, self.n) }
+    }
+}
+
+/// A full chunk whose sticks are `(i + l, j + l)`, `k + l`: whole-vector
+/// loads and stores.
+struct Contiguous {
+    i: usize,
+    j: usize,
+    k: usize,
+}
+
+impl Contiguous {
+    #[inline(always)]
+    fn at(&self, of: Of) -> usize {
+        match of {
+            Of::I => self.i,
+            Of::J => self.j,
+            Of::K => self.k,
+        }
+    }
+}
+
+impl Access for Contiguous {
+    #[inline(always)]
+    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+        // SAFETY: the caller's: the chunk's last index is `at + W - 1`.
+        unsafe { V::load(v.as_ptr().add(self.at(of))) }
+    }
+    #[inline(always)]
+    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+        // SAFETY: as above.
+        unsafe { val.store(v.as_mut_ptr().add(self.at(of))) }
+    }
+}
+
+/// A particle's three coordinates, per lane.
+#[derive(Clone, Copy)]
+struct V3<V>([V; 3]);
+
+impl<V: Lanes> V3<V> {
+    /// SAFETY: as [`Access::get`].
+    #[inline(always)]
+    unsafe fn get(at: &impl Access, of: Of, x: &[f32], y: &[f32], z: &[f32]) -> Self {
+        // SAFETY: per the contract above.
+        unsafe { V3([at.get(of, x), at.get(of, y), at.get(of, z)]) }
+    }
+
+    /// SAFETY: as [`Access::put`].
+    #[inline(always)]
+    unsafe fn put(self, at: &impl Access, of: Of, x: &mut [f32], y: &mut [f32], z: &mut [f32]) {
+        // SAFETY: per the contract above.
+        unsafe {
+            at.put(of, x, self.0[0]);
+            at.put(of, y, self.0[1]);
+            at.put(of, z, self.0[2]);
+        }
+    }
+
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        V3([self.0[0].sub(o.0[0]), self.0[1].sub(o.0[1]), self.0[2].sub(o.0[2])])
+    }
+
+    #[inline(always)]
+    fn dot(self, o: Self) -> V {
+        self.0[0].mul(o.0[0]).add(self.0[1].mul(o.0[1])).add(self.0[2].mul(o.0[2]))
+    }
+
+    #[inline(always)]
+    fn zip(self, o: Self, f: impl Fn(V, V) -> V) -> Self {
+        V3([f(self.0[0], o.0[0]), f(self.0[1], o.0[1]), f(self.0[2], o.0[2])])
+    }
+}
+
+impl Pass<'_, '_, '_> {
+    /// The sticks `c .. min(c + W, end)` of one particle-disjoint batch.
+    #[inline(always)]
+    fn chunk<V: Lanes>(&mut self, c: usize, end: usize) {
+        // SAFETY: `run` checked the set's bound against the view, `k` is
+        // within the set's arrays, and within a batch no two sticks share a
+        // particle.
+        unsafe {
+            if V::W > 1 && c + V::W <= end && self.set.run[c] as usize >= V::W {
+                let at = Contiguous { i: self.set.a[c] as usize, j: self.set.b[c] as usize, k: c };
+                match self.stage {
+                    Stage::Position => self.position::<V, _>(&at),
+                    Stage::Velocity => self.velocity::<V, _>(&at),
+                }
+            } else {
+                let at = Chunk::new::<V>(self.set, c, end);
+                match self.stage {
+                    Stage::Position => self.position::<V, _>(&at),
+                    Stage::Velocity => self.velocity::<V, _>(&at),
+                }
+            }
+        }
+    }
+
+    /// The position projection of the module's formula.
+    ///
+    /// SAFETY: see `chunk`.
+    #[inline(always)]
+    unsafe fn position<V: Lanes, A: Access>(&mut self, at: &A) {
+        let set = &mut *self.set;
+        let p = &mut *self.p;
+        // SAFETY: the caller's.
+        let (xi, xj, pi, pj, wi, wj, rest, lambda, compliance) = unsafe {
+            (
+                V3::<V>::get(at, Of::I, p.x, p.y, p.z),
+                V3::<V>::get(at, Of::J, p.x, p.y, p.z),
+                V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
+                V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
+                at.get::<V>(Of::I, p.inv_mass),
+                at.get::<V>(Of::J, p.inv_mass),
+                at.get::<V>(Of::K, &set.rest),
+                at.get::<V>(Of::K, &set.lambda),
+                at.get::<V>(Of::K, &set.compliance),
+            )
+        };
+        let alpha_tilde = compliance.mul(V::splat(self.inv_h2));
+        let d = xj.sub(xi);
+        let len2 = d.dot(d);
+        let len = len2.sqrt();
+        let w = wi.add(wj);
+        let skip = V::or(len.lt(V::splat(MIN_LENGTH)), w.add(alpha_tilde).eq(V::splat(0.0)));
+        // The correction moves along the stick's direction at the start of
+        // the substep, d0 = x_prev_j - x_prev_i (SHAKE), scaled as g = d0 / |d|,
+        // rather than along d: a stick turning while it is corrected keeps
+        // its sideways motion, so a pendulum does not lose (omega h)^2 of its
+        // velocity every substep. When the stick turned by more than 60
+        // degrees in one substep, d itself is used.
+        let e = pj.sub(pi);
+        let along = d.dot(e);
+        let shake = along.gt(V::splat(0.5).mul(len).mul(e.dot(e).sqrt()));
+        let g = e.zip(d, |e, d| V::select(shake, e.div(len), d.div(len)));
+        let n_dot_g = V::select(shake, along.div(len2), V::splat(1.0));
+        let dlambda = len.sub(rest).neg().sub(alpha_tilde.mul(lambda)).div(w.mul(n_dot_g).add(alpha_tilde));
+        let (si, sj) = (wi.mul(dlambda), wj.mul(dlambda));
+        let new_lambda = V::select(skip, lambda, lambda.add(dlambda));
+        let new_i = xi.zip(g, |x, g| x.sub(si.mul(g))).zip(xi, |new, old| V::select(skip, old, new));
+        let new_j = xj.zip(g, |x, g| x.add(sj.mul(g))).zip(xj, |new, old| V::select(skip, old, new));
+        // SAFETY: the caller's.
+        unsafe {
+            at.put(Of::K, &mut set.lambda, new_lambda);
+            new_i.put(at, Of::I, p.x, p.y, p.z);
+            new_j.put(at, Of::J, p.x, p.y, p.z);
+        }
+    }
+
+    /// The velocity stage of [`DistanceSet::project_velocities`].
+    ///
+    /// SAFETY: see `chunk`.
+    #[inline(always)]
+    unsafe fn velocity<V: Lanes, A: Access>(&mut self, at: &A) {
+        let set = &*self.set;
+        let p = &mut *self.p;
+        // SAFETY: the caller's.
+        let (xi, xj, pi, pj, wi, wj, compliance) = unsafe {
+            (
+                V3::<V>::get(at, Of::I, p.x, p.y, p.z),
+                V3::<V>::get(at, Of::J, p.x, p.y, p.z),
+                V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
+                V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
+                at.get::<V>(Of::I, p.inv_mass),
+                at.get::<V>(Of::J, p.inv_mass),
+                at.get::<V>(Of::K, &set.compliance),
+            )
+        };
+        let d = xj.sub(xi);
+        let len2 = d.dot(d);
+        let w = wi.add(wj);
+        let alpha_tilde = compliance.mul(V::splat(self.inv_h2));
+        let skip = V::or(len2.lt(V::splat(MIN_LENGTH * MIN_LENGTH)), w.eq(V::splat(0.0)));
+        // Relative displacement of this substep along d (times |d|).
+        let rv = xj.sub(pj).sub(xi.sub(pi));
+        let along = rv.dot(d).div(len2);
+        let s = along.div(w.add(alpha_tilde));
+        // v_i += wi s d, v_j -= wj s d, through x_prev.
+        let new_i = pi.zip(d, |x, d| x.sub(wi.mul(s).mul(d))).zip(pi, |new, old| V::select(skip, old, new));
+        let new_j = pj.zip(d, |x, d| x.add(wj.mul(s).mul(d))).zip(pj, |new, old| V::select(skip, old, new));
+        // SAFETY: the caller's.
+        unsafe {
+            new_i.put(at, Of::I, p.px, p.py, p.pz);
+            new_j.put(at, Of::J, p.px, p.py, p.pz);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -277,7 +574,7 @@ mod tests {
         set.extend(&[DistanceConstraint { a: 0, b: 1, rest_length: rest, compliance: 0.0 }], store.len());
         let n = store.len();
         let mut view = store.view(0..n);
-        set.project(&mut view, 3600.0);
+        set.project(&mut view, 3600.0, SimdLevel::Scalar);
         view.x[1] - view.x[0]
     }
 

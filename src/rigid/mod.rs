@@ -32,6 +32,7 @@ use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::ragdoll::motion;
+use crate::simd::SimdLevel;
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 
@@ -253,7 +254,8 @@ impl Rigid {
     ) {
         self.collide(p, candidates, prepared);
         match self.projection_stiffness(passes) {
-            None => sticks.project(p, inv_h2),
+            // Six sticks: too few to fill vector lanes.
+            None => sticks.project(p, inv_h2, SimdLevel::Scalar),
             Some(alpha) => self.clusters.project_one_by(0, p, alpha),
         }
     }

@@ -58,6 +58,78 @@ pub fn colour<const K: usize>(items: &[[u32; K]], particle_count: usize) -> Colo
     Colouring { order, batches, serial_tail: counts[MAX_COLOURS as usize] > 0 }
 }
 
+/// Sticks in a direction class below this count are coloured greedily.
+const MIN_CLASS: usize = 64;
+
+/// Colours two-particle constraints ("sticks") so that the batches hold long
+/// runs of consecutive particles, which vector kernels load and store whole.
+///
+/// Sticks are grouped by their index offset `b - a` (on a grid, one
+/// direction: all horizontal edges, all vertical ones, ...). Within a class,
+/// two sticks meet only when their first particles are one offset apart, so
+/// the parity of `a / |offset|` splits the class into two particle-disjoint
+/// batches whose sticks run in blocks of `|offset|` consecutive particles.
+/// Classes of fewer than 64 sticks, classes beyond the 32nd, and sticks that
+/// still meet another of their batch (duplicates) are coloured greedily
+/// after them.
+/// Deterministic: classes come in the order of their first stick.
+pub fn colour_sticks(items: &[[u32; 2]], particle_count: usize) -> Colouring {
+    use std::collections::HashMap;
+    let offset = |s: &[u32; 2]| i64::from(s[1]) - i64::from(s[0]);
+    let mut class_of: HashMap<i64, usize> = HashMap::new();
+    let mut classes: Vec<(i64, usize)> = Vec::new();
+    for s in items {
+        let d = offset(s);
+        let k = *class_of.entry(d).or_insert_with(|| {
+            classes.push((d, 0));
+            classes.len() - 1
+        });
+        classes[k].1 += 1;
+    }
+    // Two batches per large class; usize::MAX marks "greedy" classes.
+    let mut batch_count = 0;
+    let mut first_batch = vec![usize::MAX; classes.len()];
+    for (k, &(_, count)) in classes.iter().enumerate() {
+        if count >= MIN_CLASS && batch_count < MAX_COLOURS as usize {
+            first_batch[k] = batch_count;
+            batch_count += 2;
+        }
+    }
+    let mut used = vec![0u64; particle_count];
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); batch_count];
+    let mut rest = Vec::new();
+    for (c, s) in items.iter().enumerate() {
+        let d = offset(s);
+        let first = first_batch[class_of[&d]];
+        if first == usize::MAX || d == 0 {
+            rest.push(c as u32);
+            continue;
+        }
+        let low = s[0].min(s[1]) as u64;
+        let batch = first + ((low / d.unsigned_abs()) % 2) as usize;
+        let bit = 1u64 << batch;
+        if (used[s[0] as usize] | used[s[1] as usize]) & bit != 0 {
+            rest.push(c as u32);
+            continue;
+        }
+        used[s[0] as usize] |= bit;
+        used[s[1] as usize] |= bit;
+        members[batch].push(c as u32);
+    }
+    let mut order = Vec::with_capacity(items.len());
+    let mut batches = Vec::new();
+    for m in members.iter().filter(|m| !m.is_empty()) {
+        batches.push(order.len()..order.len() + m.len());
+        order.extend_from_slice(m);
+    }
+    let rest_items: Vec<[u32; 2]> = rest.iter().map(|&c| items[c as usize]).collect();
+    let greedy = colour(&rest_items, particle_count);
+    let base = order.len();
+    order.extend(greedy.order.iter().map(|&k| rest[k as usize]));
+    batches.extend(greedy.batches.iter().map(|r| r.start + base..r.end + base));
+    Colouring { order, batches, serial_tail: greedy.serial_tail }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +178,54 @@ mod tests {
         assert!(col.serial_tail);
         assert_eq!(col.batches.len(), 65);
         assert_eq!(col.batches.last().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn sticks_coloured_by_direction_are_disjoint_and_complete() {
+        let n = 20u32;
+        let id = |r: u32, c: u32| r * n + c;
+        let mut edges = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                if c + 1 < n {
+                    edges.push([id(r, c), id(r, c + 1)]);
+                }
+                if r + 1 < n {
+                    edges.push([id(r, c), id(r + 1, c)]);
+                }
+                if r + 1 < n && c + 1 < n {
+                    edges.push([id(r, c + 1), id(r + 1, c)]);
+                }
+            }
+        }
+        edges.push([3, 4]); // a duplicate goes to the greedy batches
+        let col = colour_sticks(&edges, (n * n) as usize);
+        let mut seen = vec![false; edges.len()];
+        for r in &col.batches {
+            let mut used = vec![false; (n * n) as usize];
+            for &k in &col.order[r.clone()] {
+                assert!(!seen[k as usize]);
+                seen[k as usize] = true;
+                for &p in &edges[k as usize] {
+                    assert!(!used[p as usize], "batch shares particle {p}");
+                    used[p as usize] = true;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        // Three directions, two batches each, then the greedy rest.
+        assert!(col.batches.len() >= 7, "{}", col.batches.len());
+        // The vertical class: whole rows of consecutive particles.
+        let vertical = col
+            .batches
+            .iter()
+            .find(|r| edges[col.order[r.start] as usize][1] - edges[col.order[r.start] as usize][0] == n)
+            .expect("a vertical batch");
+        assert!(
+            col.order[vertical.clone()]
+                .windows(2)
+                .take(n as usize - 1)
+                .all(|w| edges[w[1] as usize][0] == edges[w[0] as usize][0] + 1)
+        );
     }
 }

@@ -55,6 +55,7 @@ use crate::error::MAX_COORDINATE;
 use crate::particles::{Particles, ParticlesMut};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
+use crate::simd::SimdLevel;
 use crate::world::World;
 use glam::Vec3;
 
@@ -75,6 +76,7 @@ struct StepContext {
     air_density: f32,
     sleep_speed: f32,
     sleep_time: f32,
+    simd: SimdLevel,
 }
 
 impl StepContext {
@@ -96,6 +98,7 @@ impl StepContext {
             air_density: s.air_density,
             sleep_speed: s.sleep_speed,
             sleep_time: s.sleep_time,
+            simd: world.execution.simd,
         }
     }
 }
@@ -252,7 +255,7 @@ fn solve_island(
                     friction_at_push: body.ragdoll.is_none(),
                 };
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
-                body.distances.project(p, ctx.inv_h2);
+                body.distances.project(p, ctx.inv_h2, ctx.simd);
                 body.bends.project(p, ctx.inv_h2);
                 body.tethers.project(p);
                 if body.skin.is_active() {
@@ -304,7 +307,7 @@ fn solve_island(
             }
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-            body.distances.project_velocities(p, ctx.inv_h2);
+            body.distances.project_velocities(p, ctx.inv_h2, ctx.simd);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
             }

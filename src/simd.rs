@@ -1,0 +1,554 @@
+//! Lane widths and target features: the only file that knows them.
+//!
+//! A kernel is written once, generic over its lane count `W`, with plain
+//! per-lane loops over `[f32; W]` arrays (no intrinsics). [`dispatch`] runs it
+//! inside a function compiled for the chosen instruction set, where the
+//! compiler turns those loops into vector instructions of that width.
+//!
+//! Why every level gives the same bits: each lane performs exactly the
+//! operations the scalar code performs, in the same order. Rust never fuses a
+//! multiply and an add (no FMA contraction) and never reassociates floats,
+//! and IEEE division and square root are exact in every width. A branch
+//! becomes a select of two computed values, which picks the same value the
+//! branch would have. `tests/simd.rs` and the unit tests check it.
+
+/// An instruction-set level; the ABI values of `SINEW_SIMD_*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u32)]
+pub enum SimdLevel {
+    /// One lane, no vector instructions.
+    Scalar = 1,
+    /// 4 lanes of 128 bits: SSE2 (baseline on x86-64). NEON lanes are not
+    /// written yet: aarch64 runs scalar.
+    W128 = 2,
+    /// 8 lanes of 256 bits: AVX2.
+    W256 = 3,
+    /// 16 lanes of 512 bits: AVX-512F.
+    W512 = 4,
+}
+
+impl SimdLevel {
+    /// Converts an ABI value; 0 ("auto") is the machine's best.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(best()),
+            1 => Some(Self::Scalar),
+            2 => Some(Self::W128),
+            3 => Some(Self::W256),
+            4 => Some(Self::W512),
+            _ => None,
+        }
+    }
+
+    /// The level a world requesting `self` runs at: never above the machine's.
+    pub fn available(self) -> Self {
+        self.min(best())
+    }
+
+    /// Lanes per kernel call at this level.
+    pub fn lanes(self) -> usize {
+        match self {
+            Self::Scalar => 1,
+            Self::W128 => 4,
+            Self::W256 => 8,
+            Self::W512 => 16,
+        }
+    }
+
+    /// Every level this machine can run, lowest first.
+    pub fn all_available() -> Vec<Self> {
+        [Self::Scalar, Self::W128, Self::W256, Self::W512].into_iter().filter(|l| *l <= best()).collect()
+    }
+}
+
+/// The best level of this machine (detected once).
+pub fn best() -> SimdLevel {
+    use std::sync::OnceLock;
+    static BEST: OnceLock<SimdLevel> = OnceLock::new();
+    *BEST.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> SimdLevel {
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        SimdLevel::W512
+    } else if std::arch::is_x86_feature_detected!("avx2") {
+        SimdLevel::W256
+    } else {
+        SimdLevel::W128
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> SimdLevel {
+    SimdLevel::Scalar
+}
+
+/// A kernel generic over its lanes.
+pub trait Kernel {
+    /// Runs the whole kernel with lanes `V`. Must be `#[inline(always)]` so
+    /// it is compiled inside the target-feature function that calls it.
+    fn run<V: Lanes>(&mut self);
+}
+
+/// Runs `kernel` at `level`, capped by what the machine has.
+pub fn dispatch(level: SimdLevel, kernel: &mut impl Kernel) {
+    match level.available() {
+        SimdLevel::Scalar => kernel.run::<f32>(),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::W128 => kernel.run::<x86::V4>(),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `available` caps the level at what `detect` found.
+        SimdLevel::W256 => unsafe { run_avx2(kernel) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        SimdLevel::W512 => unsafe { run_avx512(kernel) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => kernel.run::<f32>(),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2(kernel: &mut impl Kernel) {
+    kernel.run::<x86::V8>();
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn run_avx512(kernel: &mut impl Kernel) {
+    kernel.run::<x86::V16>();
+}
+
+/// `W` lanes of `f32` and the operations the kernels use. Each is the IEEE
+/// operation of the scalar code, lane by lane; comparisons are ordered (false
+/// with a NaN), as Rust's.
+///
+/// The vector types are only ever made inside [`dispatch`]'s target-feature
+/// functions, so their instructions exist wherever they run.
+///
+/// # Safety
+/// `gather`/`scatter`/`load`/`store` take raw pointers: every lane's index
+/// must be in bounds of the pointed-to slice.
+pub trait Lanes: Copy {
+    /// Lanes per vector.
+    const W: usize;
+    /// A lane mask (the result of a comparison).
+    type M: Copy;
+    /// `v` in every lane.
+    fn splat(v: f32) -> Self;
+    /// `W` consecutive values from `p`.
+    ///
+    /// # Safety
+    /// `p .. p + W` readable.
+    unsafe fn load(p: *const f32) -> Self;
+    /// Writes the lanes to `p .. p + W`.
+    ///
+    /// # Safety
+    /// `p .. p + W` writable.
+    unsafe fn store(self, p: *mut f32);
+    /// `base[idx[l]]` per lane.
+    ///
+    /// # Safety
+    /// Every `base + idx[l]` readable.
+    unsafe fn gather(base: *const f32, idx: &[u32; 16]) -> Self;
+    /// `base[idx[l]] = self[l]` for the first `n` lanes, in lane order.
+    ///
+    /// # Safety
+    /// Every `base + idx[l]`, `l < n`, writable.
+    unsafe fn scatter(self, base: *mut f32, idx: &[u32; 16], n: usize);
+    /// `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// `self * o`.
+    fn mul(self, o: Self) -> Self;
+    /// `self / o`.
+    fn div(self, o: Self) -> Self;
+    /// `-self` (the sign bit flipped, as Rust's `-`).
+    fn neg(self) -> Self;
+    /// Square root.
+    fn sqrt(self) -> Self;
+    /// `self < o`.
+    fn lt(self, o: Self) -> Self::M;
+    /// `self > o`.
+    fn gt(self, o: Self) -> Self::M;
+    /// `self == o`.
+    fn eq(self, o: Self) -> Self::M;
+    /// Either mask.
+    fn or(a: Self::M, b: Self::M) -> Self::M;
+    /// `m ? a : b` per lane.
+    fn select(m: Self::M, a: Self, b: Self) -> Self;
+}
+
+impl Lanes for f32 {
+    const W: usize = 1;
+    type M = bool;
+    #[inline(always)]
+    fn splat(v: f32) -> Self {
+        v
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller's.
+        unsafe { *p }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: the caller's.
+        unsafe { *p = self };
+    }
+    #[inline(always)]
+    unsafe fn gather(base: *const f32, idx: &[u32; 16]) -> Self {
+        // SAFETY: the caller's.
+        unsafe { *base.add(idx[0] as usize) }
+    }
+    #[inline(always)]
+    unsafe fn scatter(self, base: *mut f32, idx: &[u32; 16], n: usize) {
+        if n > 0 {
+            // SAFETY: the caller's.
+            unsafe { *base.add(idx[0] as usize) = self };
+        }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        self / o
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        f32::sqrt(self)
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> bool {
+        self < o
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> bool {
+        self > o
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> bool {
+        self == o
+    }
+    #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn select(m: bool, a: Self, b: Self) -> Self {
+        if m { a } else { b }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! SSE2 (baseline on x86-64), AVX2 and AVX-512F lanes. The AVX types
+    //! are only made inside `run_avx2`/`run_avx512`, whose target features
+    //! these inlined methods then run under.
+    #![allow(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+    use super::Lanes;
+    use std::arch::x86_64::*;
+
+    /// 4 lanes, SSE2.
+    #[derive(Clone, Copy)]
+    pub struct V4(__m128);
+    /// 8 lanes, AVX2.
+    #[derive(Clone, Copy)]
+    pub struct V8(__m256);
+    /// 16 lanes, AVX-512F.
+    #[derive(Clone, Copy)]
+    pub struct V16(__m512);
+
+    impl Lanes for V4 {
+        const W: usize = 4;
+        type M = __m128;
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            V4(unsafe { _mm_set1_ps(v) })
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            V4(_mm_loadu_ps(p))
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            _mm_storeu_ps(p, self.0)
+        }
+        #[inline(always)]
+        unsafe fn gather(base: *const f32, idx: &[u32; 16]) -> Self {
+            let g = |l: usize| *base.add(idx[l] as usize);
+            V4(_mm_setr_ps(g(0), g(1), g(2), g(3)))
+        }
+        #[inline(always)]
+        unsafe fn scatter(self, base: *mut f32, idx: &[u32; 16], n: usize) {
+            let mut v = [0.0f32; 4];
+            _mm_storeu_ps(v.as_mut_ptr(), self.0);
+            for l in 0..n.min(4) {
+                *base.add(idx[l] as usize) = v[l];
+            }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            V4(unsafe { _mm_add_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            V4(unsafe { _mm_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            V4(unsafe { _mm_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            V4(unsafe { _mm_div_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            V4(unsafe { _mm_xor_ps(self.0, _mm_set1_ps(-0.0)) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            V4(unsafe { _mm_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> __m128 {
+            unsafe { _mm_cmplt_ps(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> __m128 {
+            unsafe { _mm_cmpgt_ps(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> __m128 {
+            unsafe { _mm_cmpeq_ps(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn or(a: __m128, b: __m128) -> __m128 {
+            unsafe { _mm_or_ps(a, b) }
+        }
+        #[inline(always)]
+        fn select(m: __m128, a: Self, b: Self) -> Self {
+            V4(unsafe { _mm_or_ps(_mm_and_ps(m, a.0), _mm_andnot_ps(m, b.0)) })
+        }
+    }
+
+    impl Lanes for V8 {
+        const W: usize = 8;
+        type M = __m256;
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            V8(unsafe { _mm256_set1_ps(v) })
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            V8(_mm256_loadu_ps(p))
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            _mm256_storeu_ps(p, self.0)
+        }
+        #[inline(always)]
+        unsafe fn gather(base: *const f32, idx: &[u32; 16]) -> Self {
+            let i = _mm256_loadu_si256(idx.as_ptr() as *const __m256i);
+            V8(_mm256_i32gather_ps::<4>(base, i))
+        }
+        #[inline(always)]
+        unsafe fn scatter(self, base: *mut f32, idx: &[u32; 16], n: usize) {
+            let mut v = [0.0f32; 8];
+            _mm256_storeu_ps(v.as_mut_ptr(), self.0);
+            for l in 0..n.min(8) {
+                *base.add(idx[l] as usize) = v[l];
+            }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            V8(unsafe { _mm256_add_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            V8(unsafe { _mm256_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            V8(unsafe { _mm256_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            V8(unsafe { _mm256_div_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            V8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            V8(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> __m256 {
+            unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn or(a: __m256, b: __m256) -> __m256 {
+            unsafe { _mm256_or_ps(a, b) }
+        }
+        #[inline(always)]
+        fn select(m: __m256, a: Self, b: Self) -> Self {
+            V8(unsafe { _mm256_blendv_ps(b.0, a.0, m) })
+        }
+    }
+
+    impl Lanes for V16 {
+        const W: usize = 16;
+        type M = __mmask16;
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            V16(unsafe { _mm512_set1_ps(v) })
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            V16(_mm512_loadu_ps(p))
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            _mm512_storeu_ps(p, self.0)
+        }
+        #[inline(always)]
+        unsafe fn gather(base: *const f32, idx: &[u32; 16]) -> Self {
+            let i = _mm512_loadu_si512(idx.as_ptr() as *const __m512i);
+            V16(_mm512_i32gather_ps::<4>(i, base))
+        }
+        #[inline(always)]
+        unsafe fn scatter(self, base: *mut f32, idx: &[u32; 16], n: usize) {
+            // Lanes of one batch never share an index, so the order of the
+            // scatter's writes does not matter.
+            let i = _mm512_loadu_si512(idx.as_ptr() as *const __m512i);
+            let mask: __mmask16 = if n >= 16 { 0xFFFF } else { (1u16 << n) - 1 };
+            _mm512_mask_i32scatter_ps::<4>(base, mask, i, self.0);
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            V16(unsafe { _mm512_add_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            V16(unsafe { _mm512_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            V16(unsafe { _mm512_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            V16(unsafe { _mm512_div_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            // AVX-512F has no float xor (that is AVX-512DQ): flip the sign bit as integers.
+            V16(unsafe {
+                _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(self.0), _mm512_set1_epi32(i32::MIN)))
+            })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            V16(unsafe { _mm512_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_GT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> __mmask16 {
+            unsafe { _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn or(a: __mmask16, b: __mmask16) -> __mmask16 {
+            a | b
+        }
+        #[inline(always)]
+        fn select(m: __mmask16, a: Self, b: Self) -> Self {
+            V16(unsafe { _mm512_mask_blend_ps(m, b.0, a.0) })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Sum<'a> {
+        x: &'a [f32],
+        out: Vec<f32>,
+    }
+
+    impl Kernel for Sum<'_> {
+        #[inline(always)]
+        fn run<V: Lanes>(&mut self) {
+            self.out = vec![0.0; self.x.len()];
+            let mut c = 0;
+            while c < self.x.len() {
+                let n = (self.x.len() - c).min(V::W);
+                let idx: [u32; 16] = std::array::from_fn(|l| (c + l.min(n - 1)) as u32);
+                // SAFETY: every index is below the length.
+                let v = unsafe { V::gather(self.x.as_ptr(), &idx) };
+                let big = v.gt(V::splat(2.0));
+                let r = v.mul(V::splat(3.0)).add(V::splat(1.0)).sqrt().div(v.add(V::splat(2.0)));
+                let r = V::select(V::or(big, v.lt(V::splat(-9.0))), r.sub(v), r);
+                // SAFETY: as above.
+                unsafe { r.scatter(self.out.as_mut_ptr(), &idx, n) };
+                c += V::W;
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_gives_the_same_bits() {
+        let x: Vec<f32> = (0..101).map(|i| (i as f32 * 0.37).sin() * 10.0).collect();
+        let mut outs = Vec::new();
+        for level in SimdLevel::all_available() {
+            let mut k = Sum { x: &x, out: Vec::new() };
+            dispatch(level, &mut k);
+            outs.push(k.out.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        }
+        assert!(outs.len() >= 2 || best() == SimdLevel::Scalar);
+        assert!(outs.windows(2).all(|w| w[0] == w[1]));
+        assert_ne!(outs[0][3], 0, "the kernel wrote its output");
+    }
+
+    #[test]
+    fn levels_are_capped_by_the_machine() {
+        assert_eq!(SimdLevel::W512.available(), best());
+        assert_eq!(SimdLevel::from_u32(0), Some(best()));
+        assert_eq!(SimdLevel::from_u32(5), None);
+    }
+}
