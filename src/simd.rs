@@ -147,6 +147,20 @@ pub trait Lanes: Copy {
     /// # Safety
     /// `p .. p + W` writable.
     unsafe fn store(self, p: *mut f32);
+    /// True when [`Lanes::unzip`] and [`Lanes::zip`] exist (16 lanes).
+    const UNZIP: bool = false;
+    /// Splits the `2W` values of `lo` then `hi` into those at positions `p`
+    /// with `p / d` even and those with it odd, each in order (`d` in 1, 2,
+    /// 4, 8). Only called when `UNZIP`.
+    fn unzip(lo: Self, hi: Self, d: usize) -> (Self, Self) {
+        let _ = (hi, d);
+        unreachable_lanes(lo)
+    }
+    /// The inverse of `unzip`. Only called when `UNZIP`.
+    fn zip(a: Self, b: Self, d: usize) -> (Self, Self) {
+        let _ = (b, d);
+        unreachable_lanes(a)
+    }
     /// `base[idx[l]]` per lane.
     ///
     /// # Safety
@@ -180,6 +194,41 @@ pub trait Lanes: Copy {
     /// `m ? a : b` per lane.
     fn select(m: Self::M, a: Self, b: Self) -> Self;
 }
+
+#[inline(always)]
+fn unreachable_lanes<V>(_: V) -> (V, V) {
+    unreachable!("unzip/zip called on lanes without permutes")
+}
+
+/// Permute indices of `unzip` and `zip` for 16 lanes, per `d` in 1, 2, 4,
+/// 8: [first ends, second ends, zip low half, zip high half]. An index
+/// above 15 picks from the second source.
+const fn permutes() -> [[[i32; 16]; 4]; 4] {
+    let mut t = [[[0i32; 16]; 4]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let d = 1usize << k;
+        let mut l = 0;
+        while l < 16 {
+            let i = (l / d) * 2 * d + l % d;
+            t[k][0][l] = i as i32;
+            t[k][1][l] = (i + d) as i32;
+            l += 1;
+        }
+        let mut p = 0;
+        while p < 32 {
+            let lane = (p / (2 * d)) * d + p % d;
+            let from_b = (p / d) % 2 == 1;
+            t[k][2 + p / 16][p % 16] = lane as i32 + if from_b { 16 } else { 0 };
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The tables of [`permutes`].
+pub(crate) static PERMUTES: [[[i32; 16]; 4]; 4] = permutes();
 
 impl Lanes for f32 {
     const W: usize = 1;
@@ -498,6 +547,25 @@ mod x86 {
         #[inline(always)]
         fn select(m: __mmask16, a: Self, b: Self) -> Self {
             V16(unsafe { _mm512_mask_blend_ps(m, b.0, a.0) })
+        }
+        const UNZIP: bool = true;
+        #[inline(always)]
+        fn unzip(lo: Self, hi: Self, d: usize) -> (Self, Self) {
+            let t = &super::PERMUTES[d.trailing_zeros() as usize & 3];
+            unsafe {
+                let ia = _mm512_loadu_si512(t[0].as_ptr() as *const __m512i);
+                let ib = _mm512_loadu_si512(t[1].as_ptr() as *const __m512i);
+                (V16(_mm512_permutex2var_ps(lo.0, ia, hi.0)), V16(_mm512_permutex2var_ps(lo.0, ib, hi.0)))
+            }
+        }
+        #[inline(always)]
+        fn zip(a: Self, b: Self, d: usize) -> (Self, Self) {
+            let t = &super::PERMUTES[d.trailing_zeros() as usize & 3];
+            unsafe {
+                let il = _mm512_loadu_si512(t[2].as_ptr() as *const __m512i);
+                let ih = _mm512_loadu_si512(t[3].as_ptr() as *const __m512i);
+                (V16(_mm512_permutex2var_ps(a.0, il, b.0)), V16(_mm512_permutex2var_ps(a.0, ih, b.0)))
+            }
         }
     }
 }

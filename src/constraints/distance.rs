@@ -89,12 +89,17 @@ pub struct DistanceSet {
     /// whose first stick has a run of `W` loads and stores its particles as
     /// whole vectors instead of gathering them.
     run: Vec<u32>,
+    /// Per stick that starts a 16-lane chunk of its batch: the `d` of a
+    /// [`Blocks`] chunk, or 0.
+    blocks: Vec<u8>,
     pub method: DistanceMethod,
 }
 
 /// Below this many sticks a set runs scalar: its batches are too short to
 /// fill vector lanes. The results are the same bits either way.
 const MIN_VECTOR_STICKS: usize = 64;
+/// The lanes of a [`Blocks`] chunk (the only width with lane permutes here).
+const BLOCK_LANES: usize = 16;
 
 impl DistanceSet {
     pub fn len(&self) -> usize {
@@ -173,6 +178,14 @@ impl DistanceSet {
             self.compliance[to] = compliance[from];
             self.lambda[to] = lambda[from];
         }
+        self.blocks = vec![0; self.len()];
+        for r in &self.batches {
+            let mut c = r.start;
+            while c + BLOCK_LANES <= r.end {
+                self.blocks[c] = self.block_offset(c);
+                c += BLOCK_LANES;
+            }
+        }
         self.run = vec![1; self.len()];
         for r in &self.batches {
             for c in r.clone().rev().skip(1) {
@@ -181,6 +194,17 @@ impl DistanceSet {
                 }
             }
         }
+    }
+
+    /// The `d` of a [`Blocks`] chunk of 16 sticks from `c`, or 0.
+    fn block_offset(&self, c: usize) -> u8 {
+        let (i0, d) = (self.a[c] as usize, self.b[c].wrapping_sub(self.a[c]) as usize);
+        let fits = [1, 2, 4, 8].contains(&d)
+            && (0..BLOCK_LANES).all(|l| {
+                let i = i0 + (l / d) * 2 * d + l % d;
+                self.a[c + l] as usize == i && self.b[c + l] as usize == i + d
+            });
+        if fits { d as u8 } else { 0 }
     }
 
     /// XPBD: multipliers start from zero each substep.
@@ -347,6 +371,17 @@ trait Access {
     unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V;
     /// SAFETY: as `get`; no two lanes' indices equal.
     unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V);
+    /// Writes both ends' values.
+    ///
+    /// SAFETY: as `put`.
+    #[inline(always)]
+    unsafe fn put_pair<V: Lanes>(&self, v: &mut [f32], i: V, j: V) {
+        // SAFETY: the caller's.
+        unsafe {
+            self.put(Of::I, v, i);
+            self.put(Of::J, v, j);
+        }
+    }
 }
 
 impl Access for Chunk {
@@ -404,6 +439,49 @@ impl Access for Contiguous {
     }
 }
 
+/// A full chunk of a batch of sticks `(a, a + d)`, `d` in 1, 2, 4, 8, whose
+/// first ends come in blocks of `d` consecutive particles every `2d`: its
+/// sticks cover the `2W` particles from `i` exactly, loaded as two vectors
+/// and split into ends by lane permutes.
+struct Blocks {
+    i: usize,
+    k: usize,
+    d: usize,
+}
+
+impl Access for Blocks {
+    #[inline(always)]
+    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+        // SAFETY: the caller's: the chunk's particles are `i .. i + 2W`.
+        unsafe {
+            match of {
+                Of::K => V::load(v.as_ptr().add(self.k)),
+                Of::I | Of::J => {
+                    let lo = V::load(v.as_ptr().add(self.i));
+                    let hi = V::load(v.as_ptr().add(self.i + V::W));
+                    let (a, b) = V::unzip(lo, hi, self.d);
+                    if matches!(of, Of::I) { a } else { b }
+                }
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+        debug_assert!(matches!(of, Of::K), "ends are written in pairs");
+        // SAFETY: as above.
+        unsafe { val.store(v.as_mut_ptr().add(self.k)) }
+    }
+    #[inline(always)]
+    unsafe fn put_pair<V: Lanes>(&self, v: &mut [f32], i: V, j: V) {
+        let (lo, hi) = V::zip(i, j, self.d);
+        // SAFETY: as above.
+        unsafe {
+            lo.store(v.as_mut_ptr().add(self.i));
+            hi.store(v.as_mut_ptr().add(self.i + V::W));
+        }
+    }
+}
+
 /// A particle's three coordinates, per lane.
 #[derive(Clone, Copy)]
 struct V3<V>([V; 3]);
@@ -416,14 +494,14 @@ impl<V: Lanes> V3<V> {
         unsafe { V3([at.get(of, x), at.get(of, y), at.get(of, z)]) }
     }
 
-    /// SAFETY: as [`Access::put`].
+    /// Writes both ends' coordinates. SAFETY: as [`Access::put`].
     #[inline(always)]
-    unsafe fn put(self, at: &impl Access, of: Of, x: &mut [f32], y: &mut [f32], z: &mut [f32]) {
+    unsafe fn put_pair(i: Self, j: Self, at: &impl Access, x: &mut [f32], y: &mut [f32], z: &mut [f32]) {
         // SAFETY: per the contract above.
         unsafe {
-            at.put(of, x, self.0[0]);
-            at.put(of, y, self.0[1]);
-            at.put(of, z, self.0[2]);
+            at.put_pair(x, i.0[0], j.0[0]);
+            at.put_pair(y, i.0[1], j.0[1]);
+            at.put_pair(z, i.0[2], j.0[2]);
         }
     }
 
@@ -451,7 +529,14 @@ impl Pass<'_, '_, '_> {
         // within the set's arrays, and within a batch no two sticks share a
         // particle.
         unsafe {
-            if V::W > 1 && c + V::W <= end && self.set.run[c] as usize >= V::W {
+            let full = V::W > 1 && c + V::W <= end;
+            if full && V::UNZIP && self.set.blocks[c] != 0 {
+                let at = Blocks { i: self.set.a[c] as usize, k: c, d: self.set.blocks[c] as usize };
+                match self.stage {
+                    Stage::Position => self.position::<V, _>(&at),
+                    Stage::Velocity => self.velocity::<V, _>(&at),
+                }
+            } else if full && self.set.run[c] as usize >= V::W {
                 let at = Contiguous { i: self.set.a[c] as usize, j: self.set.b[c] as usize, k: c };
                 match self.stage {
                     Stage::Position => self.position::<V, _>(&at),
@@ -513,8 +598,7 @@ impl Pass<'_, '_, '_> {
         // SAFETY: the caller's.
         unsafe {
             at.put(Of::K, &mut set.lambda, new_lambda);
-            new_i.put(at, Of::I, p.x, p.y, p.z);
-            new_j.put(at, Of::J, p.x, p.y, p.z);
+            V3::put_pair(new_i, new_j, at, p.x, p.y, p.z);
         }
     }
 
@@ -551,8 +635,7 @@ impl Pass<'_, '_, '_> {
         let new_j = pj.zip(d, |x, d| x.add(wj.mul(s).mul(d))).zip(pj, |new, old| V::select(skip, old, new));
         // SAFETY: the caller's.
         unsafe {
-            new_i.put(at, Of::I, p.px, p.py, p.pz);
-            new_j.put(at, Of::J, p.px, p.py, p.pz);
+            V3::put_pair(new_i, new_j, at, p.px, p.py, p.pz);
         }
     }
 }
