@@ -54,6 +54,95 @@ static float y_of(const SinewWorld* w, SinewBodyId body, uint32_t particle) {
  * collision filters, collision sticks, the contact readback, ray casts
  * against bodies and colliders, the nearest particle and an impulse at a
  * ray's hit. */
+/* ---- the engine's job system, played by this file ---- */
+
+typedef struct Jobs {
+    SinewWorld* world;         /* to call back into during a step */
+    uint32_t enqueued, finished, locked_calls;
+    int return_handle;         /* 1: return a handle and wait in finish */
+} Jobs;
+
+/* Runs every range at once (a real engine hands them to its threads). */
+static void* enqueue(void (*task)(uint32_t, uint32_t, uint32_t, void*), uint32_t items, uint32_t min_range,
+                     void* task_context, void* user_context) {
+    Jobs* jobs = (Jobs*)user_context;
+    jobs->enqueued++;
+    if (jobs->world) {
+        uint32_t level = 0;
+        if (sinew_world_get_simd_level(jobs->world, &level) == SINEW_RESULT_WORLD_LOCKED) jobs->locked_calls++;
+    }
+    uint32_t worker = 0;
+    for (uint32_t start = 0; start < items; start += min_range) {
+        uint32_t end = start + min_range < items ? start + min_range : items;
+        task(start, end, worker, task_context);
+        worker = (worker + 1) % 3;
+    }
+    return jobs->return_handle ? (void*)jobs : NULL;
+}
+
+static void finish(void* user_task, void* user_context) {
+    Jobs* jobs = (Jobs*)user_context;
+    if (user_task == (void*)jobs) jobs->finished++;
+}
+
+/* A 64x64 cloth stepped 20 times; its state hash. */
+static uint64_t cloth_hash(const SinewWorldDef* def) {
+    SinewWorld* w = NULL;
+    EXPECT(sinew_world_create(def, &w), SINEW_RESULT_OK);
+    if (!w) return 0;
+    SinewClothGridDef gd = sinew_default_cloth_grid_def();
+    gd.columns = 64;
+    gd.rows = 64;
+    SinewBodyId cloth;
+    EXPECT(sinew_cloth_create_grid(w, &gd, &cloth), SINEW_RESULT_OK);
+    Jobs* jobs = (Jobs*)def->user_task_context;
+    if (jobs) jobs->world = w;
+    for (int i = 0; i < 20; ++i) EXPECT(sinew_world_step(w, 1.0f / 60.0f), SINEW_RESULT_OK);
+    if (jobs) jobs->world = NULL;
+    uint64_t h = hash_of(w);
+    sinew_world_destroy(w);
+    return h;
+}
+
+/* Worker counts, task callbacks and SIMD levels: all give the same bits. */
+static void check_workers(const SinewWorldDef* base) {
+    SinewWorldDef d = *base;
+    SinewWorld* w = NULL;
+    d.simd_level = 5;
+    EXPECT(sinew_world_create(&d, &w), SINEW_RESULT_INVALID_ARGUMENT);
+    d = *base;
+    d.worker_count = 0;
+    EXPECT(sinew_world_create(&d, &w), SINEW_RESULT_INVALID_ARGUMENT);
+    d.worker_count = 65;
+    EXPECT(sinew_world_create(&d, &w), SINEW_RESULT_INVALID_ARGUMENT);
+    d = *base;
+    d.enqueue_task = enqueue; /* without finish_task */
+    EXPECT(sinew_world_create(&d, &w), SINEW_RESULT_INVALID_ARGUMENT);
+    CHECK(w == NULL);
+
+    d = *base;
+    d.simd_level = SINEW_SIMD_SCALAR;
+    uint64_t reference = cloth_hash(&d);
+    d.simd_level = SINEW_SIMD_AUTO;
+    CHECK(cloth_hash(&d) == reference);
+    d.worker_count = 2; /* the built-in pool */
+    CHECK(cloth_hash(&d) == reference);
+
+    Jobs jobs = {NULL, 0, 0, 0, 0};
+    d.worker_count = 3;
+    d.enqueue_task = enqueue;
+    d.finish_task = finish;
+    d.user_task_context = &jobs;
+    CHECK(cloth_hash(&d) == reference);
+    CHECK(jobs.enqueued > 0 && jobs.finished == 0);
+    CHECK(jobs.locked_calls == jobs.enqueued); /* a call into the stepping world is refused, not deadlocked */
+    jobs.return_handle = 1;
+    jobs.enqueued = 0;
+    jobs.locked_calls = 0;
+    CHECK(cloth_hash(&d) == reference);
+    CHECK(jobs.enqueued > 0 && jobs.finished == jobs.enqueued);
+}
+
 static void check_shapes_and_queries(const SinewWorldDef* base) {
     SinewWorldDef wd = *base;
     wd.sleep_speed = 0.0f; /* nothing sleeps, so resting contacts stay reported */
@@ -907,6 +996,13 @@ int main(void) {
         EXPECT(sinew_cloth_set_max_distances(cw, cloth, maxd, back, 48), SINEW_RESULT_OK);
     }
 
+    /* SIMD level */
+    uint32_t level = 0;
+    EXPECT(sinew_world_get_simd_level(cw, &level), SINEW_RESULT_OK);
+    CHECK(level >= SINEW_SIMD_SCALAR && level <= SINEW_SIMD_AVX512);
+    EXPECT(sinew_world_get_simd_level(cw, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_get_simd_level(NULL, &level), SINEW_RESULT_NULL_ARGUMENT);
+
     /* recovery counter */
     uint64_t recoveries = 99;
     EXPECT(sinew_world_recovery_count(cw, &recoveries), SINEW_RESULT_OK);
@@ -1109,6 +1205,7 @@ int main(void) {
     sinew_world_destroy(rw);
 
     check_shapes_and_queries(&def);
+    check_workers(&def);
 
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

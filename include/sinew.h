@@ -192,6 +192,31 @@
 #define SINEW_RIGID_SHAPE_MATCHED 1
 
 /**
+ * `SinewWorldDef::simd_level`: the best level this CPU has.
+ */
+#define SINEW_SIMD_AUTO 0
+
+/**
+ * One lane, no vector instructions.
+ */
+#define SINEW_SIMD_SCALAR 1
+
+/**
+ * 4 lanes (SSE2 on x86-64).
+ */
+#define SINEW_SIMD_SSE2 2
+
+/**
+ * 8 lanes (AVX2).
+ */
+#define SINEW_SIMD_AVX2 3
+
+/**
+ * 16 lanes (AVX-512F).
+ */
+#define SINEW_SIMD_AVX512 4
+
+/**
  * An opaque world: the core world behind a reader-writer lock.
  *
  * Calls that change the world take the write lock and wait for every other
@@ -1018,6 +1043,53 @@ typedef struct SinewWorldDef {
      * Seconds of stillness before sleep, >= 0; default 1.
      */
     float sleep_time;
+    /**
+     * The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
+     * best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
+     * `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
+     * the CPU's (`sinew_world_get_simd_level` tells). Every level gives the
+     * same bits.
+     */
+    uint32_t simd_level;
+    /**
+     * Threads that may work on one step, 1..=64; default 1 (the stepping
+     * thread alone). Without task callbacks, a world with more owns a pool
+     * of `worker_count - 1` threads; with them, the engine's tasks get
+     * worker indices below it. Any count gives the same bits.
+     */
+    uint32_t worker_count;
+    /**
+     * Optional (NULL = none; set both or neither): the engine's job system.
+     * During a step sinew calls `enqueue_task(task, item_count, min_range,
+     * task_context, user_task_context)`; the engine must call
+     * `task(start, end, worker_index, task_context)` over ranges that cover
+     * `0 .. item_count` exactly once (ranges of at least `min_range` items
+     * except the last; any split, any order, on up to `worker_count`
+     * threads with distinct `worker_index` below `worker_count`). It returns
+     * a handle that sinew passes to `finish_task`, which must wait until
+     * every range has run; or it runs them all before returning and returns
+     * NULL (then `finish_task` is not called). Both are called only on the
+     * thread that called `sinew_world_step`, during the step. A task calling
+     * a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
+     * ranges missing, out of bounds or run twice make the step fail with
+     * `SINEW_RESULT_PANIC` (the world is then poisoned).
+     */
+    void *(*enqueue_task)(void (*task)(uint32_t start,
+                                       uint32_t end,
+                                       uint32_t worker_index,
+                                       void *task_context),
+                          uint32_t item_count,
+                          uint32_t min_range,
+                          void *task_context,
+                          void *user_context);
+    /**
+     * See `enqueue_task`.
+     */
+    void (*finish_task)(void *user_task, void *user_context);
+    /**
+     * Passed to both callbacks as `user_context`; sinew never dereferences it.
+     */
+    void *user_task_context;
     /**
      * Set by `sinew_default_world_def`; do not touch.
      */
@@ -2133,6 +2205,15 @@ SinewResult sinew_world_create(const struct SinewWorldDef *def, struct SinewWorl
  * using or start using this world during or after it.
  */
 void sinew_world_destroy(struct SinewWorld *world);
+
+/**
+ * The SIMD level the world's kernels run at (`SINEW_SIMD_SCALAR` ..
+ * `SINEW_SIMD_AVX512`): the def's, capped by this CPU's.
+ *
+ * Errors: `NULL_ARGUMENT` (world, out_level); `POISONED`;
+ * `WORLD_LOCKED` from inside its own step. Threading: read lock.
+ */
+SinewResult sinew_world_get_simd_level(const struct SinewWorld *world, uint32_t *out_level);
 
 /**
  * Advances the world by `dt` seconds: `substeps` substeps of `dt / substeps`.

@@ -55,7 +55,8 @@ pub use ragdoll::motor::Motors;
 pub use ragdoll::{BoneDef, RagdollDef};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
 pub use simd::SimdLevel;
-pub use world::{Execution, World, WorldSettings};
+pub use solver::Exec;
+pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.
 pub use glam::{Quat, Vec3};

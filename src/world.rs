@@ -13,8 +13,7 @@ use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
 use crate::particles::{Particles, padded};
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
-use crate::simd::SimdLevel;
-use crate::solver::Scratch;
+use crate::solver::{Exec, Scratch};
 use glam::{Quat, Vec3};
 
 /// The largest accepted `substeps` and `iterations`.
@@ -123,21 +122,7 @@ pub struct World {
     pub(crate) scratch: Scratch,
     /// How steps run (SIMD level, workers): never part of the state, kept
     /// across a restore.
-    pub(crate) execution: Execution,
-}
-
-/// How a world's steps run. Every choice gives the same bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Execution {
-    /// The instruction-set level of the kernels (capped by the machine's).
-    pub simd: SimdLevel,
-}
-
-impl Default for Execution {
-    fn default() -> Self {
-        let simd = std::env::var("SINEW_SIMD").ok().and_then(|v| v.parse().ok()).and_then(SimdLevel::from_u32);
-        Execution { simd: simd.unwrap_or_else(crate::simd::best) }
-    }
+    pub(crate) execution: Exec,
 }
 
 fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
@@ -234,18 +219,19 @@ impl World {
             prepared: StepColliders::default(),
             contacts: Contacts::default(),
             scratch: Scratch::default(),
-            execution: Execution::default(),
+            execution: Exec::default(),
         })
     }
 
     /// How the world's steps run.
-    pub fn execution(&self) -> Execution {
-        self.execution
+    pub fn execution(&self) -> &Exec {
+        &self.execution
     }
 
-    /// Chooses how the world's steps run; the results do not change.
-    pub fn set_execution(&mut self, execution: Execution) {
-        self.execution = Execution { simd: execution.simd.available() };
+    /// Chooses how the world's steps run (the SIMD level is capped by the
+    /// machine's); the results do not change by a bit.
+    pub fn set_execution(&mut self, execution: Exec) {
+        self.execution = Exec { simd: execution.simd.available(), ..execution };
     }
 
     /// The settings the world runs with.
@@ -897,7 +883,7 @@ impl World {
     /// unchanged.
     pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
         let restored = crate::snapshot::read(bytes)?;
-        let execution = self.execution;
+        let execution = self.execution.clone();
         *self = restored;
         self.execution = execution;
         Ok(())

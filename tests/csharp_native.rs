@@ -171,6 +171,14 @@ fn parse_header(text: &str) -> Header {
                             assert_eq!(l, format!("}} {name};"), "unexpected end of struct {name}");
                             break;
                         } else if !l.is_empty() {
+                            // A function-pointer field may span several lines.
+                            let mut field = l.to_string();
+                            while field.matches('(').count() != field.matches(')').count() {
+                                field.push(' ');
+                                field.push_str(lines[i].trim());
+                                i += 1;
+                            }
+                            let l = field.as_str();
                             let l = l.strip_suffix(';').unwrap_or_else(|| panic!("field `{l}` of {name}"));
                             let (ty, name) = if let Some(open) = l.find("(*") {
                                 // A function pointer: an IntPtr in C# 7.3.

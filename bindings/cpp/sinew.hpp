@@ -718,6 +718,13 @@ public:
         if (!r) return r;
         return h;
     }
+    /// The SIMD level the kernels run at (SINEW_SIMD_SCALAR .. SINEW_SIMD_AVX512).
+    Expected<std::uint32_t> simd_level() const {
+        std::uint32_t level = 0;
+        Result r = Result::from_code(::sinew_world_get_simd_level(world_, &level));
+        if (!r) return r;
+        return level;
+    }
     /// How many times a step went non-finite and was undone (0 when healthy).
     Expected<std::uint64_t> recovery_count() const {
         std::uint64_t n = 0;

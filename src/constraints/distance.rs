@@ -23,6 +23,7 @@
 
 use crate::particles::ParticlesMut;
 use crate::simd::{self, Kernel, Lanes, SimdLevel};
+use crate::solver::workers::Workers;
 use crate::solver::batches::colour_sticks;
 use std::ops::Range;
 
@@ -98,6 +99,10 @@ pub struct DistanceSet {
 /// Below this many sticks a set runs scalar: its batches are too short to
 /// fill vector lanes. The results are the same bits either way.
 const MIN_VECTOR_STICKS: usize = 64;
+/// A batch of at least this many chunks is split across workers.
+const PARALLEL_CHUNKS: usize = 64;
+/// Chunks per worker range at the least.
+const MIN_RANGE_CHUNKS: u32 = 16;
 /// The lanes of a [`Blocks`] chunk (the only width with lane permutes here).
 const BLOCK_LANES: usize = 16;
 
@@ -213,9 +218,9 @@ impl DistanceSet {
     }
 
     /// One Gauss-Seidel pass over every batch, in order, at `level`.
-    pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+    pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
         match self.method {
-            DistanceMethod::Exact => self.run(Stage::Position, p, inv_h2, level),
+            DistanceMethod::Exact => self.run(Stage::Position, p, inv_h2, simd, workers),
             DistanceMethod::SqrtApprox => {
                 for batch in 0..self.batches.len() {
                     self.project_approx(p, inv_h2, self.batches[batch].clone());
@@ -224,12 +229,44 @@ impl DistanceSet {
         }
     }
 
-    /// Runs a kernel over every batch: vector lanes where the batch is
-    /// particle-disjoint, one stick at a time where it is not.
-    fn run(&mut self, stage: Stage, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+    /// Runs a kernel over every batch, in order: vector lanes where the batch
+    /// is particle-disjoint, one stick at a time where it is not. A large
+    /// disjoint batch is split across the workers by chunks; each chunk is
+    /// computed the same way whoever takes it.
+    fn run(&mut self, stage: Stage, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
         assert!(self.bound <= p.len(), "a stick indexes past its body");
-        let level = if self.len() < MIN_VECTOR_STICKS { SimdLevel::Scalar } else { level };
-        simd::dispatch(level, &mut Pass { set: self, p, inv_h2, stage });
+        let small = self.len() < MIN_VECTOR_STICKS;
+        let level = if small { SimdLevel::Scalar } else { simd };
+        let mut lambda = std::mem::take(&mut self.lambda);
+        let (raw, lambda_ptr) = (Raw::of(p), Shared(lambda.as_mut_ptr()));
+        let set = &*self;
+        let pass = |part| Pass { set, lambda: lambda_ptr, p: raw, inv_h2, stage, part };
+        if small || workers.count() == 1 {
+            simd::dispatch(level, &mut pass(Part::All));
+        } else {
+            let w = level.lanes();
+            for (k, r) in set.batches.iter().enumerate() {
+                let chunks = r.len().div_ceil(w) as u32;
+                if set.serial[k] || (chunks as usize) < PARALLEL_CHUNKS {
+                    simd::dispatch(level, &mut pass(Part::Batch(k, 0..chunks)));
+                } else {
+                    workers.run(chunks, MIN_RANGE_CHUNKS, &|range, _| {
+                        simd::dispatch(level, &mut pass(Part::Batch(k, range)));
+                    });
+                }
+            }
+        }
+        self.lambda = lambda;
+    }
+
+    /// The exact projection of stick `c` alone.
+    fn run_one(&mut self, c: usize, p: &mut ParticlesMut, inv_h2: f32) {
+        assert!(self.bound <= p.len(), "a stick indexes past its body");
+        let mut lambda = std::mem::take(&mut self.lambda);
+        let (raw, lambda_ptr) = (Raw::of(p), Shared(lambda.as_mut_ptr()));
+        let mut pass = Pass { set: self, lambda: lambda_ptr, p: raw, inv_h2, stage: Stage::Position, part: Part::All };
+        pass.chunk::<f32>(c, c + 1);
+        self.lambda = lambda;
     }
 
     #[inline(always)]
@@ -237,8 +274,7 @@ impl DistanceSet {
         for c in range {
             let rest = self.rest[c];
             if rest < MIN_APPROX_REST {
-                assert!(self.bound <= p.len(), "a stick indexes past its body");
-                Pass { set: self, p, inv_h2, stage: Stage::Position }.chunk::<f32>(c, c + 1);
+                self.run_one(c, p, inv_h2);
                 continue;
             }
             let (i, j) = (self.a[c] as usize, self.b[c] as usize);
@@ -277,8 +313,8 @@ impl DistanceSet {
     /// constant, so its ends have no relative velocity along it; projecting that
     /// component away removes exactly the pumped energy and leaves swinging,
     /// folding and free flight alone.
-    pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
-        self.run(Stage::Velocity, p, inv_h2, level);
+    pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
+        self.run(Stage::Velocity, p, inv_h2, simd, workers);
     }
 
     /// Mean of |C| / r over sticks with a positive rest length (stretch report).
@@ -304,29 +340,88 @@ enum Stage {
     Velocity,
 }
 
-/// One pass of a stage over a set's batches, as a SIMD kernel.
-struct Pass<'s, 'p, 'v> {
-    set: &'s mut DistanceSet,
-    p: &'p mut ParticlesMut<'v>,
-    inv_h2: f32,
-    stage: Stage,
+/// A pointer shared by the workers of a pass; they write disjoint elements.
+#[derive(Clone, Copy)]
+struct Shared(*mut f32);
+
+// SAFETY: within a particle-disjoint batch no two chunks write the same
+// element, and batches are separated by `Workers::run` returning.
+unsafe impl Send for Shared {}
+// SAFETY: as above.
+unsafe impl Sync for Shared {}
+
+/// A body's particle arrays as pointers, for the workers of a pass.
+#[derive(Clone, Copy)]
+struct Raw {
+    x: Shared,
+    y: Shared,
+    z: Shared,
+    px: Shared,
+    py: Shared,
+    pz: Shared,
+    w: Shared,
 }
 
-impl Kernel for Pass<'_, '_, '_> {
+impl Raw {
+    fn of(p: &mut ParticlesMut) -> Raw {
+        Raw {
+            x: Shared(p.x.as_mut_ptr()),
+            y: Shared(p.y.as_mut_ptr()),
+            z: Shared(p.z.as_mut_ptr()),
+            px: Shared(p.px.as_mut_ptr()),
+            py: Shared(p.py.as_mut_ptr()),
+            pz: Shared(p.pz.as_mut_ptr()),
+            w: Shared(p.inv_mass.as_mut_ptr()),
+        }
+    }
+}
+
+/// What a pass covers: every batch, or chunks of one.
+#[derive(Clone)]
+enum Part {
+    All,
+    Batch(usize, Range<u32>),
+}
+
+/// One pass of a stage over (a part of) a set's batches, as a SIMD kernel.
+struct Pass<'s> {
+    set: &'s DistanceSet,
+    /// The set's multipliers (taken out of it for the pass).
+    lambda: Shared,
+    p: Raw,
+    inv_h2: f32,
+    stage: Stage,
+    part: Part,
+}
+
+impl Kernel for Pass<'_> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
-        for k in 0..self.set.batches.len() {
-            let Range { start, end } = self.set.batches[k];
-            if self.set.serial[k] {
-                for c in start..end {
-                    self.chunk::<f32>(c, c + 1);
+        match self.part.clone() {
+            Part::All => {
+                for k in 0..self.set.batches.len() {
+                    let chunks = self.set.batches[k].len().div_ceil(V::W) as u32;
+                    self.batch::<V>(k, 0..chunks);
                 }
-            } else {
-                let mut c = start;
-                while c < end {
-                    self.chunk::<V>(c, end);
-                    c += V::W;
-                }
+            }
+            Part::Batch(k, chunks) => self.batch::<V>(k, chunks),
+        }
+    }
+}
+
+impl Pass<'_> {
+    /// Chunks `chunks` (of `W` sticks) of batch `k`; a batch that shares
+    /// particles runs one stick at a time, whole.
+    #[inline(always)]
+    fn batch<V: Lanes>(&mut self, k: usize, chunks: Range<u32>) {
+        let Range { start, end } = self.set.batches[k];
+        if self.set.serial[k] {
+            for c in start..end {
+                self.chunk::<f32>(c, c + 1);
+            }
+        } else {
+            for m in chunks {
+                self.chunk::<V>(start + m as usize * V::W, end);
             }
         }
     }
@@ -368,14 +463,15 @@ enum Of {
 /// How a chunk's lanes reach their data.
 trait Access {
     /// SAFETY: the chunk's indices in bounds of `v`.
-    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V;
-    /// SAFETY: as `get`; no two lanes' indices equal.
-    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V);
+    unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V;
+    /// SAFETY: as `get`; no two lanes' indices equal, and no other thread
+    /// touching them.
+    unsafe fn put<V: Lanes>(&self, of: Of, v: Shared, val: V);
     /// Writes both ends' values.
     ///
     /// SAFETY: as `put`.
     #[inline(always)]
-    unsafe fn put_pair<V: Lanes>(&self, v: &mut [f32], i: V, j: V) {
+    unsafe fn put_pair<V: Lanes>(&self, v: Shared, i: V, j: V) {
         // SAFETY: the caller's.
         unsafe {
             self.put(Of::I, v, i);
@@ -386,24 +482,24 @@ trait Access {
 
 impl Access for Chunk {
     #[inline(always)]
-    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+    unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
         let idx = match of {
             Of::I => &self.i,
             Of::J => &self.j,
             Of::K => &self.k,
         };
         // SAFETY: the caller's.
-        unsafe { V::gather(v.as_ptr(), idx) }
+        unsafe { V::gather(v.0, idx) }
     }
     #[inline(always)]
-    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+    unsafe fn put<V: Lanes>(&self, of: Of, v: Shared, val: V) {
         let idx = match of {
             Of::I => &self.i,
             Of::J => &self.j,
             Of::K => &self.k,
         };
         // SAFETY: the caller's.
-        unsafe { val.scatter(v.as_mut_ptr(), idx, self.n) }
+        unsafe { val.scatter(v.0, idx, self.n) }
     }
 }
 
@@ -428,14 +524,14 @@ impl Contiguous {
 
 impl Access for Contiguous {
     #[inline(always)]
-    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+    unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
         // SAFETY: the caller's: the chunk's last index is `at + W - 1`.
-        unsafe { V::load(v.as_ptr().add(self.at(of))) }
+        unsafe { V::load(v.0.add(self.at(of))) }
     }
     #[inline(always)]
-    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+    unsafe fn put<V: Lanes>(&self, of: Of, v: Shared, val: V) {
         // SAFETY: as above.
-        unsafe { val.store(v.as_mut_ptr().add(self.at(of))) }
+        unsafe { val.store(v.0.add(self.at(of))) }
     }
 }
 
@@ -451,14 +547,14 @@ struct Blocks {
 
 impl Access for Blocks {
     #[inline(always)]
-    unsafe fn get<V: Lanes>(&self, of: Of, v: &[f32]) -> V {
+    unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
         // SAFETY: the caller's: the chunk's particles are `i .. i + 2W`.
         unsafe {
             match of {
-                Of::K => V::load(v.as_ptr().add(self.k)),
+                Of::K => V::load(v.0.add(self.k)),
                 Of::I | Of::J => {
-                    let lo = V::load(v.as_ptr().add(self.i));
-                    let hi = V::load(v.as_ptr().add(self.i + V::W));
+                    let lo = V::load(v.0.add(self.i));
+                    let hi = V::load(v.0.add(self.i + V::W));
                     let (a, b) = V::unzip(lo, hi, self.d);
                     if matches!(of, Of::I) { a } else { b }
                 }
@@ -466,18 +562,18 @@ impl Access for Blocks {
         }
     }
     #[inline(always)]
-    unsafe fn put<V: Lanes>(&self, of: Of, v: &mut [f32], val: V) {
+    unsafe fn put<V: Lanes>(&self, of: Of, v: Shared, val: V) {
         debug_assert!(matches!(of, Of::K), "ends are written in pairs");
         // SAFETY: as above.
-        unsafe { val.store(v.as_mut_ptr().add(self.k)) }
+        unsafe { val.store(v.0.add(self.k)) }
     }
     #[inline(always)]
-    unsafe fn put_pair<V: Lanes>(&self, v: &mut [f32], i: V, j: V) {
+    unsafe fn put_pair<V: Lanes>(&self, v: Shared, i: V, j: V) {
         let (lo, hi) = V::zip(i, j, self.d);
         // SAFETY: as above.
         unsafe {
-            lo.store(v.as_mut_ptr().add(self.i));
-            hi.store(v.as_mut_ptr().add(self.i + V::W));
+            lo.store(v.0.add(self.i));
+            hi.store(v.0.add(self.i + V::W));
         }
     }
 }
@@ -489,14 +585,14 @@ struct V3<V>([V; 3]);
 impl<V: Lanes> V3<V> {
     /// SAFETY: as [`Access::get`].
     #[inline(always)]
-    unsafe fn get(at: &impl Access, of: Of, x: &[f32], y: &[f32], z: &[f32]) -> Self {
+    unsafe fn get(at: &impl Access, of: Of, x: Shared, y: Shared, z: Shared) -> Self {
         // SAFETY: per the contract above.
         unsafe { V3([at.get(of, x), at.get(of, y), at.get(of, z)]) }
     }
 
     /// Writes both ends' coordinates. SAFETY: as [`Access::put`].
     #[inline(always)]
-    unsafe fn put_pair(i: Self, j: Self, at: &impl Access, x: &mut [f32], y: &mut [f32], z: &mut [f32]) {
+    unsafe fn put_pair(i: Self, j: Self, at: &impl Access, x: Shared, y: Shared, z: Shared) {
         // SAFETY: per the contract above.
         unsafe {
             at.put_pair(x, i.0[0], j.0[0]);
@@ -521,7 +617,7 @@ impl<V: Lanes> V3<V> {
     }
 }
 
-impl Pass<'_, '_, '_> {
+impl Pass<'_> {
     /// The sticks `c .. min(c + W, end)` of one particle-disjoint batch.
     #[inline(always)]
     fn chunk<V: Lanes>(&mut self, c: usize, end: usize) {
@@ -557,8 +653,7 @@ impl Pass<'_, '_, '_> {
     /// SAFETY: see `chunk`.
     #[inline(always)]
     unsafe fn position<V: Lanes, A: Access>(&mut self, at: &A) {
-        let set = &mut *self.set;
-        let p = &mut *self.p;
+        let (set, p, lambda_of) = (self.set, self.p, self.lambda);
         // SAFETY: the caller's.
         let (xi, xj, pi, pj, wi, wj, rest, lambda, compliance) = unsafe {
             (
@@ -566,11 +661,11 @@ impl Pass<'_, '_, '_> {
                 V3::<V>::get(at, Of::J, p.x, p.y, p.z),
                 V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
                 V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
-                at.get::<V>(Of::I, p.inv_mass),
-                at.get::<V>(Of::J, p.inv_mass),
-                at.get::<V>(Of::K, &set.rest),
-                at.get::<V>(Of::K, &set.lambda),
-                at.get::<V>(Of::K, &set.compliance),
+                at.get::<V>(Of::I, p.w),
+                at.get::<V>(Of::J, p.w),
+                at.get::<V>(Of::K, Shared(set.rest.as_ptr() as *mut f32)),
+                at.get::<V>(Of::K, lambda_of),
+                at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32)),
             )
         };
         let alpha_tilde = compliance.mul(V::splat(self.inv_h2));
@@ -597,7 +692,7 @@ impl Pass<'_, '_, '_> {
         let new_j = xj.zip(g, |x, g| x.add(sj.mul(g))).zip(xj, |new, old| V::select(skip, old, new));
         // SAFETY: the caller's.
         unsafe {
-            at.put(Of::K, &mut set.lambda, new_lambda);
+            at.put(Of::K, lambda_of, new_lambda);
             V3::put_pair(new_i, new_j, at, p.x, p.y, p.z);
         }
     }
@@ -607,8 +702,7 @@ impl Pass<'_, '_, '_> {
     /// SAFETY: see `chunk`.
     #[inline(always)]
     unsafe fn velocity<V: Lanes, A: Access>(&mut self, at: &A) {
-        let set = &*self.set;
-        let p = &mut *self.p;
+        let (set, p) = (self.set, self.p);
         // SAFETY: the caller's.
         let (xi, xj, pi, pj, wi, wj, compliance) = unsafe {
             (
@@ -616,9 +710,9 @@ impl Pass<'_, '_, '_> {
                 V3::<V>::get(at, Of::J, p.x, p.y, p.z),
                 V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
                 V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
-                at.get::<V>(Of::I, p.inv_mass),
-                at.get::<V>(Of::J, p.inv_mass),
-                at.get::<V>(Of::K, &set.compliance),
+                at.get::<V>(Of::I, p.w),
+                at.get::<V>(Of::J, p.w),
+                at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32)),
             )
         };
         let d = xj.sub(xi);
@@ -644,6 +738,7 @@ impl Pass<'_, '_, '_> {
 mod tests {
     use super::*;
     use crate::particles::Particles;
+    use crate::solver::workers::Serial;
     use glam::Vec3;
 
     fn pair(d: f32) -> Particles {
@@ -657,7 +752,7 @@ mod tests {
         set.extend(&[DistanceConstraint { a: 0, b: 1, rest_length: rest, compliance: 0.0 }], store.len());
         let n = store.len();
         let mut view = store.view(0..n);
-        set.project(&mut view, 3600.0, SimdLevel::Scalar);
+        set.project(&mut view, 3600.0, SimdLevel::Scalar, &Serial);
         view.x[1] - view.x[0]
     }
 

@@ -11,6 +11,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The world this thread is stepping, or running a step's task for.
+    static BUSY_WITH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Marks this thread as inside a step of `world` until dropped: calls on
+/// that world from here (an engine callback, a task) get `WORLD_LOCKED`
+/// instead of waiting for a lock this very step holds.
+pub(crate) struct Busy(usize);
+
+impl Busy {
+    pub(crate) fn enter(world: *const SinewWorld) -> Busy {
+        Busy(BUSY_WITH.with(|b| b.replace(world as usize)))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        BUSY_WITH.with(|b| b.set(self.0));
+    }
 }
 
 /// The message of the last failed call on this thread.
@@ -105,6 +124,12 @@ impl SinewWorld {
     }
 
     fn check_poison(&self) -> Result<(), Failure> {
+        if BUSY_WITH.with(|b| b.get()) == self as *const SinewWorld as usize {
+            return Err(Failure::new(
+                SINEW_RESULT_WORLD_LOCKED,
+                "called from inside a step of this world (a task or task callback); call it after the step returns",
+            ));
+        }
         if self.poisoned.load(Ordering::Acquire) {
             return Err(Failure::new(SINEW_RESULT_POISONED, "an earlier panic left this world unusable; destroy it"));
         }

@@ -27,6 +27,7 @@ pub mod joint;
 pub mod query;
 pub mod ragdoll;
 pub mod rigid;
+pub mod tasks;
 pub mod types;
 pub mod world;
 

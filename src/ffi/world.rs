@@ -1,10 +1,31 @@
 //! `sinew_world_*`: creation, stepping, state hash, snapshots, explosions.
 
 use super::boundary::{
-    Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, readback, world_ref,
+    Busy, Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, readback, world_ref,
 };
+use super::tasks::EngineTasks;
 use super::types::*;
+use crate::simd::SimdLevel;
+use crate::solver::Exec;
+use crate::solver::workers::{self, Workers};
 use crate::{World, WorldSettings};
+use std::ffi::c_void;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Most workers a world may have.
+const MAX_WORKERS: u32 = 64;
+
+/// `SinewWorldDef::simd_level`: the best level this CPU has.
+pub const SINEW_SIMD_AUTO: u32 = 0;
+/// One lane, no vector instructions.
+pub const SINEW_SIMD_SCALAR: u32 = 1;
+/// 4 lanes (SSE2 on x86-64).
+pub const SINEW_SIMD_SSE2: u32 = 2;
+/// 8 lanes (AVX2).
+pub const SINEW_SIMD_AVX2: u32 = 3;
+/// 16 lanes (AVX-512F).
+pub const SINEW_SIMD_AVX512: u32 = 4;
 
 /// Stamped by `sinew_default_*_def`; a zero-initialised def lacks it.
 pub(crate) const DEF_COOKIE: u32 = 0x53_4E_57_31; // "SNW1"
@@ -13,7 +34,7 @@ pub(crate) const DEF_COOKIE: u32 = 0x53_4E_57_31; // "SNW1"
 /// what you need, pass it to `sinew_world_create`; a zero-initialised struct
 /// is refused.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub struct SinewWorldDef {
     /// m/s^2; default (0, -9.81, 0).
     pub gravity: SinewVec3,
@@ -39,6 +60,44 @@ pub struct SinewWorldDef {
     pub sleep_speed: f32,
     /// Seconds of stillness before sleep, >= 0; default 1.
     pub sleep_time: f32,
+    /// The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
+    /// best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
+    /// `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
+    /// the CPU's (`sinew_world_get_simd_level` tells). Every level gives the
+    /// same bits.
+    pub simd_level: u32,
+    /// Threads that may work on one step, 1..=64; default 1 (the stepping
+    /// thread alone). Without task callbacks, a world with more owns a pool
+    /// of `worker_count - 1` threads; with them, the engine's tasks get
+    /// worker indices below it. Any count gives the same bits.
+    pub worker_count: u32,
+    /// Optional (NULL = none; set both or neither): the engine's job system.
+    /// During a step sinew calls `enqueue_task(task, item_count, min_range,
+    /// task_context, user_task_context)`; the engine must call
+    /// `task(start, end, worker_index, task_context)` over ranges that cover
+    /// `0 .. item_count` exactly once (ranges of at least `min_range` items
+    /// except the last; any split, any order, on up to `worker_count`
+    /// threads with distinct `worker_index` below `worker_count`). It returns
+    /// a handle that sinew passes to `finish_task`, which must wait until
+    /// every range has run; or it runs them all before returning and returns
+    /// NULL (then `finish_task` is not called). Both are called only on the
+    /// thread that called `sinew_world_step`, during the step. A task calling
+    /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
+    /// ranges missing, out of bounds or run twice make the step fail with
+    /// `SINEW_RESULT_PANIC` (the world is then poisoned).
+    pub enqueue_task: Option<
+        unsafe extern "C" fn(
+            task: Option<unsafe extern "C" fn(start: u32, end: u32, worker_index: u32, task_context: *mut c_void)>,
+            item_count: u32,
+            min_range: u32,
+            task_context: *mut c_void,
+            user_context: *mut c_void,
+        ) -> *mut c_void,
+    >,
+    /// See `enqueue_task`.
+    pub finish_task: Option<unsafe extern "C" fn(user_task: *mut c_void, user_context: *mut c_void)>,
+    /// Passed to both callbacks as `user_context`; sinew never dereferences it.
+    pub user_task_context: *mut c_void,
     /// Set by `sinew_default_world_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -57,6 +116,11 @@ impl From<WorldSettings> for SinewWorldDef {
             air_density: s.air_density,
             sleep_speed: s.sleep_speed,
             sleep_time: s.sleep_time,
+            simd_level: SINEW_SIMD_AUTO,
+            worker_count: 1,
+            enqueue_task: None,
+            finish_task: None,
+            user_task_context: std::ptr::null_mut(),
             internal_cookie: DEF_COOKIE,
         }
     }
@@ -99,8 +163,37 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
             sleep_speed: def.sleep_speed,
             sleep_time: def.sleep_time,
         };
-        let world = World::new(settings)?;
-        *out = Box::into_raw(Box::new(SinewWorld::new(world)));
+        let simd = SimdLevel::from_u32(def.simd_level).ok_or_else(|| {
+            Failure::invalid(format!("simd_level must be a SINEW_SIMD_* value (0..=4), got {}", def.simd_level))
+        })?;
+        if !(1..=MAX_WORKERS).contains(&def.worker_count) {
+            return Err(Failure::invalid(format!(
+                "worker_count must be in 1..={MAX_WORKERS}, got {}",
+                def.worker_count
+            )));
+        }
+        let engine = match (def.enqueue_task, def.finish_task) {
+            (Some(enqueue), Some(finish)) => Some(Arc::new(EngineTasks {
+                enqueue,
+                finish,
+                user: def.user_task_context,
+                count: def.worker_count,
+                world: AtomicUsize::new(0),
+            })),
+            (None, None) => None,
+            _ => return Err(Failure::invalid("enqueue_task and finish_task must be set together")),
+        };
+        let mut world = World::new(settings)?;
+        let workers: Arc<dyn Workers> = match &engine {
+            Some(e) => e.clone(),
+            None => workers::built_in(def.worker_count),
+        };
+        world.set_execution(Exec { simd, workers });
+        let raw = Box::into_raw(Box::new(SinewWorld::new(world)));
+        if let Some(e) = engine {
+            e.world.store(raw as usize, Ordering::Release);
+        }
+        *out = raw;
         Ok(())
     })
 }
@@ -125,6 +218,21 @@ pub unsafe extern "C" fn sinew_world_destroy(world: *mut SinewWorld) {
     });
 }
 
+/// The SIMD level the world's kernels run at (`SINEW_SIMD_SCALAR` ..
+/// `SINEW_SIMD_AVX512`): the def's, capped by this CPU's.
+///
+/// Errors: `NULL_ARGUMENT` (world, out_level); `POISONED`;
+/// `WORLD_LOCKED` from inside its own step. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_get_simd_level(world: *const SinewWorld, out_level: *mut u32) -> SinewResult {
+    ffi_boundary!("sinew_world_get_simd_level", {
+        let world = unsafe { world_ref(world) }?;
+        let out = unsafe { checked_out(out_level, "out_level") }?;
+        *out = world.read(|w| Ok(w.execution().simd as u32))?;
+        Ok(())
+    })
+}
+
 /// Advances the world by `dt` seconds: `substeps` substeps of `dt / substeps`.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` unless `dt` is in [1e-6, 1] seconds
@@ -135,8 +243,14 @@ pub unsafe extern "C" fn sinew_world_destroy(world: *mut SinewWorld) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_step(world: *mut SinewWorld, dt: f32) -> SinewResult {
     ffi_boundary!("sinew_world_step", {
+        let world_ptr = world;
         let world = unsafe { world_ref(world) }?;
-        world.write(|w| Ok(w.step(dt)?))
+        world.write(|w| {
+            // Callbacks and tasks of this step calling back into this world
+            // get WORLD_LOCKED instead of waiting for this very lock.
+            let _busy = Busy::enter(world_ptr);
+            Ok(w.step(dt)?)
+        })
     })
 }
 

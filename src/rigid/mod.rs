@@ -33,6 +33,7 @@ use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::ragdoll::motion;
 use crate::simd::SimdLevel;
+use crate::solver::workers::Serial;
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 
@@ -255,7 +256,7 @@ impl Rigid {
         self.collide(p, candidates, prepared);
         match self.projection_stiffness(passes) {
             // Six sticks: too few to fill vector lanes.
-            None => sticks.project(p, inv_h2, SimdLevel::Scalar),
+            None => sticks.project(p, inv_h2, SimdLevel::Scalar, &Serial),
             Some(alpha) => self.clusters.project_one_by(0, p, alpha),
         }
     }

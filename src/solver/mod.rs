@@ -44,6 +44,7 @@
 pub mod batches;
 pub mod integrate;
 pub mod island;
+pub mod workers;
 
 use crate::body::Body;
 use crate::cloth::aero::{self, Air};
@@ -56,8 +57,34 @@ use crate::particles::{Particles, ParticlesMut};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
+use std::sync::Arc;
+use workers::{Serial, Workers};
 use crate::world::World;
 use glam::Vec3;
+
+/// How a world's steps run: the SIMD level and the workers. Never part of
+/// the state (snapshots leave it alone); every choice gives the same bits.
+#[derive(Clone, Debug)]
+pub struct Exec {
+    /// The kernels' instruction-set level (capped by the machine's).
+    pub simd: SimdLevel,
+    /// Who runs the parallel parts.
+    pub workers: Arc<dyn Workers>,
+}
+
+impl Exec {
+    /// One thread at `simd`.
+    pub fn serial(simd: SimdLevel) -> Exec {
+        Exec { simd: simd.available(), workers: Arc::new(Serial) }
+    }
+}
+
+impl Default for Exec {
+    /// The machine's best SIMD level, one thread.
+    fn default() -> Self {
+        Exec::serial(crate::simd::best())
+    }
+}
 
 /// Constants of one step, hoisted out of the loops.
 struct StepContext {
@@ -76,7 +103,7 @@ struct StepContext {
     air_density: f32,
     sleep_speed: f32,
     sleep_time: f32,
-    simd: SimdLevel,
+    exec: Exec,
 }
 
 impl StepContext {
@@ -98,7 +125,7 @@ impl StepContext {
             air_density: s.air_density,
             sleep_speed: s.sleep_speed,
             sleep_time: s.sleep_time,
-            simd: world.execution.simd,
+            exec: world.execution.clone(),
         }
     }
 }
@@ -255,7 +282,7 @@ fn solve_island(
                     friction_at_push: body.ragdoll.is_none(),
                 };
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
-                body.distances.project(p, ctx.inv_h2, ctx.simd);
+                body.distances.project(p, ctx.inv_h2, ctx.exec.simd, &*ctx.exec.workers);
                 body.bends.project(p, ctx.inv_h2);
                 body.tethers.project(p);
                 if body.skin.is_active() {
@@ -307,7 +334,7 @@ fn solve_island(
             }
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-            body.distances.project_velocities(p, ctx.inv_h2, ctx.simd);
+            body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, &*ctx.exec.workers);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
             }

@@ -157,6 +157,16 @@ namespace Sinew
             return hash;
         }
 
+        /// <summary>The SIMD level the kernels run at (SINEW_SIMD_SCALAR .. SINEW_SIMD_AVX512).</summary>
+        public uint SimdLevel()
+        {
+            uint level;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_get_simd_level(w, &level)); }
+            finally { Release(); }
+            return level;
+        }
+
         /// <summary>How many times a step went non-finite and was undone (0 when healthy).</summary>
         public ulong RecoveryCount()
         {

@@ -1,0 +1,273 @@
+//! Who runs the parallel parts of a step: the calling thread alone, a pool
+//! of threads the world owns, or the engine's job system (task callbacks,
+//! in `ffi`).
+//!
+//! A parallel part is a range of items (chunks of a batch of sticks); every
+//! item is computed the same way whichever worker takes it, so the results
+//! do not depend on the worker count.
+
+use parking_lot::{Condvar, Mutex};
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+
+/// The body of a parallel part: a range of items and the worker index
+/// (below [`Workers::count`]).
+pub type Task<'a> = dyn Fn(Range<u32>, u32) + Sync + 'a;
+
+/// Runs the items of a parallel part, on one or more threads, and returns
+/// when all are done.
+pub trait Workers: Send + Sync + std::fmt::Debug {
+    /// How many workers may run items at once (at least 1).
+    fn count(&self) -> u32;
+    /// Runs `task` over `0..items`, in ranges of at least `min_range` items
+    /// (except the last), and waits for it. A panic in `task` reaches the caller.
+    fn run(&self, items: u32, min_range: u32, task: &Task);
+}
+
+/// The calling thread alone.
+#[derive(Debug, Default)]
+pub struct Serial;
+
+impl Workers for Serial {
+    fn count(&self) -> u32 {
+        1
+    }
+    fn run(&self, items: u32, _min_range: u32, task: &Task) {
+        if items > 0 {
+            task(0..items, 0);
+        }
+    }
+}
+
+/// How long an idle pool thread spins before it sleeps: a step runs parallel
+/// parts back to back, and waking a sleeping thread costs tens of microseconds.
+const SPIN: u32 = 20_000;
+
+/// A pool of `count - 1` threads owned by a world; the calling thread is worker 0.
+#[derive(Debug)]
+pub struct Pool {
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    /// Bumped for each job (and once for shutdown); threads wait for a change.
+    generation: AtomicU64,
+    /// The next range start of the current job.
+    next: AtomicU32,
+    /// Pool threads still inside the current job.
+    busy: AtomicU32,
+    job: Mutex<Option<Job>>,
+    wake: Condvar,
+    shutdown: AtomicBool,
+    /// A task panicked on a pool thread during the current job.
+    panicked: AtomicBool,
+}
+
+/// The current job; `task` is valid until every thread has left it.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    task: *const Task<'static>,
+    items: u32,
+    range: u32,
+}
+
+// SAFETY: the task is Sync and `Pool::run` does not return (so the task
+// outlives every use) before all threads have left the job.
+unsafe impl Send for Job {}
+
+impl Pool {
+    /// A pool of `count` workers (the caller and `count - 1` threads).
+    pub fn new(count: u32) -> Pool {
+        let shared = Arc::new(Shared {
+            generation: AtomicU64::new(0),
+            next: AtomicU32::new(0),
+            busy: AtomicU32::new(0),
+            job: Mutex::new(None),
+            wake: Condvar::new(),
+            shutdown: AtomicBool::new(false),
+            panicked: AtomicBool::new(false),
+        });
+        let threads = (1..count.max(1))
+            .map(|worker| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("sinew-worker-{worker}"))
+                    .spawn(move || shared.serve(worker))
+                    .expect("spawn a sinew worker thread")
+            })
+            .collect();
+        Pool { shared, threads }
+    }
+}
+
+impl Shared {
+    fn serve(&self, worker: u32) {
+        let mut seen = 0u64;
+        loop {
+            // Wait for a new generation: spin a while, then sleep.
+            let mut spins = 0;
+            loop {
+                let g = self.generation.load(Ordering::Acquire);
+                if g != seen {
+                    seen = g;
+                    break;
+                }
+                if spins < SPIN {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    let mut job = self.job.lock();
+                    if self.generation.load(Ordering::Acquire) == seen {
+                        self.wake.wait(&mut job);
+                    }
+                }
+            }
+            if self.shutdown.load(Ordering::Acquire) {
+                return;
+            }
+            let job = *self.job.lock();
+            if let Some(job) = job {
+                // SAFETY: see `Job`.
+                let task = unsafe { &*job.task };
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    take_ranges(&self.next, job, task, worker);
+                }));
+                if run.is_err() {
+                    self.panicked.store(true, Ordering::Release);
+                }
+            }
+            self.busy.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Takes ranges of the job until none is left.
+fn take_ranges(next: &AtomicU32, job: Job, task: &Task, worker: u32) {
+    loop {
+        let start = next.fetch_add(job.range, Ordering::Relaxed);
+        if start >= job.items {
+            return;
+        }
+        task(start..(start + job.range).min(job.items), worker);
+    }
+}
+
+impl Workers for Pool {
+    fn count(&self) -> u32 {
+        self.threads.len() as u32 + 1
+    }
+
+    fn run(&self, items: u32, min_range: u32, task: &Task) {
+        if items == 0 {
+            return;
+        }
+        let helpers = self.threads.len() as u32;
+        // About four ranges per worker, so a slow thread holds the others up
+        // by at most a quarter of its share.
+        let range = items.div_ceil((helpers + 1) * 4).max(min_range).max(1);
+        if helpers == 0 || range >= items {
+            task(0..items, 0);
+            return;
+        }
+        // SAFETY: only the lifetime is erased; this function waits below
+        // until no thread uses the pointer any more.
+        let task_ptr: *const Task<'static> = unsafe { std::mem::transmute(task as *const Task) };
+        let job = Job { task: task_ptr, items, range };
+        self.shared.next.store(0, Ordering::Relaxed);
+        self.shared.busy.store(helpers, Ordering::Release);
+        {
+            let mut slot = self.shared.job.lock();
+            *slot = Some(job);
+            self.shared.generation.fetch_add(1, Ordering::AcqRel);
+            self.shared.wake.notify_all();
+        }
+        // A panic here must still wait for the helpers, then go on up.
+        let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            take_ranges(&self.shared.next, job, task, 0);
+        }));
+        while self.shared.busy.load(Ordering::Acquire) != 0 {
+            std::hint::spin_loop();
+        }
+        *self.shared.job.lock() = None;
+        let theirs = self.shared.panicked.swap(false, Ordering::AcqRel);
+        if let Err(p) = mine {
+            std::panic::resume_unwind(p);
+        }
+        if theirs {
+            panic!("a task panicked on a sinew worker thread");
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shared.shutdown.store(true, Ordering::Release);
+        {
+            let _slot = self.shared.job.lock();
+            self.shared.generation.fetch_add(1, Ordering::AcqRel);
+            self.shared.wake.notify_all();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The workers a world starts with: serial, or a pool for `count > 1`.
+pub fn built_in(count: u32) -> Arc<dyn Workers> {
+    if count > 1 { Arc::new(Pool::new(count)) } else { Arc::new(Serial) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_item_runs_once_on_any_worker_count() {
+        for count in [1, 2, 3, 8] {
+            let pool = built_in(count);
+            for items in [0u32, 1, 7, 1000] {
+                let hits: Vec<AtomicU32> = (0..items).map(|_| AtomicU32::new(0)).collect();
+                let max_worker = AtomicU32::new(0);
+                pool.run(items, 3, &|r: Range<u32>, w: u32| {
+                    max_worker.fetch_max(w, Ordering::Relaxed);
+                    for i in r {
+                        hits[i as usize].fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "count {count}, items {items}");
+                assert!(max_worker.load(Ordering::Relaxed) < count);
+            }
+        }
+    }
+
+    #[test]
+    fn many_jobs_back_to_back() {
+        let pool = Pool::new(2);
+        let sum = AtomicU64::new(0);
+        for _ in 0..2000 {
+            pool.run(64, 1, &|r: Range<u32>, _| {
+                sum.fetch_add(r.map(u64::from).sum::<u64>(), Ordering::Relaxed);
+            });
+        }
+        assert_eq!(sum.load(Ordering::Relaxed), 2000 * (63 * 64 / 2));
+    }
+
+    #[test]
+    fn a_panic_in_a_task_reaches_the_caller_and_the_pool_goes_on() {
+        let pool = Pool::new(2);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.run(100, 1, &|r: Range<u32>, _| assert!(!r.contains(&0) && !r.contains(&99), "boom"));
+        }));
+        assert!(r.is_err());
+        let n = AtomicU32::new(0);
+        pool.run(10, 1, &|r: Range<u32>, _| {
+            n.fetch_add(r.len() as u32, Ordering::Relaxed);
+        });
+        assert_eq!(n.load(Ordering::Relaxed), 10);
+    }
+}
