@@ -2,8 +2,9 @@
 //! that hash alike, and snapshots that restore to the same future. Also the
 //! targets' force cap, which the scene exercises.
 
+use sinew::solver::workers::built_in;
 use sinew::{
-    BodyId, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, GridDef, Joint, Quat, RigidDef,
+    BodyId, Exec, SimdLevel, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, GridDef, Joint, Quat, RigidDef,
     RigidModel, RigidShape, Target, TetherMode, Vec3, World, WorldSettings,
 };
 
@@ -84,6 +85,76 @@ fn run(w: &mut World, dragged: BodyId, from: usize, to: usize) {
 /// Recorded on x86_64 (scalar kernels, no FMA). A change here means the
 /// simulation's results changed: say why in the commit that updates it.
 const GOLDEN: u64 = 0x7722_d378_4d53_4e94;
+
+/// Every SIMD level this machine has, with 1, 2 and 3 workers.
+fn executions() -> Vec<(SimdLevel, u32, Exec)> {
+    let mut out = Vec::new();
+    for level in SimdLevel::all_available() {
+        for workers in [1, 2, 3] {
+            out.push((level, workers, Exec { simd: level, workers: built_in(workers) }));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_golden_hash_holds_at_every_simd_level_and_worker_count() {
+    for (level, workers, exec) in executions() {
+        let (mut w, dragged) = scene();
+        w.set_execution(exec);
+        assert_eq!(w.execution().simd, level);
+        run(&mut w, dragged, 0, 120);
+        let hash = w.state_hash();
+        assert_eq!(hash, GOLDEN, "{level:?} with {workers} workers: {hash:#018x}");
+    }
+}
+
+/// A 64x64 cloth (its batches fill vector lanes and are split across
+/// workers), a humanoid and a rigid box, all on the ground.
+fn large_scene() -> World {
+    let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+    let plane = ColliderShape::Plane { normal: Vec3::Y, offset: -1.0 };
+    w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.6).unwrap();
+    let sphere = ColliderShape::Sphere { radius: 0.8 };
+    w.create_collider(sphere, Vec3::new(0.0, -1.0, -2.0), Quat::IDENTITY, 0.4).unwrap();
+    let flat = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let def = GridDef {
+        position: Vec3::new(-1.5, 0.5, -3.5),
+        rotation: flat,
+        columns: 64,
+        rows: 64,
+        spacing: 0.05,
+        pins: 0,
+        ..GridDef::default()
+    };
+    w.create_cloth_grid(&def).unwrap();
+    w.create_humanoid(Vec3::new(2.0, 0.0, 0.0), Quat::from_rotation_z(1.2), 1.8).unwrap();
+    let rigid = RigidDef {
+        position: Vec3::new(-2.0, 0.5, 1.0),
+        rotation: Quat::from_rotation_x(0.4),
+        ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.2) })
+    };
+    w.create_rigid(&rigid).unwrap();
+    w
+}
+
+#[test]
+fn a_large_scene_steps_to_the_same_bits_at_every_simd_level_and_worker_count() {
+    let mut hashes = Vec::new();
+    for (level, workers, exec) in executions() {
+        let mut w = large_scene();
+        w.set_execution(exec);
+        for _ in 0..40 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        hashes.push((level, workers, w.state_hash()));
+    }
+    let reference = hashes[0].2;
+    for (level, workers, hash) in &hashes {
+        assert_eq!(*hash, reference, "{level:?} with {workers} workers differs from scalar with one");
+    }
+    assert!(hashes.len() >= 3);
+}
 
 #[test]
 fn golden_hash_of_a_mixed_scene() {

@@ -41,11 +41,17 @@ impl Workers for Serial {
     }
 }
 
-/// How long an idle pool thread spins before it sleeps: a step runs parallel
-/// parts back to back, and waking a sleeping thread costs tens of microseconds.
-const SPIN: u32 = 20_000;
+/// How many times an idle pool thread checks for work before it sleeps: a
+/// step runs parallel parts back to back, and waking a sleeping thread costs
+/// tens of microseconds. Short, so a busy machine gets its core back.
+const SPIN: u32 = 2_000;
 
 /// A pool of `count - 1` threads owned by a world; the calling thread is worker 0.
+///
+/// The caller never waits for a thread to wake up: it takes ranges itself
+/// like the others and then waits only for ranges already taken. A thread
+/// that wakes late finds nothing left and goes back to sleep, so on a machine
+/// with fewer free cores than workers a part costs about what it costs serially.
 #[derive(Debug)]
 pub struct Pool {
     shared: Arc<Shared>,
@@ -54,12 +60,12 @@ pub struct Pool {
 
 #[derive(Debug)]
 struct Shared {
-    /// Bumped for each job (and once for shutdown); threads wait for a change.
-    generation: AtomicU64,
-    /// The next range start of the current job.
-    next: AtomicU32,
-    /// Pool threads still inside the current job.
-    busy: AtomicU32,
+    /// The job's number (high 32 bits) and its next range start (low 32):
+    /// a range is taken only from the job its taker read, so a thread that
+    /// read an old job can never take a range of a new one.
+    cursor: AtomicU64,
+    /// Items of the current job whose range has finished.
+    done: AtomicU32,
     job: Mutex<Option<Job>>,
     wake: Condvar,
     shutdown: AtomicBool,
@@ -67,25 +73,25 @@ struct Shared {
     panicked: AtomicBool,
 }
 
-/// The current job; `task` is valid until every thread has left it.
+/// The current job; `task` is valid while any of its ranges is unfinished.
 #[derive(Clone, Copy, Debug)]
 struct Job {
+    number: u32,
     task: *const Task<'static>,
     items: u32,
     range: u32,
 }
 
-// SAFETY: the task is Sync and `Pool::run` does not return (so the task
-// outlives every use) before all threads have left the job.
+// SAFETY: the task is Sync, and `Pool::run` does not return (so the task
+// outlives every use) before every range taken from its job has finished.
 unsafe impl Send for Job {}
 
 impl Pool {
     /// A pool of `count` workers (the caller and `count - 1` threads).
     pub fn new(count: u32) -> Pool {
         let shared = Arc::new(Shared {
-            generation: AtomicU64::new(0),
-            next: AtomicU32::new(0),
-            busy: AtomicU32::new(0),
+            cursor: AtomicU64::new(0),
+            done: AtomicU32::new(0),
             job: Mutex::new(None),
             wake: Condvar::new(),
             shutdown: AtomicBool::new(false),
@@ -106,53 +112,70 @@ impl Pool {
 
 impl Shared {
     fn serve(&self, worker: u32) {
-        let mut seen = 0u64;
+        let mut last = 0u32;
         loop {
-            // Wait for a new generation: spin a while, then sleep.
             let mut spins = 0;
-            loop {
-                let g = self.generation.load(Ordering::Acquire);
-                if g != seen {
-                    seen = g;
-                    break;
+            let job = loop {
+                if self.shutdown.load(Ordering::Acquire) {
+                    return;
+                }
+                let number = (self.cursor.load(Ordering::Acquire) >> 32) as u32;
+                if number != last {
+                    let job = *self.job.lock();
+                    match job {
+                        Some(job) if job.number == number => break job,
+                        _ => last = number, // already over
+                    }
+                    continue;
                 }
                 if spins < SPIN {
                     spins += 1;
                     std::hint::spin_loop();
                 } else {
-                    let mut job = self.job.lock();
-                    if self.generation.load(Ordering::Acquire) == seen {
-                        self.wake.wait(&mut job);
+                    let mut slot = self.job.lock();
+                    let stale = slot.is_none_or(|j| j.number == last);
+                    if !self.shutdown.load(Ordering::Acquire) && stale {
+                        self.wake.wait(&mut slot);
                     }
+                    spins = 0;
                 }
+            };
+            last = job.number;
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.take_ranges(job, worker)));
+            if run.is_err() {
+                self.panicked.store(true, Ordering::Release);
             }
-            if self.shutdown.load(Ordering::Acquire) {
-                return;
-            }
-            let job = *self.job.lock();
-            if let Some(job) = job {
-                // SAFETY: see `Job`.
-                let task = unsafe { &*job.task };
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    take_ranges(&self.next, job, task, worker);
-                }));
-                if run.is_err() {
-                    self.panicked.store(true, Ordering::Release);
-                }
-            }
-            self.busy.fetch_sub(1, Ordering::AcqRel);
         }
     }
-}
 
-/// Takes ranges of the job until none is left.
-fn take_ranges(next: &AtomicU32, job: Job, task: &Task, worker: u32) {
-    loop {
-        let start = next.fetch_add(job.range, Ordering::Relaxed);
-        if start >= job.items {
-            return;
+    /// Takes ranges of `job` until none is left; each taken range counts in
+    /// `done` when it is over (also when its task panics).
+    fn take_ranges(&self, job: Job, worker: u32) {
+        struct Count<'a>(&'a AtomicU32, u32);
+        impl Drop for Count<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_add(self.1, Ordering::AcqRel);
+            }
         }
-        task(start..(start + job.range).min(job.items), worker);
+        loop {
+            let mut cur = self.cursor.load(Ordering::Acquire);
+            let start = loop {
+                let (number, start) = ((cur >> 32) as u32, cur as u32);
+                if number != job.number || start >= job.items {
+                    return;
+                }
+                let next = (u64::from(number) << 32) | u64::from(start.saturating_add(job.range));
+                match self.cursor.compare_exchange_weak(cur, next, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => break start,
+                    Err(now) => cur = now,
+                }
+            };
+            let end = start.saturating_add(job.range).min(job.items);
+            let _count = Count(&self.done, end - start);
+            // SAFETY: see `Job`: this range is counted only once it is over.
+            let task = unsafe { &*job.task };
+            task(start..end, worker);
+        }
     }
 }
 
@@ -174,23 +197,27 @@ impl Workers for Pool {
             return;
         }
         // SAFETY: only the lifetime is erased; this function waits below
-        // until no thread uses the pointer any more.
+        // until no range of the job is running any more.
         let task_ptr: *const Task<'static> = unsafe { std::mem::transmute(task as *const Task) };
-        let job = Job { task: task_ptr, items, range };
-        self.shared.next.store(0, Ordering::Relaxed);
-        self.shared.busy.store(helpers, Ordering::Release);
+        let number = ((self.shared.cursor.load(Ordering::Acquire) >> 32) as u32).wrapping_add(1).max(1);
+        let job = Job { number, task: task_ptr, items, range };
+        self.shared.done.store(0, Ordering::Release);
         {
             let mut slot = self.shared.job.lock();
             *slot = Some(job);
-            self.shared.generation.fetch_add(1, Ordering::AcqRel);
+            self.shared.cursor.store(u64::from(number) << 32, Ordering::Release);
             self.shared.wake.notify_all();
         }
-        // A panic here must still wait for the helpers, then go on up.
-        let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            take_ranges(&self.shared.next, job, task, 0);
-        }));
-        while self.shared.busy.load(Ordering::Acquire) != 0 {
-            std::hint::spin_loop();
+        // A panic here must still wait for the ranges others took, then go on up.
+        let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.shared.take_ranges(job, 0)));
+        let mut spins = 0u32;
+        while self.shared.done.load(Ordering::Acquire) < items {
+            spins += 1;
+            if spins < SPIN {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
         }
         *self.shared.job.lock() = None;
         let theirs = self.shared.panicked.swap(false, Ordering::AcqRel);
@@ -205,10 +232,9 @@ impl Workers for Pool {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shared.shutdown.store(true, Ordering::Release);
         {
             let _slot = self.shared.job.lock();
-            self.shared.generation.fetch_add(1, Ordering::AcqRel);
+            self.shared.shutdown.store(true, Ordering::Release);
             self.shared.wake.notify_all();
         }
         for t in self.threads.drain(..) {
