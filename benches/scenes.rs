@@ -113,7 +113,14 @@ fn ok(r: SinewResult) {
 
 /// A world through the C ABI; sleep off so every step is timed at full work.
 fn world(substeps: u32, iterations: u32, damping: f32) -> *mut SinewWorld {
+    world_on(substeps, iterations, damping, SINEW_SIMD_AUTO, 1)
+}
+
+/// A world at a SIMD level with `workers` threads (the built-in pool).
+fn world_on(substeps: u32, iterations: u32, damping: f32, simd: u32, workers: u32) -> *mut SinewWorld {
     let mut def = sinew_default_world_def();
+    def.simd_level = simd;
+    def.worker_count = workers;
     def.substeps = substeps;
     def.iterations = iterations;
     def.damping = damping;
@@ -165,9 +172,9 @@ fn run_sheet_naive(n: usize, runs: usize) -> (f64, f64) {
     (ms, mean_stretch(&naive.x, &naive.sticks))
 }
 
-fn run_sheet_sinew(n: usize, substeps: u32, iterations: u32, runs: usize) -> (f64, f64) {
+fn run_sheet_sinew(n: usize, split: (u32, u32), simd: u32, workers: u32, runs: usize) -> (f64, f64) {
     let (x, inv, s) = sheet(n);
-    let w = world(substeps, iterations, 0.0);
+    let w = world_on(split.0, split.1, 0.0, simd, workers);
     let pos: Vec<SinewVec3> = x.iter().map(|p| SinewVec3 { x: p[0], y: p[1], z: p[2] }).collect();
     let mut body = SinewBodyId::default();
     ok(unsafe { sinew_body_create_particles(w, pos.as_ptr(), inv.as_ptr(), pos.len() as u32, &mut body) });
@@ -192,7 +199,27 @@ fn machine() -> String {
                 .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
         })
         .unwrap_or_else(|| "unknown CPU".into());
-    format!("{cpu}, SIMD level: scalar (no SIMD kernels yet), workers: 1")
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cpu}, {cores} cores; best SIMD level: {}", level_name(best_level()))
+}
+
+/// The best SIMD level of this machine, as sinew reports it.
+fn best_level() -> u32 {
+    let w = world(1, 1, 0.0);
+    let mut level = 0;
+    ok(unsafe { sinew_world_get_simd_level(w, &mut level) });
+    unsafe { sinew_world_destroy(w) };
+    level
+}
+
+fn level_name(level: u32) -> &'static str {
+    match level {
+        SINEW_SIMD_SCALAR => "scalar",
+        SINEW_SIMD_SSE2 => "SSE2",
+        SINEW_SIMD_AVX2 => "AVX2",
+        SINEW_SIMD_AVX512 => "AVX-512",
+        _ => "?",
+    }
 }
 
 fn sticks_scene(n: usize, runs: usize) {
@@ -211,10 +238,15 @@ fn sticks_scene(n: usize, runs: usize) {
         );
     };
     row("naive textbook loop", "1 x 10", naive_ms, naive_stretch);
-    let (ms, stretch) = run_sheet_sinew(n, 1, 10, runs);
-    row("sinew", "1 x 10", ms, stretch);
-    let (ms, stretch) = run_sheet_sinew(n, 10, 1, runs);
-    row("sinew", "10 x 1", ms, stretch);
+    let best = best_level();
+    for level in SINEW_SIMD_SCALAR..=best {
+        let (ms, stretch) = run_sheet_sinew(n, (1, 10), level, 1, runs);
+        row(&format!("sinew, {}, 1 worker", level_name(level)), "1 x 10", ms, stretch);
+    }
+    let (ms, stretch) = run_sheet_sinew(n, (1, 10), best, 2, runs);
+    row(&format!("sinew, {}, 2 workers", level_name(best)), "1 x 10", ms, stretch);
+    let (ms, stretch) = run_sheet_sinew(n, (10, 1), best, 1, runs);
+    row(&format!("sinew, {}, 1 worker", level_name(best)), "10 x 1", ms, stretch);
 }
 
 fn cloth_scene(n: u32, runs: usize) {

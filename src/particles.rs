@@ -104,27 +104,27 @@ impl Particles {
     }
 
     /// Borrows several disjoint ranges at once (an island's bodies), in the
-    /// order given.
-    pub fn views(&mut self, ranges: &[Range<usize>]) -> Vec<ParticlesMut<'_>> {
-        let [x, y, z, px, py, pz, w] = self.arrays_mut();
-        let mut x = split_disjoint(x, ranges).into_iter();
-        let mut y = split_disjoint(y, ranges).into_iter();
-        let mut z = split_disjoint(z, ranges).into_iter();
-        let mut px = split_disjoint(px, ranges).into_iter();
-        let mut py = split_disjoint(py, ranges).into_iter();
-        let mut pz = split_disjoint(pz, ranges).into_iter();
-        let mut w = split_disjoint(w, ranges).into_iter();
-        (0..ranges.len())
-            .map(|_| ParticlesMut {
-                x: x.next().expect("one per range"),
-                y: y.next().expect("one per range"),
-                z: z.next().expect("one per range"),
-                px: px.next().expect("one per range"),
-                py: py.next().expect("one per range"),
-                pz: pz.next().expect("one per range"),
-                inv_mass: w.next().expect("one per range"),
-            })
-            .collect()
+    /// order given, into `out` (cleared first). `order` is scratch. Allocates
+    /// nothing once the buffers have grown.
+    pub fn views<'a>(&'a mut self, ranges: &[Range<usize>], order: &mut Vec<usize>, out: &mut Vec<ParticlesMut<'a>>) {
+        check_disjoint(ranges, self.len(), order);
+        out.clear();
+        let [x, y, z, px, py, pz, w] = self.arrays_mut().map(|v| v.as_mut_ptr());
+        for r in ranges {
+            // SAFETY: the ranges are disjoint and within every array (checked
+            // above), and `self` stays borrowed mutably for `'a`.
+            unsafe {
+                out.push(ParticlesMut {
+                    x: slice_at(x, r),
+                    y: slice_at(y, r),
+                    z: slice_at(z, r),
+                    px: slice_at(px, r),
+                    py: slice_at(py, r),
+                    pz: slice_at(pz, r),
+                    inv_mass: slice_at(w, r),
+                });
+            }
+        }
     }
 
     pub fn position(&self, i: usize) -> Vec3 {
@@ -178,21 +178,26 @@ impl ParticlesMut<'_> {
     }
 }
 
-/// Splits `v` into the disjoint `ranges`, returned in the order given.
-/// Panics when ranges overlap (a bug: bodies own disjoint ranges).
-pub(crate) fn split_disjoint<'a, T>(v: &'a mut [T], ranges: &[Range<usize>]) -> Vec<&'a mut [T]> {
-    let mut order: Vec<usize> = (0..ranges.len()).collect();
-    order.sort_by_key(|&k| ranges[k].start);
-    let mut out: Vec<Option<&'a mut [T]>> = (0..ranges.len()).map(|_| None).collect();
-    let mut rest = v;
-    let mut offset = 0;
-    for k in order {
+/// Panics unless `ranges` are disjoint and within `0..len` (a bug: bodies
+/// own disjoint ranges). `order` is scratch.
+pub(crate) fn check_disjoint(ranges: &[Range<usize>], len: usize, order: &mut Vec<usize>) {
+    order.clear();
+    order.extend(0..ranges.len());
+    order.sort_unstable_by_key(|&k| ranges[k].start);
+    let mut end = 0;
+    for &k in order.iter() {
         let r = &ranges[k];
-        let (_, tail) = rest.split_at_mut(r.start - offset);
-        let (mine, tail) = tail.split_at_mut(r.len());
-        out[k] = Some(mine);
-        rest = tail;
-        offset = r.end;
+        assert!(r.start >= end && r.start <= r.end && r.end <= len, "overlapping or out-of-bounds ranges");
+        end = r.end;
     }
-    out.into_iter().map(|s| s.expect("every range split")).collect()
+}
+
+/// `base[r]` as a slice.
+///
+/// # Safety
+/// `r` within the allocation `base` points into, and no other live reference
+/// to those elements for `'a`.
+pub(crate) unsafe fn slice_at<'a, T>(base: *mut T, r: &Range<usize>) -> &'a mut [T] {
+    // SAFETY: the caller's.
+    unsafe { std::slice::from_raw_parts_mut(base.add(r.start), r.len()) }
 }

@@ -4,8 +4,8 @@
 
 use sinew::solver::workers::built_in;
 use sinew::{
-    BodyId, Exec, SimdLevel, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, GridDef, Joint, Quat, RigidDef,
-    RigidModel, RigidShape, Target, TetherMode, Vec3, World, WorldSettings,
+    BodyId, ClothOptions, ColliderShape, CollisionStick, DistanceConstraint, ErrorKind, Exec, GridDef, Joint, Quat,
+    RigidDef, RigidModel, RigidShape, SimdLevel, Target, TetherMode, Vec3, World, WorldSettings,
 };
 
 /// A rope over a sphere and a box, a sheet on a capsule, a plane, a dragged

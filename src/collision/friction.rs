@@ -89,28 +89,38 @@ impl Contacts {
     }
 
     /// Borrows several disjoint ranges at once, in the order given.
-    pub fn views(&mut self, ranges: &[std::ops::Range<usize>]) -> Vec<ContactsMut<'_>> {
-        use crate::particles::split_disjoint;
-        let mut depth = split_disjoint(&mut self.depth, ranges).into_iter();
-        let mut nx = split_disjoint(&mut self.nx, ranges).into_iter();
-        let mut ny = split_disjoint(&mut self.ny, ranges).into_iter();
-        let mut nz = split_disjoint(&mut self.nz, ranges).into_iter();
-        let mut source = split_disjoint(&mut self.source, ranges).into_iter();
-        let mut approach = split_disjoint(&mut self.approach, ranges).into_iter();
-        let mut step_depth = split_disjoint(&mut self.step_depth, ranges).into_iter();
-        let mut step_speed = split_disjoint(&mut self.step_speed, ranges).into_iter();
-        (0..ranges.len())
-            .map(|_| ContactsMut {
-                depth: depth.next().expect("one per range"),
-                nx: nx.next().expect("one per range"),
-                ny: ny.next().expect("one per range"),
-                nz: nz.next().expect("one per range"),
-                source: source.next().expect("one per range"),
-                approach: approach.next().expect("one per range"),
-                step_depth: step_depth.next().expect("one per range"),
-                step_speed: step_speed.next().expect("one per range"),
-            })
-            .collect()
+    pub fn views<'a>(
+        &'a mut self,
+        ranges: &[std::ops::Range<usize>],
+        order: &mut Vec<usize>,
+        out: &mut Vec<ContactsMut<'a>>,
+    ) {
+        use crate::particles::{check_disjoint, slice_at};
+        check_disjoint(ranges, self.depth.len(), order);
+        out.clear();
+        let n = self.depth.len();
+        let lens = [self.nx.len(), self.ny.len(), self.nz.len(), self.source.len(), self.approach.len()];
+        assert!(lens.iter().chain(&[self.step_depth.len(), self.step_speed.len()]).all(|&l| l == n));
+        let (depth, nx, ny, nz) =
+            (self.depth.as_mut_ptr(), self.nx.as_mut_ptr(), self.ny.as_mut_ptr(), self.nz.as_mut_ptr());
+        let (source, approach) = (self.source.as_mut_ptr(), self.approach.as_mut_ptr());
+        let (step_depth, step_speed) = (self.step_depth.as_mut_ptr(), self.step_speed.as_mut_ptr());
+        for r in ranges {
+            // SAFETY: the ranges are disjoint and within every array (checked
+            // above), and `self` stays borrowed mutably for `'a`.
+            unsafe {
+                out.push(ContactsMut {
+                    depth: slice_at(depth, r),
+                    nx: slice_at(nx, r),
+                    ny: slice_at(ny, r),
+                    nz: slice_at(nz, r),
+                    source: slice_at(source, r),
+                    approach: slice_at(approach, r),
+                    step_depth: slice_at(step_depth, r),
+                    step_speed: slice_at(step_speed, r),
+                });
+            }
+        }
     }
 }
 

@@ -23,8 +23,8 @@
 
 use crate::particles::ParticlesMut;
 use crate::simd::{self, Kernel, Lanes, SimdLevel};
-use crate::solver::workers::Workers;
 use crate::solver::batches::colour_sticks;
+use crate::solver::workers::Workers;
 use std::ops::Range;
 
 /// One stick between two particles of a body.

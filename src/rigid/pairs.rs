@@ -74,20 +74,29 @@ fn reach(r: &Rigid) -> f32 {
     super::build::extent(&r.def.shape) + r.origin.length()
 }
 
+/// Buffers of [`find`], kept between steps.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    rigid: Vec<usize>,
+    centers: Vec<Vec3>,
+}
+
 /// Lists the pairs of the island's rigid bodies that may meet during the
 /// step (`ahead` = substeps the last substep's motion lasts).
-pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut Vec<Pair>) {
+pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut Vec<Pair>, scratch: &mut Scratch) {
     out.clear();
-    let rigid: Vec<usize> = (0..island.len()).filter(|&k| island[k].rigid.is_some()).collect();
+    let Scratch { rigid, centers } = scratch;
+    rigid.clear();
+    rigid.extend((0..island.len()).filter(|&k| island[k].rigid.is_some()));
     if rigid.len() < 2 {
         return;
     }
-    let centers: Vec<Vec3> =
-        (0..island.len()).map(|k| island[k].rigid.as_ref().map_or(Vec3::ZERO, |r| center(r, &views[k]))).collect();
-    for &a in &rigid {
+    centers.clear();
+    centers.extend((0..island.len()).map(|k| island[k].rigid.as_ref().map_or(Vec3::ZERO, |r| center(r, &views[k]))));
+    for &a in rigid.iter() {
         let ra = island[a].rigid.as_ref().expect("rigid");
         let motion_a = speed(island[a], &views[a]) * ahead;
-        for &b in &rigid {
+        for &b in rigid.iter() {
             if a == b || !island[a].filter.meets(&island[b].filter) {
                 continue;
             }

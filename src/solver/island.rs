@@ -14,6 +14,7 @@ use crate::constraints::joint::Joint;
 use crate::pool::Pool;
 
 /// Union-find over body slots.
+#[derive(Debug, Default, Clone)]
 struct Sets {
     parent: Vec<u32>,
 }
@@ -44,11 +45,32 @@ fn rigid(b: &Body) -> bool {
     b.rigid.is_some()
 }
 
+/// The step's islands: `members[ranges[k]]` are the body slots of island
+/// `k`. Kept between steps so building them allocates nothing once warm.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Islands {
+    members: Vec<u32>,
+    ranges: Vec<std::ops::Range<usize>>,
+    sets: Sets,
+    /// Scratch: bodies of one class; each slot's island; island sizes.
+    class: Vec<u32>,
+    island_of: Vec<u32>,
+    sizes: Vec<usize>,
+}
+
+impl Islands {
+    /// The islands, each a list of body slots.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        self.ranges.iter().map(|r| &self.members[r.clone()])
+    }
+}
+
 /// Joins the bodies of one class (cloths that collide with cloths, rigid
 /// bodies) whose swept bounds, grown by their radii, overlap.
-fn join_touching(sets: &mut Sets, bodies: &Pool<Body>, class: fn(&Body) -> bool) {
+fn join_touching(sets: &mut Sets, members: &mut Vec<u32>, bodies: &Pool<Body>, class: fn(&Body) -> bool) {
     let n = bodies.slots.len() as u32;
-    let members: Vec<u32> = (0..n).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(class)).collect();
+    members.clear();
+    members.extend((0..n).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(class)));
     for (k, &a) in members.iter().enumerate() {
         for &b in &members[k + 1..] {
             let (ba, bb) = (bodies.slots[a as usize].value.as_ref(), bodies.slots[b as usize].value.as_ref());
@@ -62,31 +84,52 @@ fn join_touching(sets: &mut Sets, bodies: &Pool<Body>, class: fn(&Body) -> bool)
     }
 }
 
-/// Groups the live bodies into islands (slot indices); wakes islands with an
-/// awake member and leaves out the ones asleep. Bodies' `bounds` must be
-/// current.
-pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u32>> {
+/// Groups the live bodies into islands (slot indices, into `out`); wakes
+/// islands with an awake member and leaves out the ones asleep. Bodies'
+/// `bounds` must be current.
+pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, out: &mut Islands) {
     let n = bodies.slots.len();
-    let mut sets = Sets { parent: (0..n as u32).collect() };
+    let Islands { members, ranges, sets, class, island_of, sizes } = out;
+    sets.parent.clear();
+    sets.parent.extend(0..n as u32);
     for (_, j) in joints.iter() {
         sets.union(j.body_a.index1 - 1, j.body_b.index1 - 1);
     }
-    join_touching(&mut sets, bodies, colliding_cloth);
-    join_touching(&mut sets, bodies, rigid);
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    let mut group_of = vec![u32::MAX; n];
-    for i in 0..n as u32 {
-        if bodies.slots[i as usize].value.is_none() {
+    join_touching(sets, class, bodies, colliding_cloth);
+    join_touching(sets, class, bodies, rigid);
+    // Islands numbered by their lowest slot, members in slot order: a
+    // counting sort over the roots.
+    island_of.clear();
+    island_of.resize(n, u32::MAX);
+    sizes.clear();
+    for i in 0..n {
+        if bodies.slots[i].value.is_none() {
             continue;
         }
-        let r = sets.root(i) as usize;
-        if group_of[r] == u32::MAX {
-            group_of[r] = groups.len() as u32;
-            groups.push(Vec::new());
+        let r = sets.root(i as u32) as usize;
+        if island_of[r] == u32::MAX {
+            island_of[r] = sizes.len() as u32;
+            sizes.push(0);
         }
-        groups[group_of[r] as usize].push(i);
+        sizes[island_of[r] as usize] += 1;
     }
-    groups.retain(|g| {
+    ranges.clear();
+    let mut at = 0;
+    for size in sizes.iter_mut() {
+        ranges.push(at..at);
+        at += *size;
+    }
+    members.clear();
+    members.resize(at, 0);
+    for i in 0..n {
+        if bodies.slots[i].value.is_some() {
+            let k = island_of[sets.root(i as u32) as usize] as usize;
+            members[ranges[k].end] = i as u32;
+            ranges[k].end += 1;
+        }
+    }
+    ranges.retain(|r| {
+        let g = &members[r.clone()];
         let awake = g.iter().any(|&i| !bodies.slots[i as usize].value.as_ref().expect("live").sleeping);
         if awake {
             for &i in g {
@@ -95,5 +138,4 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>) -> Vec<Vec<u3
         }
         awake
     });
-    groups
 }

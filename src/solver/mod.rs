@@ -57,10 +57,10 @@ use crate::particles::{Particles, ParticlesMut};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
-use std::sync::Arc;
-use workers::{Serial, Workers};
 use crate::world::World;
 use glam::Vec3;
+use std::sync::Arc;
+use workers::{Serial, Workers};
 
 /// How a world's steps run: the SIMD level and the workers. Never part of
 /// the state (snapshots leave it alone); every choice gives the same bits.
@@ -149,6 +149,47 @@ pub(crate) struct Scratch {
     frames: Vec<pairs::Frame>,
     /// Swept boxes of one body's particles, for the triangle broad phase.
     boxes: Vec<(Vec3, Vec3)>,
+    islands: island::Islands,
+    slots: Lists<Option<&'static mut Body>>,
+    island: Lists<&'static mut Body>,
+    views: Lists<ParticlesMut<'static>>,
+    cviews: Lists<ContactsMut<'static>>,
+    members: Lists<Member<'static>>,
+    ranges: Vec<std::ops::Range<usize>>,
+    order: Vec<usize>,
+    rigid_scratch: pairs::Scratch,
+}
+
+/// An emptied list of borrows, kept between steps for its allocation (see
+/// [`recycle`]). A copy of a world starts without one.
+struct Lists<T>(Vec<T>);
+
+impl<T> Default for Lists<T> {
+    fn default() -> Self {
+        Lists(Vec::new())
+    }
+}
+
+impl<T> Clone for Lists<T> {
+    fn clone(&self) -> Self {
+        Lists::default()
+    }
+}
+
+impl<T> std::fmt::Debug for Lists<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lists(capacity {})", self.0.capacity())
+    }
+}
+
+/// An emptied `Vec`'s allocation, reused for elements of the same size and
+/// alignment: here the same type under another lifetime, so the per-island
+/// lists can wait in the scratch between steps. Collecting an emptied
+/// `vec::IntoIter` through `map` into such a `Vec` keeps its buffer (the
+/// standard library collects in place); tests/no_alloc.rs would see it if not.
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!("the vector was emptied")).collect()
 }
 
 /// Advances the world by `dt` (validated by the caller).
@@ -159,7 +200,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     for body in world.bodies.values_mut() {
         body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
     }
-    let islands = island::build(&mut world.bodies, &world.joints);
+    let mut islands = std::mem::take(&mut world.scratch.islands);
+    island::build(&mut world.bodies, &world.joints, &mut islands);
     let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
 
     // Every joint resolved once, its bodies as indices into its island, in
@@ -191,22 +233,32 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     }
     resolved.sort_by_key(|&(island, _)| island); // stable: joint order within an island
 
-    let mut slots: Vec<Option<&mut Body>> = bodies.slots.iter_mut().map(|s| s.value.as_mut()).collect();
+    // The per-island lists live in the scratch between steps (emptied, as
+    // 'static), so a warm step allocates nothing.
+    let mut slots: Vec<Option<&mut Body>> = recycle(std::mem::take(&mut scratch.slots).0);
+    slots.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut()));
+    let mut island: Vec<&mut Body> = recycle(std::mem::take(&mut scratch.island).0);
+    let (mut ranges, mut order) = (std::mem::take(&mut scratch.ranges), std::mem::take(&mut scratch.order));
+    let (mut views_buf, mut cviews_buf) = (std::mem::take(&mut scratch.views).0, std::mem::take(&mut scratch.cviews).0);
     for (k, members) in islands.iter().enumerate() {
-        let mut island: Vec<&mut Body> = members.iter().map(|&i| slots[i as usize].take().expect("live")).collect();
+        island.clear();
+        island.extend(members.iter().map(|&i| slots[i as usize].take().expect("live")));
         let from = resolved.partition_point(|&(i, _)| (i as usize) < k);
         let to = resolved.partition_point(|&(i, _)| (i as usize) <= k);
         let island_joints = &mut resolved[from..to];
-        let ranges: Vec<_> = island.iter().map(|b| b.range()).collect();
-        let mut views = particles.views(&ranges);
-        let mut cviews = contacts.views(&ranges);
+        ranges.clear();
+        ranges.extend(island.iter().map(|b| b.range()));
+        let mut views = recycle(views_buf);
+        particles.views(&ranges, &mut order, &mut views);
+        let mut cviews = recycle(cviews_buf);
+        contacts.views(&ranges, &mut order, &mut cviews);
         cviews.iter_mut().for_each(ContactsMut::clear_step);
         island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
         for (body, p) in island.iter_mut().zip(views.iter()) {
             broad_phase(body, p, prepared, &ctx, &mut scratch.boxes);
         }
         find_cloth_pairs(&island, &views, &ctx, scratch);
-        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs);
+        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs, &mut scratch.rigid_scratch);
         save(&views, &mut scratch.backup);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, &ctx, scratch);
         if !sane(&views) {
@@ -214,7 +266,14 @@ pub(crate) fn step(world: &mut World, dt: f32) {
             *recoveries += 1;
         }
         update_sleep(&mut island, &mut views, &mut cviews, &ctx);
+        views_buf = recycle(views);
+        cviews_buf = recycle(cviews);
     }
+    (scratch.views, scratch.cviews) = (Lists(views_buf), Lists(cviews_buf));
+    (scratch.ranges, scratch.order) = (ranges, order);
+    scratch.island = Lists(recycle(island));
+    scratch.slots = Lists(recycle(slots));
+    scratch.islands = islands;
     scratch.joints = resolved;
     for c in world.colliders.values_mut() {
         c.prev_position = c.position;
@@ -397,27 +456,25 @@ fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
 
 /// Lists the vertex-triangle pairs of the island's colliding cloths.
 fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Scratch) {
-    let members: Vec<Member> = island
-        .iter()
-        .enumerate()
-        .filter_map(|(k, b)| {
-            let c = b.cloth.as_ref()?;
-            (c.self_collision || c.cloth_collision).then_some(Member {
-                body: k as u32,
-                triangles: &c.triangles,
-                neighbour_start: &c.neighbour_start,
-                neighbours: &c.neighbours,
-                thickness: b.radius,
-                self_collision: c.self_collision,
-                cloth_collision: c.cloth_collision,
-                filter: b.filter,
-            })
+    let mut members: Vec<Member> = recycle(std::mem::take(&mut scratch.members).0);
+    members.extend(island.iter().enumerate().filter_map(|(k, b)| {
+        let c = b.cloth.as_ref()?;
+        (c.self_collision || c.cloth_collision).then_some(Member {
+            body: k as u32,
+            triangles: &c.triangles,
+            neighbour_start: &c.neighbour_start,
+            neighbours: &c.neighbours,
+            thickness: b.radius,
+            self_collision: c.self_collision,
+            cloth_collision: c.cloth_collision,
+            filter: b.filter,
         })
-        .collect();
+    }));
     scratch.pairs.clear();
     if !members.is_empty() {
         scratch.finder.find(views, &members, ctx.dt / ctx.h_prev, &mut scratch.pairs);
     }
+    scratch.members = Lists(recycle(members));
 }
 
 /// The body's particles now and where their velocity takes them by the end

@@ -1,0 +1,94 @@
+//! After the first steps with a given topology, `World::step` allocates
+//! nothing: a counting allocator watches the stepping thread.
+
+use sinew::solver::workers::built_in;
+use sinew::{
+    ClothOptions, ColliderShape, Exec, GridDef, Quat, RigidDef, RigidShape, SimdLevel, Target, Vec3, World,
+    WorldSettings,
+};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static WATCHING: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the bookkeeping allocates nothing.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if WATCHING.with(|w| w.get()) {
+            COUNT.with(|c| c.set(c.get() + 1));
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if WATCHING.with(|w| w.get()) {
+            COUNT.with(|c| c.set(c.get() + 1));
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    WATCHING.with(|w| w.set(true));
+    f();
+    WATCHING.with(|w| w.set(false));
+    COUNT.with(|c| c.get())
+}
+
+/// Cloth in the wind over a sphere, a dragged cloth corner, a humanoid, a
+/// rigid box and a heightfield floor: every stage of a step has work.
+fn scene() -> (World, sinew::BodyId) {
+    let settings = WorldSettings { wind: Vec3::new(2.0, 0.0, 1.0), sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut w = World::new(settings).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: -1.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    w.create_collider(ColliderShape::Sphere { radius: 0.5 }, Vec3::new(0.8, -0.6, 0.8), Quat::IDENTITY, 0.5).unwrap();
+    let heights: Vec<f32> = (0..100).map(|k| 0.1 * ((k * 7) % 5) as f32).collect();
+    let field = ColliderShape::heightfield(10, 10, 0.5, 0.5, &heights).unwrap();
+    w.create_collider(field, Vec3::new(-3.0, -0.95, -3.0), Quat::IDENTITY, 0.5).unwrap();
+    let options = ClothOptions { self_collision: true, ..ClothOptions::default() };
+    let cloth = w.create_cloth_grid(&GridDef { columns: 40, rows: 40, spacing: 0.04, options, ..GridDef::default() });
+    let cloth = cloth.unwrap();
+    w.create_humanoid(Vec3::new(-2.0, 0.0, 0.0), Quat::from_rotation_z(1.0), 1.8).unwrap();
+    let def = RigidDef {
+        position: Vec3::new(2.0, 0.0, 0.0),
+        ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.2) })
+    };
+    w.create_rigid(&def).unwrap();
+    (w, cloth)
+}
+
+#[test]
+fn a_warm_step_allocates_nothing() {
+    for (simd, workers) in [(SimdLevel::Scalar, 1), (sinew::simd::best(), 1), (sinew::simd::best(), 2)] {
+        let (mut w, cloth) = scene();
+        w.set_execution(Exec { simd, workers: built_in(workers) });
+        let target = |k: usize| Target {
+            particle: 0,
+            position: Vec3::new(0.01 * k as f32, 0.1, 0.0),
+            compliance: 0.0,
+            max_force: 0.0,
+        };
+        for k in 0..30 {
+            w.set_targets(cloth, &[target(k)]).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let n = allocations(|| {
+            for _ in 0..30 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
+        assert_eq!(n, 0, "{n} allocations in 30 warm steps ({simd:?}, {workers} workers)");
+    }
+}
