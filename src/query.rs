@@ -103,10 +103,10 @@ impl World {
             };
             for i in 0..body.count as u32 {
                 let r = if body.radii.is_empty() { body.radius } else { body.radii[i as usize] };
-                if r > 0.0 {
-                    if let Some((t, n)) = ray::sphere(origin, dir, limit, x(i), r) {
-                        take(t, [i, 0, 0], [1.0, 0.0, 0.0], 1, n);
-                    }
+                if r > 0.0
+                    && let Some((t, n)) = ray::sphere(origin, dir, limit, x(i), r)
+                {
+                    take(t, [i, 0, 0], [1.0, 0.0, 0.0], 1, n);
                 }
             }
             for s in &body.sticks {

@@ -654,7 +654,7 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     let kind = BodyKind::from_u32(r.u32()?).ok_or_else(|| bad("unknown body kind"))?;
     let first = r.u32()? as usize;
     let count = r.u32()? as usize;
-    if count == 0 || first % LANES != 0 {
+    if count == 0 || !first.is_multiple_of(LANES) {
         return Err(bad("bad particle range"));
     }
     let mut body = Body::new(kind, first, count);

@@ -345,6 +345,11 @@ fn world_calls_refuse_bad_input() {
         air_density: 42.0,
         sleep_speed: 42.0,
         sleep_time: 42.0,
+        simd_level: U32_SENTINEL,
+        worker_count: U32_SENTINEL,
+        enqueue_task: None,
+        finish_task: None,
+        user_task_context: ptr::null_mut(),
         internal_cookie: U32_SENTINEL,
     };
     let mut def = def_sentinel;

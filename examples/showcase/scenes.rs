@@ -294,7 +294,7 @@ fn stairs() -> Result<Scene> {
     let mut b = Builder::new()?;
     b.ground()?;
     let (steps, rise, run, half_width) = (8, 0.2f32, 0.3f32, 0.8f32);
-    let stone = |k: u32| if k % 2 == 0 { Rgb::hex(0xa3abb5) } else { Rgb::hex(0x8f98a3) };
+    let stone = |k: u32| if k.is_multiple_of(2) { Rgb::hex(0xa3abb5) } else { Rgb::hex(0x8f98a3) };
     let top = steps as f32 * rise;
     b.block(v(-0.5, 0.5 * top, 0.0), Quat::IDENTITY, v(0.5, 0.5 * top, half_width), stone(0))?;
     for k in 1..steps {

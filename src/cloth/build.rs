@@ -360,10 +360,11 @@ pub fn mesh(def: &MeshDef) -> Built {
         .map(|&(a, b)| DistanceConstraint { a, b, rest_length: -1.0, compliance: o.stretch_compliance })
         .collect();
     for key in order.iter().filter(|_| o.bend == BendMode::Distance) {
-        if let [c, d] = edges[key][..] {
-            if c != d && !edges.contains_key(&(c.min(d), c.max(d))) {
-                sticks.push(DistanceConstraint { a: c, b: d, rest_length: -1.0, compliance: o.bend_compliance });
-            }
+        if let [c, d] = edges[key][..]
+            && c != d
+            && !edges.contains_key(&(c.min(d), c.max(d)))
+        {
+            sticks.push(DistanceConstraint { a: c, b: d, rest_length: -1.0, compliance: o.bend_compliance });
         }
     }
     for s in &mut sticks {

@@ -101,7 +101,7 @@ impl Heightfield {
         let cell = k / 2;
         let (c, r) = (cell % (self.columns - 1), cell / (self.columns - 1));
         let (v00, v11) = (self.vertex(c, r), self.vertex(c + 1, r + 1));
-        if k % 2 == 0 { [v00, self.vertex(c, r + 1), v11] } else { [v00, v11, self.vertex(c + 1, r)] }
+        if k.is_multiple_of(2) { [v00, self.vertex(c, r + 1), v11] } else { [v00, v11, self.vertex(c + 1, r)] }
     }
 
     /// Appends the ids of the triangles whose bounds overlap `lo..hi` (bounds

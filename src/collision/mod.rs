@@ -678,10 +678,10 @@ fn sweep_kind<S: Shape>(
         let mut first: Option<(f32, Vec3, u32)> = None;
         for &k in candidates {
             let shape = &shapes[k as usize];
-            if let Some((t, n)) = shape.sweep(origin, dir, r) {
-                if first.is_none_or(|(best, _, _)| t < best) {
-                    first = Some((t, n, shape.source()));
-                }
+            if let Some((t, n)) = shape.sweep(origin, dir, r)
+                && first.is_none_or(|(best, _, _)| t < best)
+            {
+                first = Some((t, n, shape.source()));
             }
         }
         if let Some((t, n, source)) = first {

@@ -34,7 +34,7 @@ impl TriMesh {
         if indices.is_empty() {
             return Err(Error::invalid_argument("TriMesh: the index list is empty"));
         }
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(Error::invalid_argument(format!(
                 "TriMesh: {} indices is not a multiple of 3 (three per triangle)",
                 indices.len()

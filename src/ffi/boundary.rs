@@ -112,11 +112,13 @@ pub struct SinewWorld {
     magic: u64,
     world: RwLock<World>,
     poisoned: AtomicBool,
+    /// The def's execution fields, as given (for `sinew_world_get_def`).
+    pub(crate) execution: super::world::ExecutionDef,
 }
 
 impl SinewWorld {
-    pub(crate) fn new(world: World) -> Self {
-        SinewWorld { magic: WORLD_MAGIC, world: RwLock::new(world), poisoned: AtomicBool::new(false) }
+    pub(crate) fn new(world: World, execution: super::world::ExecutionDef) -> Self {
+        SinewWorld { magic: WORLD_MAGIC, world: RwLock::new(world), poisoned: AtomicBool::new(false), execution }
     }
 
     pub(crate) fn forget_magic(&mut self) {

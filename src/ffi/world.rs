@@ -85,6 +85,9 @@ pub struct SinewWorldDef {
     /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
     /// ranges missing, out of bounds or run twice make the step fail with
     /// `SINEW_RESULT_PANIC` (the world is then poisoned).
+    // Spelled out, not through a type alias: cbindgen writes an alias inside
+    // `Option` as an opaque struct.
+    #[allow(clippy::type_complexity)]
     pub enqueue_task: Option<
         unsafe extern "C" fn(
             task: Option<unsafe extern "C" fn(start: u32, end: u32, worker_index: u32, task_context: *mut c_void)>,
@@ -100,6 +103,46 @@ pub struct SinewWorldDef {
     pub user_task_context: *mut c_void,
     /// Set by `sinew_default_world_def`; do not touch.
     pub internal_cookie: u32,
+}
+
+/// The execution fields of a def (how steps run, not what they compute).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ExecutionDef {
+    simd_level: u32,
+    worker_count: u32,
+    enqueue_task: EnqueueFn,
+    finish_task: FinishFn,
+    user_task_context: *mut c_void,
+}
+
+// SAFETY: the engine's context pointer is only handed back to the engine.
+unsafe impl Send for ExecutionDef {}
+// SAFETY: as above.
+unsafe impl Sync for ExecutionDef {}
+
+type EnqueueFn = Option<
+    unsafe extern "C" fn(
+        Option<unsafe extern "C" fn(u32, u32, u32, *mut c_void)>,
+        u32,
+        u32,
+        *mut c_void,
+        *mut c_void,
+    ) -> *mut c_void,
+>;
+type FinishFn = Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>;
+
+/// Equal settings, the same callbacks (by address) and context.
+impl PartialEq for SinewWorldDef {
+    fn eq(&self, o: &Self) -> bool {
+        let f = |d: &Self| (d.enqueue_task.map(|f| f as usize), d.finish_task.map(|f| f as usize));
+        (self.gravity, self.damping, self.substeps, self.iterations, self.max_particles, self.max_bodies)
+            == (o.gravity, o.damping, o.substeps, o.iterations, o.max_particles, o.max_bodies)
+            && (self.max_colliders, self.wind, self.air_density, self.sleep_speed, self.sleep_time)
+                == (o.max_colliders, o.wind, o.air_density, o.sleep_speed, o.sleep_time)
+            && (self.simd_level, self.worker_count, self.user_task_context, self.internal_cookie)
+                == (o.simd_level, o.worker_count, o.user_task_context, o.internal_cookie)
+            && f(self) == f(o)
+    }
 }
 
 impl From<WorldSettings> for SinewWorldDef {
@@ -189,7 +232,14 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
             None => workers::built_in(def.worker_count),
         };
         world.set_execution(Exec { simd, workers });
-        let raw = Box::into_raw(Box::new(SinewWorld::new(world)));
+        let execution = ExecutionDef {
+            simd_level: def.simd_level,
+            worker_count: def.worker_count,
+            enqueue_task: def.enqueue_task,
+            finish_task: def.finish_task,
+            user_task_context: def.user_task_context,
+        };
+        let raw = Box::into_raw(Box::new(SinewWorld::new(world, execution)));
         if let Some(e) = engine {
             e.world.store(raw as usize, Ordering::Release);
         }
@@ -303,7 +353,17 @@ pub unsafe extern "C" fn sinew_world_get_def(world: *const SinewWorld, out_def: 
     ffi_boundary!("sinew_world_get_def", {
         let world = unsafe { world_ref(world) }?;
         let out = unsafe { checked_out(out_def, "out_def") }?;
-        *out = world.read(|w| Ok(SinewWorldDef::from(*w.settings())))?;
+        let e = world.execution;
+        *out = world.read(|w| {
+            Ok(SinewWorldDef {
+                simd_level: e.simd_level,
+                worker_count: e.worker_count,
+                enqueue_task: e.enqueue_task,
+                finish_task: e.finish_task,
+                user_task_context: e.user_task_context,
+                ..SinewWorldDef::from(*w.settings())
+            })
+        })?;
         Ok(())
     })
 }

@@ -312,10 +312,10 @@ fn check_def(def: &RigidDef) -> Result<RigidDef> {
             }
         }
     }
-    if let RigidModel::ShapeMatched { stiffness } = def.model {
-        if !(stiffness.is_finite() && stiffness > 0.0 && stiffness <= 1.0) {
-            return Err(Error::invalid_argument(format!("stiffness must be in (0, 1], got {stiffness}")));
-        }
+    if let RigidModel::ShapeMatched { stiffness } = def.model
+        && !(stiffness.is_finite() && stiffness > 0.0 && stiffness <= 1.0)
+    {
+        return Err(Error::invalid_argument(format!("stiffness must be in (0, 1], got {stiffness}")));
     }
     finite_vec(def.position, "position")?;
     def.rotation = unit_rotation(def.rotation, "rotation")?;

@@ -210,10 +210,10 @@ pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut
     // A shape-matched body's fit is current (its projection made it); a
     // tetrahedron's is brought up to date.
     for (body, p) in island.iter_mut().zip(views.iter()) {
-        if let Some(r) = &mut body.rigid {
-            if matches!(r.def.model, super::RigidModel::Tetrahedron) {
-                r.clusters.fit(0, p);
-            }
+        if let Some(r) = &mut body.rigid
+            && matches!(r.def.model, super::RigidModel::Tetrahedron)
+        {
+            r.clusters.fit(0, p);
         }
     }
     let island = &*island;
