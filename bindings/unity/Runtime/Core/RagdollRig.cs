@@ -6,12 +6,15 @@
 //
 // sinew's bones run along their local +Y, from a head to a tail; an engine's
 // bones have axes of their own. At creation the preset is *fitted* to the
-// character as it stands: each bone's rest frame is turned by the shortest
-// arc that points its +Y from its head to the next bone's head on the
-// character (the spine to the chest, the upper arm to the forearm, ...), and
-// the heads are placed down the chain from the character's hips with the
-// preset's own proportions. Leaves (head, hands, feet) keep their rest
-// orientation relative to their parent. That fitted pose becomes the
+// character as it stands: each bone takes its rest turn relative to its
+// posed parent, then the shortest arc that points its +Y from its head to
+// the next bone's head on the character (the spine to the chest, the upper
+// arm to the forearm, ...), so each joint changes by the least rotation and
+// gains no twist its limits would fight; the heads are placed down the chain
+// from the character's hips with the preset's own proportions. Leaves (head,
+// hands, feet) keep their rest orientation relative to their parent. The
+// ragdoll keeps the preset's rest (arms down), about which its joint limits
+// are given. That fitted pose becomes the
 // ragdoll's pose (World.SetRagdollPose), and each bone keeps its bind offset
 //
 //     offset = inverse(fitted sinew frame) * engine bone     (rigid transforms)
@@ -226,10 +229,11 @@ namespace Sinew
                     float length = PoseMath.Length(d);
                     if (length > 1e-6f)
                     {
+                        // From the turn the parent's pose predicts: the arc is then the
+                        // least change of the joint, with no twist its limits would fight.
                         d = PoseMath.Vec(d.x / length, d.y / length, d.z / length);
-                        SinewQuat restFrame = _rest[b].rotation;
-                        SinewVec3 along = PoseMath.Rotate(restFrame, up);
-                        rotation = PoseMath.Mul(PoseMath.FromTo(along, d), restFrame);
+                        SinewVec3 along = PoseMath.Rotate(rotation, up);
+                        rotation = PoseMath.Mul(PoseMath.FromTo(along, d), rotation);
                     }
                 }
                 posed[b].rotation = PoseMath.Normalize(rotation);
