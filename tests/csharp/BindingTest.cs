@@ -239,6 +239,8 @@ static unsafe class BindingTest
         CheckCloth();
         CheckCharacter();
         CheckRagdoll();
+        CheckRagdollRig();
+        CheckRagdollMotors();
         CheckRigid();
         CheckShapes();
 
@@ -314,6 +316,191 @@ static unsafe class BindingTest
             two[1].parent = 1;
             ExpectCode(() => world.CreateRagdoll(two), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "parent after child");
         }
+    }
+
+    // Turns bones first..last of pose about the point `pivot` by q (an arm or a leg bending).
+    static void Bend(SinewTransform[] pose, int first, int last, SinewVec3 pivot, SinewQuat q)
+    {
+        for (int b = first; b <= last; b++)
+        {
+            pose[b].position = PoseMath.Add(pivot, PoseMath.Rotate(q, PoseMath.Sub(pose[b].position, pivot)));
+            pose[b].rotation = PoseMath.Normalize(PoseMath.Mul(q, pose[b].rotation));
+        }
+    }
+
+    static float Degrees(float radians)
+    {
+        return radians * 180f / (float)Math.PI;
+    }
+
+    // RagdollRig (what SinewRagdoll does with an Animator's bones): a character in
+    // a T-pose, 10 % bigger than the preset, with bone axes of its own; the preset
+    // fitted to it, posed there and read back through the bind offsets gives the
+    // character's bones again (no snap), and motors hold that pose.
+    static void CheckRagdollRig()
+    {
+        using (World world = new World())
+        {
+            SinewTransform root;
+            root.position = V(1f, 0f, 2f);
+            root.rotation = PoseMath.AxisAngle(V(0f, 1f, 0f), 0.5f);
+            SinewBodyId doll = world.CreateHumanoid(root, 1.8f);
+            var rest = new SinewTransform[17];
+            world.ReadBones(doll, rest);
+            // The preset's left (_l) bones are at +X of its root: SinewRagdoll maps them to Unity's Right* bones.
+            SinewVec3 side = PoseMath.Rotate(PoseMath.Inverse(root.rotation), PoseMath.Sub(rest[5].position, root.position));
+            Check(side.x > 0.1f && rest[5].position.y > 1.3f, "upper_arm_l is on the preset's +X side (" + side.x + ")");
+
+            // The character: arms out sideways (about the root's Z), 1.1 times the size, own bone axes.
+            var character = (SinewTransform[])rest.Clone();
+            SinewVec3 forward = PoseMath.Rotate(root.rotation, V(0f, 0f, 1f));
+            Bend(character, 5, 7, rest[5].position, PoseMath.AxisAngle(forward, (float)Math.PI / 2f));
+            Bend(character, 8, 10, rest[8].position, PoseMath.AxisAngle(forward, -(float)Math.PI / 2f));
+            var engine = new SinewTransform[17];
+            for (int b = 0; b < 17; b++)
+            {
+                SinewVec3 fromRoot = PoseMath.Sub(character[b].position, root.position);
+                engine[b].position = PoseMath.Add(root.position, V(1.1f * fromRoot.x, 1.1f * fromRoot.y, 1.1f * fromRoot.z));
+                SinewVec3 axis = V(b + 1f, 1f, 2f - b);
+                float n = PoseMath.Length(axis);
+                SinewQuat own = PoseMath.AxisAngle(V(axis.x / n, axis.y / n, axis.z / n), 0.3f * b + 0.2f);
+                engine[b].rotation = PoseMath.Mul(character[b].rotation, own);
+            }
+            var present = new bool[17];
+            for (int b = 0; b < 17; b++) present[b] = true;
+            var posed = new SinewTransform[17];
+            var rig = new RagdollRig(rest, engine, present, posed);
+            // Each fitted bone points where the character's does.
+            float worstAim = 0f;
+            for (int b = 0; b < 17; b++)
+            {
+                int tail = RagdollRig.HumanoidTails[b];
+                if (tail < 0) continue;
+                SinewVec3 want = PoseMath.Sub(engine[tail].position, engine[b].position);
+                SinewVec3 got = PoseMath.Rotate(posed[b].rotation, V(0f, 1f, 0f));
+                // atan2(|got x want|, got . want): exact for small angles.
+                double cx = got.y * want.z - got.z * want.y, cy = got.z * want.x - got.x * want.z, cz = got.x * want.y - got.y * want.x;
+                double dot = got.x * want.x + got.y * want.y + got.z * want.z;
+                worstAim = Math.Max(worstAim, (float)Math.Atan2(Math.Sqrt(cx * cx + cy * cy + cz * cz), dot));
+            }
+            Check(worstAim < 1e-4f, "fitted bones point along the character's (worst " + Degrees(worstAim) + " deg)");
+
+            world.SetRagdollPose(doll, posed);
+            var simulated = new SinewTransform[17];
+            var back = new SinewTransform[17];
+            world.ReadBones(doll, simulated);
+            rig.ToEngine(simulated, back);
+            float worstTurn = 0f;
+            for (int b = 0; b < 17; b++) worstTurn = Math.Max(worstTurn, PoseMath.Angle(back[b].rotation, engine[b].rotation));
+            float rootOff = Distance(back[0].position, engine[0].position);
+            Console.WriteLine("ragdoll rig: fitted aim " + Degrees(worstAim) + " deg, read back " + Degrees(worstTurn) + " deg, hips " + rootOff + " m off");
+            Check(worstTurn < 1e-4f, "the character's bones read back through the offsets: no snap (worst " + Degrees(worstTurn) + " deg)");
+            Check(rootOff < 1e-4f, "the hips read back where they were (" + rootOff + " m)");
+
+            // The motors hold the T-pose for a second against gravity.
+            var targets = new SinewTransform[17];
+            rig.ToTargets(engine, targets);
+            float worstTarget = 0f;
+            for (int b = 0; b < 17; b++) worstTarget = Math.Max(worstTarget, PoseMath.Angle(targets[b].rotation, posed[b].rotation));
+            Check(worstTarget < 1e-4f, "the character's pose as targets is the fitted pose (" + Degrees(worstTarget) + " deg)");
+            for (int frame = 0; frame < 60; frame++)
+            {
+                world.SetRagdollMotorTargets(doll, targets);
+                world.Step(1f / 60f);
+            }
+            world.ReadBones(doll, simulated);
+            rig.ToEngine(simulated, back);
+            worstTurn = 0f;
+            for (int b = 0; b < 17; b++) worstTurn = Math.Max(worstTurn, PoseMath.Angle(back[b].rotation, engine[b].rotation));
+            rootOff = Distance(back[0].position, engine[0].position);
+            Console.WriteLine("ragdoll rig: after 1 s of motors, worst bone " + Degrees(worstTurn) + " deg off, hips " + rootOff + " m off");
+            Check(Degrees(worstTurn) < 0.5f, "motors hold the T-pose within half a degree (" + Degrees(worstTurn) + ")");
+            Check(rootOff < 0.01f, "and the hips within 1 cm (" + rootOff + " m)");
+
+            // A missing bone (an avatar without a neck) is not written and follows its parent.
+            present[3] = false;
+            var rig2 = new RagdollRig(rest, engine, present, posed);
+            Check(!rig2.IsPresent(3) && rig2.IsPresent(4), "missing neck");
+            rig2.ToTargets(engine, targets);
+            var before = back[3];
+            rig2.ToEngine(simulated, back);
+            Check(Same(back[3].position, before.position) && back[3].rotation.w == before.rotation.w, "a missing bone is left alone");
+            bool threw = false;
+            try { new RagdollRig(new SinewTransform[3], engine, null, posed); }
+            catch (ArgumentException) { threw = true; }
+            Check(threw, "a rig of 3 bones is refused");
+        }
+    }
+
+    // Motors: targets with the left elbow bent 90 degrees forward and the right knee
+    // 60 degrees back; after a second the bones are there, a limp doll's are not.
+    static void CheckRagdollMotors()
+    {
+        SinewTransform root = new SinewTransform();
+        root.rotation.w = 1f;
+        float[] strengths = { 1f, 0f, 0.2f };
+        float[] caps = { 0f, 0f, 100f };
+        float[] forearmOff = new float[3], handOff = new float[3], shinOff = new float[3], footOff = new float[3], drop = new float[3];
+        for (int run = 0; run < 3; run++)
+        {
+            using (World world = new World())
+            {
+                SinewBodyId doll = world.CreateHumanoid(root, 1.8f);
+                var rest = new SinewTransform[17];
+                world.ReadBones(doll, rest);
+                var targets = (SinewTransform[])rest.Clone();
+                // Elbow: about world -X (the forearm's local +X), the forearm's tail goes forward (+Z).
+                Bend(targets, 6, 7, rest[6].position, PoseMath.AxisAngle(V(-1f, 0f, 0f), (float)Math.PI / 2f));
+                // Knee: about world +X, the shin's tail goes back (-Z).
+                Bend(targets, 15, 16, rest[15].position, PoseMath.AxisAngle(V(1f, 0f, 0f), (float)Math.PI / 3f));
+                Check(targets[7].position.z > 0.2f && targets[16].position.z < -0.2f, "the bent pose: hand forward, foot back");
+                world.SetRagdollMotorStrength(doll, strengths[run], caps[run]);
+                world.SetRagdollMotorTargets(doll, targets);
+                for (int frame = 0; frame < 60; frame++) world.Step(1f / 60f);
+                var bones = new SinewTransform[17];
+                world.ReadBones(doll, bones);
+                forearmOff[run] = Degrees(PoseMath.Angle(bones[6].rotation, targets[6].rotation));
+                shinOff[run] = Degrees(PoseMath.Angle(bones[15].rotation, targets[15].rotation));
+                handOff[run] = Distance(bones[7].position, targets[7].position);
+                footOff[run] = Distance(bones[16].position, targets[16].position);
+                drop[run] = rest[0].position.y - bones[0].position.y;
+                Console.WriteLine("ragdoll motors (strength " + strengths[run] + ", max force " + caps[run] + " N): forearm " + forearmOff[run] + " deg, shin " + shinOff[run]
+                    + " deg off; hand " + handOff[run] + " m, foot " + footOff[run] + " m off; hips dropped " + drop[run] + " m");
+
+                if (run == 0)
+                {
+                    // Bad input gives codes and changes nothing.
+                    var bad = (SinewTransform[])targets.Clone();
+                    bad[3].rotation.x = float.NaN;
+                    ExpectCode(() => world.SetRagdollMotorTargets(doll, bad), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN target");
+                    bad[3].rotation = new SinewQuat();
+                    ExpectCode(() => world.SetRagdollMotorTargets(doll, bad), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero rotation target");
+                    ExpectCode(() => world.SetRagdollMotorStrength(doll, float.NaN), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "NaN strength");
+                    ExpectCode(() => world.SetRagdollMotorStrength(doll, 0.5f, -1f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative max force");
+                    ExpectCode(() => world.SetRagdollBoneMotor(doll, 2, 0.5f, 0f, -3f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "negative max torque");
+                    Check(Native.sinew_ragdoll_set_motor_root_motion(world.Pointer, doll, 2u) == SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "root motion 2");
+                    Check(Native.sinew_ragdoll_set_motor_targets(world.Pointer, doll, null, 17) == SinewResult.SINEW_RESULT_NULL_ARGUMENT, "NULL targets");
+                    SinewBodyId rope = world.CreateParticles(new[] { V(0, 5, 0), V(1, 5, 0) }, null);
+                    ExpectCode(() => world.SetRagdollMotorTargets(rope, targets), SinewResult.SINEW_RESULT_WRONG_KIND, "motor targets on particles");
+                    ExpectCode(() => world.SetRagdollMotorStrength(rope, 1f), SinewResult.SINEW_RESULT_WRONG_KIND, "motor strength on particles");
+                    ulong hash = world.StateHash();
+                    world.Step(1f / 60f);
+                    world.ReadBones(doll, bones);
+                    Check(Degrees(PoseMath.Angle(bones[6].rotation, targets[6].rotation)) < 5f, "refused calls left the targets as they were");
+                    Check(world.StateHash() != hash, "the world still steps");
+                    world.DestroyBody(doll);
+                    ExpectCode(() => world.SetRagdollMotorTargets(doll, targets), SinewResult.SINEW_RESULT_INVALID_ID, "motor targets on a destroyed ragdoll");
+                    ExpectCode(() => world.SetRagdollMotorStrength(doll, 1f), SinewResult.SINEW_RESULT_INVALID_ID, "motor strength on a destroyed ragdoll");
+                }
+            }
+        }
+        Check(forearmOff[0] < 1f && shinOff[0] < 1f, "strength 1: forearm and shin within 1 degree of the bent pose (" + forearmOff[0] + ", " + shinOff[0] + ")");
+        Check(handOff[0] < 0.01f && footOff[0] < 0.01f && Math.Abs(drop[0]) < 0.01f, "strength 1: hand, foot and hips within 1 cm (" + handOff[0] + ", " + footOff[0] + ", " + drop[0] + " m)");
+        // 0.2 with a 100 N cap: the joints still reach the pose, but 100 N cannot carry 76 kg (745 N), so it falls.
+        Check(forearmOff[2] < 2f && shinOff[2] < 2f, "strength 0.2: forearm and shin within 2 degrees (" + forearmOff[2] + ", " + shinOff[2] + ")");
+        Check(drop[2] > 1f, "strength 0.2, 100 N: the capped root drive lets the body fall (" + drop[2] + " m in 1 s)");
+        Check(forearmOff[1] > 45f && shinOff[1] > 30f, "strength 0 (limp): the joints stay far from the pose (" + forearmOff[1] + ", " + shinOff[1] + " deg)");
+        Console.WriteLine("ragdoll motors checked");
     }
 
     // Rigid bodies: transform back, impulse, explosion, a convex shape, bad defs.

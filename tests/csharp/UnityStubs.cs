@@ -1,5 +1,5 @@
-// Stand-ins for the parts of the UnityEngine API that Runtime/Components/SinewCloth.cs
-// and SinewWorldBehaviour.cs use, with Unity 2021.3's signatures (as documented;
+// Stand-ins for the parts of the UnityEngine API that Runtime/Components/SinewCloth.cs,
+// SinewRagdoll.cs and SinewWorldBehaviour.cs use, with Unity 2021.3's signatures (as documented;
 // written by hand, bodies empty). tests/csharp_binding.rs compiles those components
 // against them: that catches C# errors and misuse of Sinew.World, not mistakes about
 // Unity's API itself, which only a Unity editor can check.
@@ -40,6 +40,20 @@ namespace UnityEngine
         public Quaternion rotation { get; set; }
         public Vector3 lossyScale { get { return default(Vector3); } }
         public bool hasChanged { get; set; }
+        public void SetPositionAndRotation(Vector3 position, Quaternion rotation) { }
+    }
+    public class Animator : Behaviour
+    {
+        public bool isHuman { get { return true; } }
+        public Transform GetBoneTransform(HumanBodyBones humanBoneId) { return null; }
+    }
+    // The values of Unity's enum (2021.3), up to the bones SinewRagdoll uses and a few beyond.
+    public enum HumanBodyBones
+    {
+        Hips = 0, LeftUpperLeg = 1, RightUpperLeg = 2, LeftLowerLeg = 3, RightLowerLeg = 4, LeftFoot = 5, RightFoot = 6,
+        Spine = 7, Chest = 8, Neck = 9, Head = 10, LeftShoulder = 11, RightShoulder = 12, LeftUpperArm = 13,
+        RightUpperArm = 14, LeftLowerArm = 15, RightLowerArm = 16, LeftHand = 17, RightHand = 18, LeftToes = 19,
+        RightToes = 20, UpperChest = 54, LastBone = 55
     }
     public class Renderer : Component
     {
@@ -109,6 +123,7 @@ namespace UnityEngine
     {
         public static float Abs(float f) { return Math.Abs(f); }
         public static float Clamp01(float f) { return f < 0f ? 0f : f > 1f ? 1f : f; }
+        public static float Max(float a, float b) { return Math.Max(a, b); }
     }
     public static class Application { public static bool isPlaying { get { return true; } } }
     public static class Time { public static float fixedDeltaTime { get { return 0.02f; } } }

@@ -1,14 +1,16 @@
-//! sinew in Godot 4: a GDExtension with `SinewWorld3D`, `SinewCloth3D` and
-//! `SinewCollider3D`, over the sinew core's Rust API (not its C ABI).
+//! sinew in Godot 4: a GDExtension with `SinewWorld3D`, `SinewCloth3D`,
+//! `SinewRagdoll3D` and `SinewCollider3D`, over the sinew core's Rust API
+//! (not its C ABI).
 //!
 //! The engine-facing nodes live in [`nodes`]; everything that can be checked
 //! without a Godot binary (transform and shape conversion, the vertex-buffer
-//! bytes, winding, pin grouping) is plain Rust in the other modules, with
-//! unit tests.
+//! bytes, winding, pin grouping, the ragdoll's bone mapping, fitting and
+//! offsets) is plain Rust in the other modules, with unit tests.
 
 pub mod nodes;
 pub mod pins;
 pub mod pose;
+pub mod ragdoll;
 pub mod shape;
 pub mod stream;
 pub mod surface;

@@ -6,19 +6,28 @@
 //! SinewWorld3D::physics_process(delta)
 //!   1. colliders: push global transforms (re-create when the scaled shape changed)
 //!   2. cloths: build on their first frame; push the pin nodes' transforms (set_frame)
+//!      ragdolls: build on their first frame; push motor settings and the targets
+//!      their last modification read from the animation
 //!   3. World::step(delta)
 //!   4. cloths: stream positions + normals to the RenderingServer, set the custom AABB
+//!      ragdolls: copy the simulated bones out
+//!
+//! Skeleton3D (after its AnimationMixer, each frame)
+//!   SinewRagdoll3D::process_modification: animated pose -> targets;
+//!   simulated bones -> bone poses
 //! ```
 //!
-//! Cloths and colliders find their world through `world_path`, or as their
+//! Cloths, ragdolls and colliders find their world through `world_path`, or as their
 //! nearest `SinewWorld3D` ancestor, and register with it in `ready`.
 
 mod cloth;
 mod collider;
+mod ragdoll;
 mod world;
 
 pub use cloth::SinewCloth3D;
 pub use collider::SinewCollider3D;
+pub use ragdoll::SinewRagdoll3D;
 pub use world::SinewWorld3D;
 
 use godot::classes::Node;

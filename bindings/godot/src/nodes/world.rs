@@ -1,14 +1,14 @@
 //! `SinewWorld3D`: owns a `sinew::World` and steps it in `_physics_process`
 //! with the physics delta.
 
-use super::{SinewCloth3D, SinewCollider3D};
+use super::{SinewCloth3D, SinewCollider3D, SinewRagdoll3D};
 use crate::pose::to_vec3;
 use godot::classes::{Engine, INode3D, Node3D};
 use godot::prelude::*;
 use sinew::{World, WorldSettings};
 
-/// A sinew simulation. Cloths and colliders below it (or pointing at it
-/// with `world_path`) join it.
+/// A sinew simulation. Cloths, ragdolls and colliders below it (or pointing
+/// at it with `world_path`) join it.
 #[derive(GodotClass)]
 #[class(base = Node3D)]
 pub struct SinewWorld3D {
@@ -36,6 +36,7 @@ pub struct SinewWorld3D {
     world: Option<World>,
     cloths: Vec<Gd<SinewCloth3D>>,
     colliders: Vec<Gd<SinewCollider3D>>,
+    ragdolls: Vec<Gd<SinewRagdoll3D>>,
     base: Base<Node3D>,
 }
 
@@ -53,6 +54,7 @@ impl INode3D for SinewWorld3D {
             world: None,
             cloths: Vec::new(),
             colliders: Vec::new(),
+            ragdolls: Vec::new(),
             base,
         }
     }
@@ -69,7 +71,8 @@ impl INode3D for SinewWorld3D {
         }
         self.cloths.retain(|c| c.is_instance_valid());
         self.colliders.retain(|c| c.is_instance_valid());
-        if self.cloths.is_empty() && self.colliders.is_empty() {
+        self.ragdolls.retain(|r| r.is_instance_valid());
+        if self.cloths.is_empty() && self.colliders.is_empty() && self.ragdolls.is_empty() {
             return;
         }
         self.sinew_mut();
@@ -80,6 +83,9 @@ impl INode3D for SinewWorld3D {
         for c in &mut self.cloths {
             c.bind_mut().before_step(world);
         }
+        for r in &mut self.ragdolls {
+            r.bind_mut().before_step(world);
+        }
         // sinew accepts [1e-6, 1] s; a hitch longer than a second is cut.
         if let Err(e) = world.step((delta as f32).clamp(1e-6, 1.0)) {
             godot_error!("SinewWorld3D: step failed: {e}");
@@ -88,11 +94,15 @@ impl INode3D for SinewWorld3D {
         for c in &mut self.cloths {
             c.bind_mut().after_step(world);
         }
+        for r in &mut self.ragdolls {
+            r.bind_mut().after_step(world);
+        }
     }
 
     fn exit_tree(&mut self) {
         self.cloths.clear();
         self.colliders.clear();
+        self.ragdolls.clear();
         self.world = None;
     }
 }
@@ -160,6 +170,20 @@ impl SinewWorld3D {
     pub(crate) fn register_collider(&mut self, collider: Gd<SinewCollider3D>) {
         if !self.colliders.contains(&collider) {
             self.colliders.push(collider);
+        }
+    }
+
+    pub(crate) fn register_ragdoll(&mut self, ragdoll: Gd<SinewRagdoll3D>) {
+        if !self.ragdolls.contains(&ragdoll) {
+            self.ragdolls.push(ragdoll);
+        }
+    }
+
+    /// Forgets a ragdoll; `body` is destroyed if it was built.
+    pub(crate) fn unregister_ragdoll(&mut self, ragdoll: &Gd<SinewRagdoll3D>, body: Option<sinew::BodyId>) {
+        self.ragdolls.retain(|r| r != ragdoll);
+        if let (Some(w), Some(b)) = (&mut self.world, body) {
+            let _ = w.destroy_body(b);
         }
     }
 
