@@ -103,28 +103,10 @@ impl Particles {
         }
     }
 
-    /// Borrows several disjoint ranges at once (an island's bodies), in the
-    /// order given, into `out` (cleared first). `order` is scratch. Allocates
-    /// nothing once the buffers have grown.
-    pub fn views<'a>(&'a mut self, ranges: &[Range<usize>], order: &mut Vec<usize>, out: &mut Vec<ParticlesMut<'a>>) {
-        check_disjoint(ranges, self.len(), order);
-        out.clear();
+    /// The arrays as pointers, for islands stepped on several threads.
+    pub(crate) fn shared(&mut self) -> SharedParticles {
         let [x, y, z, px, py, pz, w] = self.arrays_mut().map(|v| v.as_mut_ptr());
-        for r in ranges {
-            // SAFETY: the ranges are disjoint and within every array (checked
-            // above), and `self` stays borrowed mutably for `'a`.
-            unsafe {
-                out.push(ParticlesMut {
-                    x: slice_at(x, r),
-                    y: slice_at(y, r),
-                    z: slice_at(z, r),
-                    px: slice_at(px, r),
-                    py: slice_at(py, r),
-                    pz: slice_at(pz, r),
-                    inv_mass: slice_at(w, r),
-                });
-            }
-        }
+        SharedParticles { arrays: [x, y, z, px, py, pz, w], len: self.len() }
     }
 
     pub fn position(&self, i: usize) -> Vec3 {
@@ -175,6 +157,52 @@ impl ParticlesMut<'_> {
         self.px[i] = p.x;
         self.py[i] = p.y;
         self.pz[i] = p.z;
+    }
+}
+
+/// A particle store's arrays as pointers: islands on different threads
+/// borrow disjoint ranges of it.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedParticles {
+    arrays: [*mut f32; 7],
+    len: usize,
+}
+
+// SAFETY: only disjoint ranges are borrowed through it at once (see `views`).
+unsafe impl Send for SharedParticles {}
+// SAFETY: as above.
+unsafe impl Sync for SharedParticles {}
+
+impl SharedParticles {
+    /// Borrows the disjoint `ranges` into `out` (cleared first).
+    ///
+    /// # Safety
+    /// The store outlives `'a` and is not moved or resized meanwhile; no
+    /// other borrow of these ranges is alive during `'a`.
+    pub(crate) unsafe fn views<'a>(
+        self,
+        ranges: &[Range<usize>],
+        order: &mut Vec<usize>,
+        out: &mut Vec<ParticlesMut<'a>>,
+    ) {
+        check_disjoint(ranges, self.len, order);
+        out.clear();
+        let [x, y, z, px, py, pz, w] = self.arrays;
+        for r in ranges {
+            // SAFETY: the ranges are disjoint and within every array (checked
+            // above); the caller's contract covers other borrows.
+            unsafe {
+                out.push(ParticlesMut {
+                    x: slice_at(x, r),
+                    y: slice_at(y, r),
+                    z: slice_at(z, r),
+                    px: slice_at(px, r),
+                    py: slice_at(py, r),
+                    pz: slice_at(pz, r),
+                    inv_mass: slice_at(w, r),
+                });
+            }
+        }
     }
 }
 

@@ -156,6 +156,36 @@ fn a_large_scene_steps_to_the_same_bits_at_every_simd_level_and_worker_count() {
     assert!(hashes.len() >= 3);
 }
 
+/// Many small islands (humanoids, rigid boxes, a small cloth): with more
+/// than one worker they step in parallel, one island per task.
+#[test]
+fn many_islands_step_to_the_same_bits_on_any_worker_count() {
+    let mut hashes = Vec::new();
+    for (level, workers, exec) in executions() {
+        let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+        let plane = ColliderShape::Plane { normal: Vec3::Y, offset: -1.0 };
+        w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.6).unwrap();
+        for k in 0..8 {
+            let at = Vec3::new(k as f32 * 1.5, 0.2 * k as f32, 0.0);
+            w.create_humanoid(at, Quat::from_rotation_x(0.3 * k as f32), 1.7).unwrap();
+            let def = RigidDef {
+                position: at + Vec3::new(0.0, 1.0, 2.0),
+                ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.15) })
+            };
+            w.create_rigid(&def).unwrap();
+        }
+        w.create_cloth_grid(&GridDef { columns: 12, rows: 12, ..GridDef::default() }).unwrap();
+        w.set_execution(exec);
+        for _ in 0..40 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        hashes.push((level, workers, w.state_hash()));
+    }
+    for (level, workers, hash) in &hashes {
+        assert_eq!(*hash, hashes[0].2, "{level:?} with {workers} workers differs from scalar with one");
+    }
+}
+
 #[test]
 fn golden_hash_of_a_mixed_scene() {
     let (mut w, dragged) = scene();

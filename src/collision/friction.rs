@@ -88,33 +88,66 @@ impl Contacts {
         self.source.drain(range);
     }
 
-    /// Borrows several disjoint ranges at once, in the order given.
-    pub fn views<'a>(
-        &'a mut self,
+    /// The arrays as pointers, for islands stepped on several threads.
+    pub(crate) fn shared(&mut self) -> SharedContacts {
+        let n = self.depth.len();
+        let lens = [self.nx.len(), self.ny.len(), self.nz.len(), self.source.len(), self.approach.len()];
+        assert!(lens.iter().chain(&[self.step_depth.len(), self.step_speed.len()]).all(|&l| l == n));
+        SharedContacts {
+            floats: [
+                self.depth.as_mut_ptr(),
+                self.nx.as_mut_ptr(),
+                self.ny.as_mut_ptr(),
+                self.nz.as_mut_ptr(),
+                self.approach.as_mut_ptr(),
+                self.step_depth.as_mut_ptr(),
+                self.step_speed.as_mut_ptr(),
+            ],
+            source: self.source.as_mut_ptr(),
+            len: n,
+        }
+    }
+}
+
+/// The contact arrays as pointers: islands on different threads borrow
+/// disjoint ranges of them.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedContacts {
+    floats: [*mut f32; 7],
+    source: *mut u32,
+    len: usize,
+}
+
+// SAFETY: only disjoint ranges are borrowed through it at once (see `views`).
+unsafe impl Send for SharedContacts {}
+// SAFETY: as above.
+unsafe impl Sync for SharedContacts {}
+
+impl SharedContacts {
+    /// Borrows the disjoint `ranges` into `out` (cleared first).
+    ///
+    /// # Safety
+    /// As `SharedParticles::views`.
+    pub(crate) unsafe fn views<'a>(
+        self,
         ranges: &[std::ops::Range<usize>],
         order: &mut Vec<usize>,
         out: &mut Vec<ContactsMut<'a>>,
     ) {
         use crate::particles::{check_disjoint, slice_at};
-        check_disjoint(ranges, self.depth.len(), order);
+        check_disjoint(ranges, self.len, order);
         out.clear();
-        let n = self.depth.len();
-        let lens = [self.nx.len(), self.ny.len(), self.nz.len(), self.source.len(), self.approach.len()];
-        assert!(lens.iter().chain(&[self.step_depth.len(), self.step_speed.len()]).all(|&l| l == n));
-        let (depth, nx, ny, nz) =
-            (self.depth.as_mut_ptr(), self.nx.as_mut_ptr(), self.ny.as_mut_ptr(), self.nz.as_mut_ptr());
-        let (source, approach) = (self.source.as_mut_ptr(), self.approach.as_mut_ptr());
-        let (step_depth, step_speed) = (self.step_depth.as_mut_ptr(), self.step_speed.as_mut_ptr());
+        let [depth, nx, ny, nz, approach, step_depth, step_speed] = self.floats;
         for r in ranges {
             // SAFETY: the ranges are disjoint and within every array (checked
-            // above), and `self` stays borrowed mutably for `'a`.
+            // above); the caller's contract covers other borrows.
             unsafe {
                 out.push(ContactsMut {
                     depth: slice_at(depth, r),
                     nx: slice_at(nx, r),
                     ny: slice_at(ny, r),
                     nz: slice_at(nz, r),
-                    source: slice_at(source, r),
+                    source: slice_at(self.source, r),
                     approach: slice_at(approach, r),
                     step_depth: slice_at(step_depth, r),
                     step_speed: slice_at(step_speed, r),

@@ -59,6 +59,16 @@ pub(crate) struct Islands {
 }
 
 impl Islands {
+    /// How many islands.
+    pub(crate) fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The body slots of island `k`.
+    pub(crate) fn get(&self, k: usize) -> &[u32] {
+        &self.members[self.ranges[k].clone()]
+    }
+
     /// The islands, each a list of body slots.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &[u32]> {
         self.ranges.iter().map(|r| &self.members[r.clone()])

@@ -49,17 +49,18 @@ pub mod workers;
 use crate::body::Body;
 use crate::cloth::aero::{self, Air};
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
-use crate::collision::friction::{self, ContactsMut};
+use crate::collision::friction::{self, ContactsMut, SharedContacts};
 use crate::collision::{self, PassContext, StepColliders};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::MAX_COORDINATE;
-use crate::particles::{Particles, ParticlesMut};
+use crate::particles::{Particles, ParticlesMut, SharedParticles};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
 use crate::world::World;
 use glam::Vec3;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use workers::{Serial, Workers};
 
 /// How a world's steps run: the SIMD level and the workers. Never part of
@@ -131,16 +132,36 @@ impl StepContext {
 }
 
 /// Scratch kept between steps so a step does not allocate once warm.
-#[derive(Default, Debug, Clone)]
+#[derive(Default, Debug)]
 pub(crate) struct Scratch {
-    /// Aerodynamic accelerations of the step, per island member.
-    aero: Vec<Vec<Vec3>>,
-    finder: PairFinder,
-    pairs: Vec<Pair>,
     /// The step's joints, tagged with their island.
     joints: Vec<(u32, Resolved)>,
     /// (island, index in it) of each body slot, this step.
     island_of: Vec<(u32, u32)>,
+    islands: island::Islands,
+    /// Each body slot's body, this step (0: no body).
+    bodies: Vec<usize>,
+    /// Where each island's joints start in `joints`.
+    joint_start: Vec<usize>,
+    /// One per worker: what stepping an island needs.
+    locals: Vec<parking_lot::Mutex<Local>>,
+}
+
+/// A copy of a world starts with empty scratch.
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
+/// What stepping one island needs, kept so a warm step allocates nothing.
+/// Each worker has its own.
+#[derive(Default, Debug, Clone)]
+struct Local {
+    /// Aerodynamic accelerations of the step, per island member.
+    aero: Vec<Vec<Vec3>>,
+    finder: PairFinder,
+    pairs: Vec<Pair>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
     /// Collision points of two rigid bodies that may meet this step.
@@ -149,8 +170,6 @@ pub(crate) struct Scratch {
     frames: Vec<pairs::Frame>,
     /// Swept boxes of one body's particles, for the triangle broad phase.
     boxes: Vec<(Vec3, Vec3)>,
-    islands: island::Islands,
-    slots: Lists<Option<&'static mut Body>>,
     island: Lists<&'static mut Body>,
     views: Lists<ParticlesMut<'static>>,
     cviews: Lists<ContactsMut<'static>>,
@@ -233,46 +252,55 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     }
     resolved.sort_by_key(|&(island, _)| island); // stable: joint order within an island
 
-    // The per-island lists live in the scratch between steps (emptied, as
-    // 'static), so a warm step allocates nothing.
-    let mut slots: Vec<Option<&mut Body>> = recycle(std::mem::take(&mut scratch.slots).0);
-    slots.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut()));
-    let mut island: Vec<&mut Body> = recycle(std::mem::take(&mut scratch.island).0);
-    let (mut ranges, mut order) = (std::mem::take(&mut scratch.ranges), std::mem::take(&mut scratch.order));
-    let (mut views_buf, mut cviews_buf) = (std::mem::take(&mut scratch.views).0, std::mem::take(&mut scratch.cviews).0);
-    for (k, members) in islands.iter().enumerate() {
-        island.clear();
-        island.extend(members.iter().map(|&i| slots[i as usize].take().expect("live")));
-        let from = resolved.partition_point(|&(i, _)| (i as usize) < k);
-        let to = resolved.partition_point(|&(i, _)| (i as usize) <= k);
-        let island_joints = &mut resolved[from..to];
-        ranges.clear();
-        ranges.extend(island.iter().map(|b| b.range()));
-        let mut views = recycle(views_buf);
-        particles.views(&ranges, &mut order, &mut views);
-        let mut cviews = recycle(cviews_buf);
-        contacts.views(&ranges, &mut order, &mut cviews);
-        cviews.iter_mut().for_each(ContactsMut::clear_step);
-        island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
-        for (body, p) in island.iter_mut().zip(views.iter()) {
-            broad_phase(body, p, prepared, &ctx, &mut scratch.boxes);
-        }
-        find_cloth_pairs(&island, &views, &ctx, scratch);
-        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs, &mut scratch.rigid_scratch);
-        save(&views, &mut scratch.backup);
-        solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, &ctx, scratch);
-        if !sane(&views) {
-            recover(&mut views, &scratch.backup);
-            *recoveries += 1;
-        }
-        update_sleep(&mut island, &mut views, &mut cviews, &ctx);
-        views_buf = recycle(views);
-        cviews_buf = recycle(cviews);
+    scratch.joint_start.clear();
+    scratch.joint_start.extend((0..=islands.len()).map(|k| resolved.partition_point(|&(i, _)| (i as usize) < k)));
+    scratch.bodies.clear();
+    scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
+    let workers = &*ctx.exec.workers;
+    let count = workers.count() as usize;
+    if scratch.locals.len() != count {
+        scratch.locals.resize_with(count, Default::default);
     }
-    (scratch.views, scratch.cviews) = (Lists(views_buf), Lists(cviews_buf));
-    (scratch.ranges, scratch.order) = (ranges, order);
-    scratch.island = Lists(recycle(island));
-    scratch.slots = Lists(recycle(slots));
+    let shared = Shared {
+        particles: particles.shared(),
+        contacts: contacts.shared(),
+        bodies: &scratch.bodies,
+        joints: resolved.as_mut_ptr() as usize,
+        joint_start: &scratch.joint_start,
+        islands: &islands,
+        prepared,
+        ctx: &ctx,
+    };
+    // Islands in parallel when no one island holds most of the work (then
+    // each runs its stick batches alone); otherwise one island after
+    // another, each splitting its large batches across the workers. Either
+    // way every island computes the same bits.
+    let sizes = islands
+        .iter()
+        .map(|m| m.iter().map(|&i| bodies.slots[i as usize].value.as_ref().map_or(0, |b| b.count)).sum::<usize>());
+    let (total, largest) = sizes.fold((0, 0), |(t, l), n| (t + n, l.max(n)));
+    let recovered = AtomicU64::new(0);
+    if count > 1 && islands.len() > 1 && largest * 2 <= total {
+        let locals = &scratch.locals;
+        workers.run(islands.len() as u32, 1, &|range, worker| {
+            let mut local = locals[worker as usize].try_lock().expect("one task per worker index at a time");
+            for k in range {
+                // SAFETY: islands hold disjoint bodies, particles and joints.
+                if unsafe { shared.step_island(k as usize, &mut local, &Serial) } {
+                    recovered.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+    } else {
+        let mut local = scratch.locals[0].lock();
+        for k in 0..islands.len() {
+            // SAFETY: one island at a time.
+            if unsafe { shared.step_island(k, &mut local, workers) } {
+                recovered.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+    *recoveries += recovered.load(Ordering::Relaxed);
     scratch.islands = islands;
     scratch.joints = resolved;
     for c in world.colliders.values_mut() {
@@ -284,6 +312,68 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     world.steps += 1;
 }
 
+/// What the islands of a step share; each takes its own bodies, particle
+/// ranges and joints through it.
+struct Shared<'a> {
+    particles: SharedParticles,
+    contacts: SharedContacts,
+    /// Each body slot's body as an address (0: none).
+    bodies: &'a [usize],
+    /// The step's resolved joints (address of the first), by island.
+    joints: usize,
+    joint_start: &'a [usize],
+    islands: &'a island::Islands,
+    prepared: &'a StepColliders,
+    ctx: &'a StepContext,
+}
+
+impl Shared<'_> {
+    /// Steps island `k`; true when it went non-finite and was put back.
+    ///
+    /// # Safety
+    /// No other thread steps island `k` meanwhile (islands own disjoint
+    /// bodies, particle ranges and joints, so different islands may run at once).
+    unsafe fn step_island(&self, k: usize, local: &mut Local, workers: &dyn Workers) -> bool {
+        let ctx = self.ctx;
+        let mut island: Vec<&mut Body> = recycle(std::mem::take(&mut local.island).0);
+        let members = self.islands.get(k);
+        // SAFETY: the island's bodies are its own (the caller's contract),
+        // live for the step.
+        island.extend(members.iter().map(|&i| unsafe { &mut *(self.bodies[i as usize] as *mut Body) }));
+        let (from, to) = (self.joint_start[k], self.joint_start[k + 1]);
+        // SAFETY: as above, for the island's run of the joints.
+        let island_joints =
+            unsafe { std::slice::from_raw_parts_mut((self.joints as *mut (u32, Resolved)).add(from), to - from) };
+        local.ranges.clear();
+        local.ranges.extend(island.iter().map(|b| b.range()));
+        let mut views = recycle(std::mem::take(&mut local.views).0);
+        let mut cviews = recycle(std::mem::take(&mut local.cviews).0);
+        // SAFETY: as above, for the island's particle ranges.
+        unsafe {
+            self.particles.views(&local.ranges, &mut local.order, &mut views);
+            self.contacts.views(&local.ranges, &mut local.order, &mut cviews);
+        }
+        cviews.iter_mut().for_each(ContactsMut::clear_step);
+        island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
+        for (body, p) in island.iter_mut().zip(views.iter()) {
+            broad_phase(body, p, self.prepared, ctx, &mut local.boxes);
+        }
+        find_cloth_pairs(&island, &views, ctx, local);
+        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut local.rigid_pairs, &mut local.rigid_scratch);
+        save(&views, &mut local.backup);
+        solve_island(&mut island, &mut views, &mut cviews, island_joints, self.prepared, ctx, local, workers);
+        let recovered = !sane(&views);
+        if recovered {
+            recover(&mut views, &local.backup);
+        }
+        update_sleep(&mut island, &mut views, &mut cviews, ctx);
+        local.views = Lists(recycle(views));
+        local.cviews = Lists(recycle(cviews));
+        local.island = Lists(recycle(island));
+        recovered
+    }
+}
+
 /// The substeps of one island.
 fn solve_island(
     island: &mut [&mut Body],
@@ -292,9 +382,10 @@ fn solve_island(
     joints: &mut [(u32, Resolved)],
     colliders: &StepColliders,
     ctx: &StepContext,
-    scratch: &mut Scratch,
+    local: &mut Local,
+    workers: &dyn Workers,
 ) {
-    let Scratch { aero: accel, pairs, rigid_pairs, frames, .. } = scratch;
+    let Local { aero: accel, pairs, rigid_pairs, frames, .. } = local;
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
         a.clear();
@@ -341,7 +432,7 @@ fn solve_island(
                     friction_at_push: body.ragdoll.is_none(),
                 };
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
-                body.distances.project(p, ctx.inv_h2, ctx.exec.simd, &*ctx.exec.workers);
+                body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
                 body.bends.project(p, ctx.inv_h2);
                 body.tethers.project(p);
                 if body.skin.is_active() {
@@ -393,7 +484,7 @@ fn solve_island(
             }
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-            body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, &*ctx.exec.workers);
+            body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
             }
@@ -455,7 +546,7 @@ fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
 }
 
 /// Lists the vertex-triangle pairs of the island's colliding cloths.
-fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Scratch) {
+fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Local) {
     let mut members: Vec<Member> = recycle(std::mem::take(&mut scratch.members).0);
     members.extend(island.iter().enumerate().filter_map(|(k, b)| {
         let c = b.cloth.as_ref()?;
