@@ -375,6 +375,7 @@ impl Shared<'_> {
 }
 
 /// The substeps of one island.
+#[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
 fn solve_island(
     island: &mut [&mut Body],
     views: &mut [ParticlesMut],
