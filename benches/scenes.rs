@@ -362,18 +362,23 @@ fn naive_figures(k: usize) -> Naive {
 
 fn ragdolls_scene(k: usize, runs: usize) {
     let defaults = sinew_default_world_def();
-    let w = world(defaults.substeps, defaults.iterations, defaults.damping);
-    let mut ground = SinewColliderId::default();
-    ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut ground) });
-    for f in 0..k {
-        let (at, turn) = figure_root(f);
-        let root = SinewTransform { position: at.into(), rotation: turn.into() };
-        let mut body = SinewBodyId::default();
-        ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
-    }
     // Falling and landing: the steps timed are the first second.
     let steps = 60 / (runs + 1);
-    let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), steps, runs, steps);
+    let sinew_ms = |workers: u32| {
+        let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, SINEW_SIMD_AUTO, workers);
+        let mut ground = SinewColliderId::default();
+        ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut ground) });
+        for f in 0..k {
+            let (at, turn) = figure_root(f);
+            let root = SinewTransform { position: at.into(), rotation: turn.into() };
+            let mut body = SinewBodyId::default();
+            ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
+        }
+        let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), steps, runs, steps);
+        unsafe { sinew_world_destroy(w) };
+        ms
+    };
+    let (one, two) = (sinew_ms(1), sinew_ms(2));
     // The same passes a ragdoll gets: 2 of its own per world pass.
     let passes = (defaults.substeps * defaults.iterations * 2) as usize;
     let mut naive = naive_figures(k);
@@ -386,8 +391,9 @@ fn ragdolls_scene(k: usize, runs: usize) {
         naive.sticks.len(),
         naive_ms * 1e3 / k as f64
     );
-    println!("| sinew ragdolls | {ms:.3} | {:.1} | {:.2}x |", ms * 1e3 / k as f64, naive_ms / ms);
-    unsafe { sinew_world_destroy(w) };
+    for (label, ms) in [("1 worker", one), ("2 workers", two)] {
+        println!("| sinew ragdolls, {label} | {ms:.3} | {:.1} | {:.2}x |", ms * 1e3 / k as f64, naive_ms / ms);
+    }
 }
 
 /// A rolling terrain of 2 n^2 triangles over `size` metres: vertices and
@@ -565,6 +571,9 @@ fn main() {
     }
     if want("ragdolls") {
         ragdolls_scene(100, runs);
+        if !quick {
+            ragdolls_scene(1000, 3);
+        }
     }
     if want("terrain") {
         terrain_scene(runs);
