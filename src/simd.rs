@@ -147,11 +147,11 @@ pub trait Lanes: Copy {
     /// # Safety
     /// `p .. p + W` writable.
     unsafe fn store(self, p: *mut f32);
-    /// True when [`Lanes::unzip`] and [`Lanes::zip`] exist (16 lanes).
+    /// True when [`Lanes::unzip`] and [`Lanes::zip`] exist (8 and 16 lanes).
     const UNZIP: bool = false;
     /// Splits the `2W` values of `lo` then `hi` into those at positions `p`
-    /// with `p / d` even and those with it odd, each in order (`d` in 1, 2,
-    /// 4, 8). Only called when `UNZIP`.
+    /// with `p / d` even and those with it odd, each in order (`d` a power
+    /// of two below `W`). Only called when `UNZIP`.
     fn unzip(lo: Self, hi: Self, d: usize) -> (Self, Self) {
         let _ = (hi, d);
         unreachable_lanes(lo)
@@ -229,6 +229,39 @@ const fn permutes() -> [[[i32; 16]; 4]; 4] {
 
 /// The tables of [`permutes`].
 pub(crate) static PERMUTES: [[[i32; 16]; 4]; 4] = permutes();
+
+/// The same for 8 lanes (`d` in 1, 2, 4), as indices into one source plus
+/// masks: [first ends, second ends, zip low, zip high], each (index, from
+/// the second source).
+const fn permutes8() -> [[([i32; 8], [i32; 8]); 4]; 3] {
+    let mut t = [[([0i32; 8], [0i32; 8]); 4]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let d = 1usize << k;
+        let mut l = 0;
+        while l < 8 {
+            let i = (l / d) * 2 * d + l % d;
+            t[k][0].0[l] = (i % 8) as i32;
+            t[k][0].1[l] = if i >= 8 { -1 } else { 0 };
+            t[k][1].0[l] = ((i + d) % 8) as i32;
+            t[k][1].1[l] = if i + d >= 8 { -1 } else { 0 };
+            l += 1;
+        }
+        let mut p = 0;
+        while p < 16 {
+            let lane = (p / (2 * d)) * d + p % d;
+            let from_b = (p / d) % 2 == 1;
+            t[k][2 + p / 8].0[p % 8] = lane as i32;
+            t[k][2 + p / 8].1[p % 8] = if from_b { -1 } else { 0 };
+            p += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The tables of [`permutes8`].
+pub(crate) static PERMUTES8: [[([i32; 8], [i32; 8]); 4]; 3] = permutes8();
 
 impl Lanes for f32 {
     const W: usize = 1;
@@ -470,6 +503,27 @@ mod x86 {
         #[inline(always)]
         fn select(m: __m256, a: Self, b: Self) -> Self {
             V8(unsafe { _mm256_blendv_ps(b.0, a.0, m) })
+        }
+        const UNZIP: bool = true;
+        #[inline(always)]
+        fn unzip(lo: Self, hi: Self, d: usize) -> (Self, Self) {
+            let t = &super::PERMUTES8[d.trailing_zeros() as usize % 3];
+            let pick = |(idx, from_hi): &([i32; 8], [i32; 8])| unsafe {
+                let i = _mm256_loadu_si256(idx.as_ptr() as *const __m256i);
+                let m = _mm256_castsi256_ps(_mm256_loadu_si256(from_hi.as_ptr() as *const __m256i));
+                _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo.0, i), _mm256_permutevar8x32_ps(hi.0, i), m)
+            };
+            (V8(pick(&t[0])), V8(pick(&t[1])))
+        }
+        #[inline(always)]
+        fn zip(a: Self, b: Self, d: usize) -> (Self, Self) {
+            let t = &super::PERMUTES8[d.trailing_zeros() as usize % 3];
+            let pick = |(idx, from_b): &([i32; 8], [i32; 8])| unsafe {
+                let i = _mm256_loadu_si256(idx.as_ptr() as *const __m256i);
+                let m = _mm256_castsi256_ps(_mm256_loadu_si256(from_b.as_ptr() as *const __m256i));
+                _mm256_blendv_ps(_mm256_permutevar8x32_ps(a.0, i), _mm256_permutevar8x32_ps(b.0, i), m)
+            };
+            (V8(pick(&t[2])), V8(pick(&t[3])))
         }
     }
 

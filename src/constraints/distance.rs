@@ -93,6 +93,8 @@ pub struct DistanceSet {
     /// Per stick that starts a 16-lane chunk of its batch: the `d` of a
     /// [`Blocks`] chunk, or 0.
     blocks: Vec<u8>,
+    /// The same for 8-lane chunks.
+    blocks8: Vec<u8>,
     pub method: DistanceMethod,
 }
 
@@ -103,8 +105,6 @@ const MIN_VECTOR_STICKS: usize = 64;
 const PARALLEL_CHUNKS: usize = 64;
 /// Chunks per worker range at the least.
 const MIN_RANGE_CHUNKS: u32 = 16;
-/// The lanes of a [`Blocks`] chunk (the only width with lane permutes here).
-const BLOCK_LANES: usize = 16;
 
 impl DistanceSet {
     pub fn len(&self) -> usize {
@@ -184,11 +184,17 @@ impl DistanceSet {
             self.lambda[to] = lambda[from];
         }
         self.blocks = vec![0; self.len()];
+        self.blocks8 = vec![0; self.len()];
         for r in &self.batches {
             let mut c = r.start;
-            while c + BLOCK_LANES <= r.end {
-                self.blocks[c] = self.block_offset(c);
-                c += BLOCK_LANES;
+            while c + 16 <= r.end {
+                self.blocks[c] = self.block_offset(c, 16);
+                c += 16;
+            }
+            let mut c = r.start;
+            while c + 8 <= r.end {
+                self.blocks8[c] = self.block_offset(c, 8);
+                c += 8;
             }
         }
         self.run = vec![1; self.len()];
@@ -201,11 +207,12 @@ impl DistanceSet {
         }
     }
 
-    /// The `d` of a [`Blocks`] chunk of 16 sticks from `c`, or 0.
-    fn block_offset(&self, c: usize) -> u8 {
+    /// The `d` of a [`Blocks`] chunk of `lanes` sticks from `c`, or 0.
+    fn block_offset(&self, c: usize, lanes: usize) -> u8 {
         let (i0, d) = (self.a[c] as usize, self.b[c].wrapping_sub(self.a[c]) as usize);
-        let fits = [1, 2, 4, 8].contains(&d)
-            && (0..BLOCK_LANES).all(|l| {
+        let fits = d.is_power_of_two()
+            && d < lanes
+            && (0..lanes).all(|l| {
                 let i = i0 + (l / d) * 2 * d + l % d;
                 self.a[c + l] as usize == i && self.b[c + l] as usize == i + d
             });
@@ -535,7 +542,7 @@ impl Access for Contiguous {
     }
 }
 
-/// A full chunk of a batch of sticks `(a, a + d)`, `d` in 1, 2, 4, 8, whose
+/// A full chunk of a batch of sticks `(a, a + d)`, `d` a power of two below `W`, whose
 /// first ends come in blocks of `d` consecutive particles every `2d`: its
 /// sticks cover the `2W` particles from `i` exactly, loaded as two vectors
 /// and split into ends by lane permutes.
@@ -626,8 +633,13 @@ impl Pass<'_> {
         // particle.
         unsafe {
             let full = V::W > 1 && c + V::W <= end;
-            if full && V::UNZIP && self.set.blocks[c] != 0 {
-                let at = Blocks { i: self.set.a[c] as usize, k: c, d: self.set.blocks[c] as usize };
+            let d = match V::W {
+                16 => self.set.blocks[c],
+                8 => self.set.blocks8[c],
+                _ => 0,
+            };
+            if full && V::UNZIP && d != 0 {
+                let at = Blocks { i: self.set.a[c] as usize, k: c, d: d as usize };
                 match self.stage {
                     Stage::Position => self.position::<V, _>(&at),
                     Stage::Velocity => self.velocity::<V, _>(&at),
@@ -786,5 +798,62 @@ mod tests {
         p.append(&[Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0)], |i| if i == 0 { 0.0 } else { 1.0 });
         assert_eq!(one_pass(&mut p, 1.0, DistanceMethod::Exact), 1.0);
         assert_eq!(p.x[0], 0.0);
+    }
+
+    /// A 40x40 sheet of structural, shear and bend sticks, jiggled.
+    fn sheet() -> (Particles, DistanceSet) {
+        let n = 40u32;
+        let at = |r: u32, c: u32| r * n + c;
+        let mut sticks = Vec::new();
+        let stick = |a, b| DistanceConstraint { a, b, rest_length: 0.1, compliance: 1e-7 };
+        for r in 0..n {
+            for c in 0..n {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (0, 2), (2, 0)] {
+                    if r + dr < n && c + dc < n {
+                        sticks.push(stick(at(r, c), at(r + dr, c + dc)));
+                    }
+                }
+                if r + 1 < n && c >= 1 {
+                    sticks.push(stick(at(r, c), at(r + 1, c - 1)));
+                }
+            }
+        }
+        let points: Vec<Vec3> = (0..n * n)
+            .map(|k| {
+                let j = ((k * 7919) % 101) as f32 * 1e-3;
+                Vec3::new((k % n) as f32 * 0.1 + j, (k / n) as f32 * 0.1, j * 3.0)
+            })
+            .collect();
+        let mut p = Particles::default();
+        p.append(&points, |i| if i % 17 == 0 { 0.0 } else { 1.0 });
+        let mut set = DistanceSet::default();
+        set.extend(&sticks, p.len());
+        (p, set)
+    }
+
+    #[test]
+    fn every_simd_level_projects_the_same_bits() {
+        let mut results = Vec::new();
+        for level in SimdLevel::all_available() {
+            let (mut p, mut set) = sheet();
+            assert!(set.blocks.iter().any(|&d| d != 0) && set.blocks8.iter().any(|&d| d != 0));
+            assert!(set.run.iter().any(|&r| r >= 16), "some chunks load whole vectors");
+            let n = p.len();
+            for _ in 0..3 {
+                let mut view = p.view(0..n);
+                set.begin_substep();
+                set.project(&mut view, 3600.0, level, &Serial);
+                set.project(&mut view, 3600.0, level, &Serial);
+                set.project_velocities(&mut view, 3600.0, level, &Serial);
+            }
+            let bits: Vec<u32> =
+                [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz].iter().flat_map(|v| v.iter().map(|f| f.to_bits())).collect();
+            results.push((level, bits));
+        }
+        for (level, bits) in &results {
+            assert!(bits == &results[0].1, "{level:?} differs from scalar");
+        }
+        let before: Vec<u32> = sheet().0.x.iter().map(|f| f.to_bits()).collect();
+        assert_ne!(results[0].1[..before.len()], before[..], "the sticks moved");
     }
 }
