@@ -102,7 +102,7 @@ pub struct DistanceSet {
 /// fill vector lanes. The results are the same bits either way.
 const MIN_VECTOR_STICKS: usize = 64;
 /// A batch of at least this many chunks is split across workers.
-const PARALLEL_CHUNKS: usize = 64;
+const PARALLEL_CHUNKS: usize = 256;
 /// Chunks per worker range at the least.
 const MIN_RANGE_CHUNKS: u32 = 16;
 
