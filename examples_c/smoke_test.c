@@ -129,6 +129,7 @@ static void check_workers(const SinewWorldDef* base) {
     CHECK(cloth_hash(&d) == reference);
 
     Jobs jobs = {NULL, 0, 0, 0, 0};
+    d.simd_level = SINEW_SIMD_SCALAR; /* one stick per chunk: every batch is large enough to split */
     d.worker_count = 3;
     d.enqueue_task = enqueue;
     d.finish_task = finish;
