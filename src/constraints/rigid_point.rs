@@ -57,11 +57,10 @@ impl Rigid {
         let center = p.position(clusters.particle[members.start] as usize) + fit.center;
         let rotation = clusters.rotation[k];
         let rest_center = clusters.rest[members.start] + fit.rest_center;
-        if members.clone().any(|m| p.inv_mass[clusters.particle[m] as usize] == 0.0) {
-            return Rigid { center, rotation, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
+        match clusters.inv_mass_properties(k, p, center) {
+            (mass, Some(inv_inertia)) => Rigid { center, rotation, rest_center, inv_mass: 1.0 / mass, inv_inertia },
+            _ => Rigid { center, rotation, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO },
         }
-        let (mass, inertia) = clusters.mass_properties(k, p, center);
-        Rigid { center, rotation, rest_center, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
     }
 
     /// Where the rest point `r` is now.

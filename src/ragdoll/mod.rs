@@ -109,6 +109,13 @@ impl Ragdoll {
         angle_limit::project(&self.twists, &mut self.clusters, p);
     }
 
+    /// Before the step's substeps: the bones' masses and rest inertias for
+    /// the particles' inverse masses now (pins and `set_inv_masses` change
+    /// them between steps, never within one).
+    pub fn begin_step(&mut self, p: &ParticlesMut) {
+        self.clusters.update_rest_inertia(p);
+    }
+
     /// The velocity stage of substep `substep` of `substeps`, of length `h`
     /// (see `motion` and `motor`).
     pub fn project_velocities(&mut self, p: &mut ParticlesMut, h: f32, substep: u32, substeps: u32) {

@@ -64,11 +64,8 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         let d = p.position(i) - p.previous(i) - displacement;
         momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
-    let (_, inertia) = clusters.mass_properties(k, p, center + origin);
-    if inertia.determinant().abs() < 1.0e-30 {
-        return None;
-    }
-    let inv_inertia = inertia.inverse();
+    let (_, inv_inertia) = clusters.inv_mass_properties(k, p, center + origin);
+    let inv_inertia = inv_inertia?;
     Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
