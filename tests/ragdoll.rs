@@ -34,10 +34,13 @@ fn read_bones_at_creation_reproduces_the_rest_pose() {
 /// What a limp fall did: the last time any particle moved faster than
 /// 5 cm/s, the worst relative bone length error, the worst joint limit
 /// violation (radians), the deepest a collision radius went below the plane,
-/// and the largest turn of a bone in one frame.
+/// and the largest turn of a bone in one frame; which bone had the worst
+/// length and when.
 struct Fall {
     rest: f32,
     length: f32,
+    length_bone: usize,
+    length_time: f32,
     limit: f32,
     sink: f32,
     turn: f32,
@@ -60,7 +63,7 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
         radius[t] = radius[t].min(bone.radius);
     }
     let lengths: Vec<f32> = bones.iter().map(|&(h, t)| (rest[t] - rest[h]).length()).collect();
-    let mut fall = Fall { rest: 0.0, length: 0.0, limit: 0.0, sink: 0.0, turn: 0.0 };
+    let mut fall = Fall { rest: 0.0, length: 0.0, length_bone: 0, length_time: 0.0, limit: 0.0, sink: 0.0, turn: 0.0 };
     let mut last: Vec<(Vec3, Quat)> = w.ragdoll_bones(body).unwrap().collect();
     for frame in 1..=(6.0 / DT) as usize {
         w.step(DT).unwrap();
@@ -68,8 +71,11 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
         if w.velocities(body).unwrap().any(|v| v.length() > 0.05) {
             fall.rest = frame as f32 * DT;
         }
-        for (&(h, t), l0) in bones.iter().zip(&lengths) {
-            fall.length = fall.length.max(((x[t] - x[h]).length() - l0).abs() / l0);
+        for (b, (&(h, t), l0)) in bones.iter().zip(&lengths).enumerate() {
+            let error = ((x[t] - x[h]).length() - l0).abs() / l0;
+            if error > fall.length {
+                (fall.length, fall.length_bone, fall.length_time) = (error, b, frame as f32 * DT);
+            }
         }
         for (x, r) in x.iter().zip(&radius).filter(|(_, r)| r.is_finite()) {
             fall.sink = fall.sink.max(r - x.y);
@@ -108,9 +114,11 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
     for (k, (position, rotation)) in drops.into_iter().enumerate() {
         let f = drop_humanoid(position, rotation);
         eprintln!(
-            "drop {k}: rest {:.2} s, bones {:.2} %, limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame",
+            "drop {k}: rest {:.2} s, bones {:.2} % ({} at {:.2} s), limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame",
             f.rest,
             f.length * 100.0,
+            HUMANOID_BONES[f.length_bone],
+            f.length_time,
             f.limit.to_degrees(),
             f.sink * 1000.0,
             f.turn
