@@ -58,11 +58,8 @@ impl Rigid {
     /// neighbour a little off its rotation until the next pass's fit; fitting
     /// again at every range instead was two thirds of a ragdoll's cost.
     fn of(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Rigid {
-        let members = clusters.members(k);
-        let fit = clusters.centers(k, p);
-        let center = p.position(clusters.particle[members.start] as usize) + fit.center;
+        let (center, rest_center) = clusters.center_now_and_rest(k, p);
         let rotation = clusters.rotation[k];
-        let rest_center = clusters.rest[members.start] + fit.rest_center;
         match clusters.inv_mass_properties(k, p, center) {
             (mass, Some(inv_inertia)) => Rigid { center, rotation, rest_center, inv_mass: 1.0 / mass, inv_inertia },
             _ => Rigid { center, rotation, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO },

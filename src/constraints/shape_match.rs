@@ -65,6 +65,8 @@ pub struct ClusterSet {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RestInertia {
     pub mass: f32,
+    /// The centre of mass of the rest shape.
+    pub rest_center: Vec3,
     /// `None` for a cluster with a pinned member (it does not turn freely)
     /// or without inertia.
     pub inv_inertia: Option<Mat3>,
@@ -163,6 +165,25 @@ impl ClusterSet {
         Fit { center: (center / mass).as_vec3(), rest_center: (rest_center / mass).as_vec3() }
     }
 
+    /// The centre of mass of cluster `k` now and at rest (world and rest
+    /// coordinates). With the rest inertia kept the rest centre is kept too
+    /// and the sum is in `f32` (a bone's few members: no drift to fear, see
+    /// `centers`).
+    pub fn center_now_and_rest(&self, k: usize, p: &ParticlesMut) -> (Vec3, Vec3) {
+        let members = self.members(k);
+        let origin = p.position(self.particle[members.start] as usize);
+        let Some(rest) = self.rest_inertia.get(k) else {
+            let fit = self.centers(k, p);
+            return (origin + fit.center, self.rest[members.start] + fit.rest_center);
+        };
+        let mut center = Vec3::ZERO;
+        for m in members {
+            let i = self.particle[m] as usize;
+            center += (p.position(i) - origin) * weight(p.inv_mass[i]);
+        }
+        (origin + center / rest.mass, rest.rest_center)
+    }
+
     /// Updates the rotation of cluster `k` to the best fit of the particles
     /// and returns the centres, relative to the first member.
     pub fn fit(&mut self, k: usize, p: &ParticlesMut) -> Fit {
@@ -213,7 +234,7 @@ impl ClusterSet {
             let inertia =
                 inertia_about(members.map(|m| (weight(p.inv_mass[self.particle[m] as usize]), self.rest[m] - center)));
             let inv_inertia = (!pinned && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse());
-            self.rest_inertia.push(RestInertia { mass, inv_inertia });
+            self.rest_inertia.push(RestInertia { mass, rest_center: center, inv_inertia });
         }
     }
 
