@@ -97,6 +97,8 @@ pub struct Ragdoll {
     pub motors: Motors,
     /// The definition it was built from (snapshots store this).
     pub def: RagdollDef,
+    /// Per substep scratch: each bone's motion (see `motion`).
+    pub(crate) motions: motion::Motions,
 }
 
 impl Ragdoll {
@@ -119,9 +121,10 @@ impl Ragdoll {
     /// The velocity stage of substep `substep` of `substeps`, of length `h`
     /// (see `motion` and `motor`).
     pub fn project_velocities(&mut self, p: &mut ParticlesMut, h: f32, substep: u32, substeps: u32) {
-        motion::rigidify(&self.clusters, p);
+        motion::rigidify_keeping(&self.clusters, p, &mut self.motions.0);
         let parents = self.parents.iter().copied();
-        motion::joint_friction(&self.clusters, parents, 1.0 - (-JOINT_FRICTION * h).exp(), p);
+        let k = 1.0 - (-JOINT_FRICTION * h).exp();
+        motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
         self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
     }
 
@@ -256,6 +259,7 @@ impl World {
             parents: def.bones.iter().map(|b| b.parent).collect(),
             motors: Motors::new(def.bones.len()),
             def,
+            motions: motion::Motions::default(),
         }));
         Ok(id)
     }
