@@ -4,9 +4,9 @@
 //! upper body the right way; bad skeletons are refused.
 //!
 //! A limp humanoid dropped on a plane comes to rest, does not sink, keeps its
-//! bones and its joint limits; the bounds on bone length, limits and rest
-//! time are looser than issue 5 asks (2 %, 5 degrees, 3 s) where the
-//! measurement does not meet them yet: see that test.
+//! bones and its joint limits: rest time and limits within issue 5's 3 s and
+//! 5 degrees; the bound on bone length is looser than its 2 %, which the
+//! neck of a head-first landing does not meet yet: see that test.
 
 use sinew::{BoneDef, ColliderShape, ErrorKind, HUMANOID_BONES, Limit, Quat, RagdollDef, Vec3, World, WorldSettings};
 
@@ -34,10 +34,13 @@ fn read_bones_at_creation_reproduces_the_rest_pose() {
 /// What a limp fall did: the last time any particle moved faster than
 /// 5 cm/s, the worst relative bone length error, the worst joint limit
 /// violation (radians), the deepest a collision radius went below the plane,
-/// and the largest turn of a bone in one frame.
+/// and the largest turn of a bone in one frame; which bone had the worst
+/// length and when.
 struct Fall {
     rest: f32,
     length: f32,
+    length_bone: usize,
+    length_time: f32,
     limit: f32,
     sink: f32,
     turn: f32,
@@ -60,7 +63,7 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
         radius[t] = radius[t].min(bone.radius);
     }
     let lengths: Vec<f32> = bones.iter().map(|&(h, t)| (rest[t] - rest[h]).length()).collect();
-    let mut fall = Fall { rest: 0.0, length: 0.0, limit: 0.0, sink: 0.0, turn: 0.0 };
+    let mut fall = Fall { rest: 0.0, length: 0.0, length_bone: 0, length_time: 0.0, limit: 0.0, sink: 0.0, turn: 0.0 };
     let mut last: Vec<(Vec3, Quat)> = w.ragdoll_bones(body).unwrap().collect();
     for frame in 1..=(6.0 / DT) as usize {
         w.step(DT).unwrap();
@@ -68,8 +71,11 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
         if w.velocities(body).unwrap().any(|v| v.length() > 0.05) {
             fall.rest = frame as f32 * DT;
         }
-        for (&(h, t), l0) in bones.iter().zip(&lengths) {
-            fall.length = fall.length.max(((x[t] - x[h]).length() - l0).abs() / l0);
+        for (b, (&(h, t), l0)) in bones.iter().zip(&lengths).enumerate() {
+            let error = ((x[t] - x[h]).length() - l0).abs() / l0;
+            if error > fall.length {
+                (fall.length, fall.length_bone, fall.length_time) = (error, b, frame as f32 * DT);
+            }
         }
         for (x, r) in x.iter().zip(&radius).filter(|(_, r)| r.is_finite()) {
             fall.sink = fall.sink.max(r - x.y);
@@ -94,12 +100,14 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
 #[test]
 fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
     // Measured with the default settings (8 substeps, 1 iteration, two
-    // ragdoll passes, bone capsules colliding): rest at 1.23, 1.10 and
-    // 1.38 s; bones within 1.5, 0.7 and 4.0 % (the neck, a 10 cm bone
-    // between the chest and the head, on landing); limits within 0.1, 0.1
-    // and 4.3 degrees; no sinking. Issue 5 asks for 3 s, 2 % and 5 degrees:
-    // the neck on landing does not meet it yet, and the bounds here are the
-    // measurement's, with a margin.
+    // ragdoll passes, bone capsules colliding): rest at 1.23, 1.13 and
+    // 1.47 s; bones within 1.48, 0.71 and 4.16 %; limits within 0.0, 0.3
+    // and 3.8 degrees; no sinking. Issue 5 asks for 3 s, 2 % and 5 degrees.
+    // Rest and limits are held to it; the bone bound is looser: drop 2 lands
+    // head first at 4.7 m/s and for two frames the body's weight compresses
+    // the chain chest - neck - head (4.2, 2.3 and 1.6 %, the 10 cm neck worst)
+    // faster than the passes carry the head's stop up to the chest (8 passes
+    // instead of 2 still leave 2.1 %).
     let drops = [
         (Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(1.5)),
         (Vec3::new(0.0, 2.0, 0.0), Quat::from_euler(glam::EulerRot::YXZ, 0.4, -1.2, 0.7)),
@@ -108,17 +116,19 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
     for (k, (position, rotation)) in drops.into_iter().enumerate() {
         let f = drop_humanoid(position, rotation);
         eprintln!(
-            "drop {k}: rest {:.2} s, bones {:.2} %, limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame",
+            "drop {k}: rest {:.2} s, bones {:.2} % ({} at {:.2} s), limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame",
             f.rest,
             f.length * 100.0,
+            HUMANOID_BONES[f.length_bone],
+            f.length_time,
             f.limit.to_degrees(),
             f.sink * 1000.0,
             f.turn
         );
-        assert!(f.rest <= 3.5, "drop {k}: still moving at {} s", f.rest);
+        assert!(f.rest <= 3.0, "drop {k}: still moving at {} s", f.rest);
         assert!(f.sink <= 0.01, "drop {k}: sank {} m", f.sink);
         assert!(f.length <= 0.05, "drop {k}: a bone's length off by {} %", f.length * 100.0);
-        assert!(f.limit <= 6f32.to_radians(), "drop {k}: a joint {} degrees out of its limits", f.limit.to_degrees());
+        assert!(f.limit <= 5f32.to_radians(), "drop {k}: a joint {} degrees out of its limits", f.limit.to_degrees());
         // Continuous: no bone flips between frames (measured at most 0.51 rad
         // in a frame, a hand whipping on landing; 1 rad a frame is 60 rad/s).
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);

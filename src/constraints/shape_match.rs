@@ -51,6 +51,25 @@ pub struct ClusterSet {
     pub rotation: Vec<Quat>,
     /// Each cluster's rest frame: its world frame is `rotation * frame`.
     pub frame: Vec<Quat>,
+    /// Each cluster's mass and inverse inertia in its rest frame, from
+    /// [`ClusterSet::update_rest_inertia`]; empty when not kept, and then
+    /// taken from the particles at each use.
+    pub rest_inertia: Vec<RestInertia>,
+}
+
+/// A cluster's mass and inverse inertia tensor about its centre of mass, in
+/// its rest frame. Its members keep their rest offsets up to the solver's
+/// tolerance, so the tensor now is `R I_rest^-1 R^T` for the cluster's
+/// rotation `R`: a rotated constant instead of a sum over the members and a
+/// 3x3 inverse at every use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RestInertia {
+    pub mass: f32,
+    /// The centre of mass of the rest shape.
+    pub rest_center: Vec3,
+    /// `None` for a cluster with a pinned member (it does not turn freely)
+    /// or without inertia.
+    pub inv_inertia: Option<Mat3>,
 }
 
 /// A cluster's current fit, relative to its first member.
@@ -124,9 +143,9 @@ impl ClusterSet {
         }
     }
 
-    /// Updates the rotation of cluster `k` to the best fit of the particles
-    /// and returns the centres, relative to the first member.
-    pub fn fit(&mut self, k: usize, p: &ParticlesMut) -> Fit {
+    /// The centres of mass of cluster `k` now and at rest, relative to its
+    /// first member.
+    pub fn centers(&self, k: usize, p: &ParticlesMut) -> Fit {
         let members = self.members(k);
         let origin = p.position(self.particle[members.start] as usize);
         let rest_origin = self.rest[members.start];
@@ -143,7 +162,35 @@ impl ClusterSet {
             center += (p.position(i) - origin).as_dvec3() * w;
             rest_center += (self.rest[m] - rest_origin).as_dvec3() * w;
         }
-        let (center, rest_center) = ((center / mass).as_vec3(), (rest_center / mass).as_vec3());
+        Fit { center: (center / mass).as_vec3(), rest_center: (rest_center / mass).as_vec3() }
+    }
+
+    /// The centre of mass of cluster `k` now and at rest (world and rest
+    /// coordinates). With the rest inertia kept the rest centre is kept too
+    /// and the sum is in `f32` (a bone's few members: no drift to fear, see
+    /// `centers`).
+    pub fn center_now_and_rest(&self, k: usize, p: &ParticlesMut) -> (Vec3, Vec3) {
+        let members = self.members(k);
+        let origin = p.position(self.particle[members.start] as usize);
+        let Some(rest) = self.rest_inertia.get(k) else {
+            let fit = self.centers(k, p);
+            return (origin + fit.center, self.rest[members.start] + fit.rest_center);
+        };
+        let mut center = Vec3::ZERO;
+        for m in members {
+            let i = self.particle[m] as usize;
+            center += (p.position(i) - origin) * weight(p.inv_mass[i]);
+        }
+        (origin + center / rest.mass, rest.rest_center)
+    }
+
+    /// Updates the rotation of cluster `k` to the best fit of the particles
+    /// and returns the centres, relative to the first member.
+    pub fn fit(&mut self, k: usize, p: &ParticlesMut) -> Fit {
+        let members = self.members(k);
+        let origin = p.position(self.particle[members.start] as usize);
+        let rest_origin = self.rest[members.start];
+        let Fit { center, rest_center } = self.centers(k, p);
         let mut a = Mat3::ZERO;
         for m in members {
             let i = self.particle[m] as usize;
@@ -162,23 +209,64 @@ impl ClusterSet {
     /// line has no inertia about it: a little (`LINE_INERTIA` of the largest
     /// `m r^2`) keeps the inverse finite, and its roll is then not turned.
     pub(crate) fn mass_properties(&self, k: usize, p: &ParticlesMut, center: Vec3) -> (f32, Mat3) {
-        let (mut mass, mut inertia, mut extent) = (0.0f32, Mat3::ZERO, 0.0f32);
-        for m in self.members(k) {
+        let members = self.members(k).map(|m| {
             let i = self.particle[m] as usize;
-            let w = weight(p.inv_mass[i]);
-            let r = p.position(i) - center;
-            let r2 = r.length_squared();
-            inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
-            mass += w;
-            extent = extent.max(r2);
+            (weight(p.inv_mass[i]), p.position(i) - center)
+        });
+        let mass = self.members(k).map(|m| weight(p.inv_mass[self.particle[m] as usize])).sum();
+        (mass, inertia_about(members))
+    }
+
+    /// Keeps every cluster's mass and rest inertia (see [`RestInertia`]) for
+    /// the particles' inverse masses now; call again when they change.
+    pub fn update_rest_inertia(&mut self, p: &ParticlesMut) {
+        self.rest_inertia.clear();
+        for k in 0..self.len() {
+            let members = self.members(k);
+            let pinned = members.clone().any(|m| p.inv_mass[self.particle[m] as usize] == 0.0);
+            let (mut mass, mut center) = (0.0f32, Vec3::ZERO);
+            for m in members.clone() {
+                let w = weight(p.inv_mass[self.particle[m] as usize]);
+                mass += w;
+                center += self.rest[m] * w;
+            }
+            let center = center / mass;
+            let inertia =
+                inertia_about(members.map(|m| (weight(p.inv_mass[self.particle[m] as usize]), self.rest[m] - center)));
+            let inv_inertia = (!pinned && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse());
+            self.rest_inertia.push(RestInertia { mass, rest_center: center, inv_inertia });
         }
-        (mass, inertia + Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8))))
+    }
+
+    /// Mass and world inverse inertia of cluster `k` about its centre of
+    /// mass `center`; the inertia `None` as in [`RestInertia`].
+    pub(crate) fn inv_mass_properties(&self, k: usize, p: &ParticlesMut, center: Vec3) -> (f32, Option<Mat3>) {
+        if let Some(rest) = self.rest_inertia.get(k) {
+            let r = Mat3::from_quat(self.rotation[k]);
+            return (rest.mass, rest.inv_inertia.map(|i| r * i * r.transpose()));
+        }
+        let pinned = self.members(k).any(|m| p.inv_mass[self.particle[m] as usize] == 0.0);
+        let (mass, inertia) = self.mass_properties(k, p, center);
+        (mass, (!pinned && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()))
     }
 
     /// World rotation of cluster `k`'s frame.
     pub fn world_rotation(&self, k: usize) -> Quat {
         self.rotation[k] * self.frame[k]
     }
+}
+
+/// The inertia tensor of masses `w` at offsets `r` from their centre, with
+/// the `LINE_INERTIA` floor (see [`ClusterSet::mass_properties`]).
+fn inertia_about(members: impl Iterator<Item = (f32, Vec3)>) -> Mat3 {
+    let (mut mass, mut inertia, mut extent) = (0.0f32, Mat3::ZERO, 0.0f32);
+    for (w, r) in members {
+        let r2 = r.length_squared();
+        inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
+        mass += w;
+        extent = extent.max(r2);
+    }
+    inertia + Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8)))
 }
 
 pub(crate) fn weight(inv_mass: f32) -> f32 {

@@ -97,6 +97,8 @@ pub struct Ragdoll {
     pub motors: Motors,
     /// The definition it was built from (snapshots store this).
     pub def: RagdollDef,
+    /// Per substep scratch: each bone's motion (see `motion`).
+    pub(crate) motions: motion::Motions,
 }
 
 impl Ragdoll {
@@ -109,12 +111,20 @@ impl Ragdoll {
         angle_limit::project(&self.twists, &mut self.clusters, p);
     }
 
+    /// Before the step's substeps: the bones' masses and rest inertias for
+    /// the particles' inverse masses now (pins and `set_inv_masses` change
+    /// them between steps, never within one).
+    pub fn begin_step(&mut self, p: &ParticlesMut) {
+        self.clusters.update_rest_inertia(p);
+    }
+
     /// The velocity stage of substep `substep` of `substeps`, of length `h`
     /// (see `motion` and `motor`).
     pub fn project_velocities(&mut self, p: &mut ParticlesMut, h: f32, substep: u32, substeps: u32) {
-        motion::rigidify(&self.clusters, p);
+        motion::rigidify_keeping(&self.clusters, p, &mut self.motions.0);
         let parents = self.parents.iter().copied();
-        motion::joint_friction(&self.clusters, parents, 1.0 - (-JOINT_FRICTION * h).exp(), p);
+        let k = 1.0 - (-JOINT_FRICTION * h).exp();
+        motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
         self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
     }
 
@@ -249,6 +259,7 @@ impl World {
             parents: def.bones.iter().map(|b| b.parent).collect(),
             motors: Motors::new(def.bones.len()),
             def,
+            motions: motion::Motions::default(),
         }));
         Ok(id)
     }

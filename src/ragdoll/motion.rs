@@ -30,12 +30,24 @@ use glam::{Mat3, Vec3};
 
 /// A cluster's motion over the substep: centre of mass, its displacement,
 /// the turn (radians, as a vector), its mass and the inverse of its inertia.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Motion {
     pub center: Vec3,
     pub mass: f32,
     pub displacement: Vec3,
     pub turn: Vec3,
     pub inv_inertia: Mat3,
+}
+
+/// Scratch for the bones' motions of one substep, kept so a step does not
+/// allocate; never part of a ragdoll's state (equal whatever it holds).
+#[derive(Debug, Clone, Default)]
+pub struct Motions(pub(crate) Vec<Option<Motion>>);
+
+impl PartialEq for Motions {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The rigid motion with the momentum and angular momentum of cluster `k`'s
@@ -64,11 +76,8 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         let d = p.position(i) - p.previous(i) - displacement;
         momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
-    let (_, inertia) = clusters.mass_properties(k, p, center + origin);
-    if inertia.determinant().abs() < 1.0e-30 {
-        return None;
-    }
-    let inv_inertia = inertia.inverse();
+    let (_, inv_inertia) = clusters.inv_mass_properties(k, p, center + origin);
+    let inv_inertia = inv_inertia?;
     Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
@@ -84,8 +93,17 @@ pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3
 /// Replaces each cluster's velocities by its rigid motion, cluster by
 /// cluster.
 pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
+    rigidify_keeping(clusters, p, &mut Vec::new());
+}
+
+/// As [`rigidify`], keeping each cluster's motion in `motions` (`None` where
+/// [`motion`] has none) for the joint friction that follows.
+pub(crate) fn rigidify_keeping(clusters: &ClusterSet, p: &mut ParticlesMut, motions: &mut Vec<Option<Motion>>) {
+    motions.clear();
     for k in 0..clusters.len() {
-        let Some(m) = motion(clusters, k, p) else { continue };
+        let m = motion(clusters, k, p);
+        motions.push(m);
+        let Some(m) = m else { continue };
         for member in clusters.members(k) {
             let i = clusters.particle[member] as usize;
             let x = p.position(i);
@@ -97,20 +115,35 @@ pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
 
 /// Takes the fraction `k` of every joint's relative angular velocity away by
 /// couples between child and parent (the `b`-th parent is bone `b`'s).
-pub fn joint_friction(clusters: &ClusterSet, parents: impl Iterator<Item = Option<u32>>, k: f32, p: &mut ParticlesMut) {
+///
+/// The bones' motions are those `rigidify_keeping` just found, each turn
+/// updated by the couples applied to its bone: 17 motions a substep for a
+/// humanoid instead of two per joint. What a couple does to a neighbour
+/// through a shared joint particle is left to the next substep's fit; with
+/// `k` a few percent a substep that changes the damping, not its sign.
+pub(crate) fn joint_friction(
+    clusters: &ClusterSet,
+    parents: impl Iterator<Item = Option<u32>>,
+    k: f32,
+    motions: &mut [Option<Motion>],
+    p: &mut ParticlesMut,
+) {
     if k <= 0.0 {
         return;
     }
     for (child, parent) in parents.enumerate() {
         let Some(parent) = parent else { continue };
         let parent = parent as usize;
-        let (Some(c), Some(q)) = (motion(clusters, child, p), motion(clusters, parent, p)) else { continue };
+        let (Some(c), Some(q)) = (motions[child], motions[parent]) else { continue };
         let sum = c.inv_inertia + q.inv_inertia;
         if sum.determinant().abs() < 1.0e-30 {
             continue;
         }
         let couple = sum.inverse() * ((c.turn - q.turn) * k);
-        add_turn(clusters, child, c.center, -(c.inv_inertia * couple), p);
-        add_turn(clusters, parent, q.center, q.inv_inertia * couple, p);
+        let (turn_c, turn_q) = (-(c.inv_inertia * couple), q.inv_inertia * couple);
+        add_turn(clusters, child, c.center, turn_c, p);
+        add_turn(clusters, parent, q.center, turn_q, p);
+        motions[child].as_mut().expect("some").turn += turn_c;
+        motions[parent].as_mut().expect("some").turn += turn_q;
     }
 }

@@ -397,6 +397,11 @@ fn solve_island(
             }
         }
     }
+    for (body, p) in island.iter_mut().zip(views.iter()) {
+        if let Some(ragdoll) = &mut body.ragdoll {
+            ragdoll.begin_step(p);
+        }
+    }
     // Shape projections of a rigid body per substep (its stiffness is per
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
