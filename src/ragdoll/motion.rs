@@ -93,7 +93,21 @@ pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3
 /// Replaces each cluster's velocities by its rigid motion, cluster by
 /// cluster.
 pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
-    rigidify_keeping(clusters, p, &mut Vec::new());
+    for k in 0..clusters.len() {
+        if let Some(m) = motion(clusters, k, p) {
+            apply_motion(clusters, k, &m, p);
+        }
+    }
+}
+
+/// Gives cluster `k`'s particles the rigid motion `m` (through x_prev).
+fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMut) {
+    for member in clusters.members(k) {
+        let i = clusters.particle[member] as usize;
+        let x = p.position(i);
+        let rigid = m.displacement + m.turn.cross(x - m.center);
+        p.set_previous(i, x - rigid);
+    }
 }
 
 /// As [`rigidify`], keeping each cluster's motion in `motions` (`None` where
@@ -103,12 +117,8 @@ pub(crate) fn rigidify_keeping(clusters: &ClusterSet, p: &mut ParticlesMut, moti
     for k in 0..clusters.len() {
         let m = motion(clusters, k, p);
         motions.push(m);
-        let Some(m) = m else { continue };
-        for member in clusters.members(k) {
-            let i = clusters.particle[member] as usize;
-            let x = p.position(i);
-            let rigid = m.displacement + m.turn.cross(x - m.center);
-            p.set_previous(i, x - rigid);
+        if let Some(m) = m {
+            apply_motion(clusters, k, &m, p);
         }
     }
 }
