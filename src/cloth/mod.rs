@@ -198,6 +198,7 @@ impl World {
     }
 
     fn add_cloth(&mut self, built: Built, o: &ClothOptions, recipe: Recipe) -> Result<BodyId> {
+        self.check_constraint_limit(built.sticks.len() + built.bends.len() + built.tethers.len())?;
         let id = self.add_body(BodyKind::Cloth, &built.positions, |i| built.inv_mass[i])?;
         let mut cloth = Cloth::new(
             built.positions.len(),

@@ -39,6 +39,12 @@ pub struct SinewWorldDef {
     pub sleep_speed: f32,
     /// Seconds of stillness before sleep, >= 0; default 1.
     pub sleep_time: f32,
+    /// Most constraints; 0 (default) = no limit. Counted: sticks (user,
+    /// cloth stretch and shear, a rigid tetrahedron's 6), bends, tethers,
+    /// collision sticks, joints, a ragdoll's bone clusters, joint limits and
+    /// separations (the humanoid counts 236), a rigid body's shape cluster;
+    /// not targets, frames, skin distances or contacts.
+    pub max_constraints: u32,
     /// Set by `sinew_default_world_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -57,6 +63,7 @@ impl From<WorldSettings> for SinewWorldDef {
             air_density: s.air_density,
             sleep_speed: s.sleep_speed,
             sleep_time: s.sleep_time,
+            max_constraints: s.max_constraints,
             internal_cookie: DEF_COOKIE,
         }
     }
@@ -98,6 +105,7 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
             air_density: def.air_density,
             sleep_speed: def.sleep_speed,
             sleep_time: def.sleep_time,
+            max_constraints: def.max_constraints,
         };
         let world = World::new(settings)?;
         *out = Box::into_raw(Box::new(SinewWorld::new(world)));

@@ -923,6 +923,14 @@ namespace Sinew
         /// </summary>
         public float sleep_time;
         /// <summary>
+        /// Most constraints; 0 (default) = no limit. Counted: sticks (user,
+        /// cloth stretch and shear, a rigid tetrahedron's 6), bends, tethers,
+        /// collision sticks, joints, a ragdoll's bone clusters, joint limits and
+        /// separations (the humanoid counts 236), a rigid body's shape cluster;
+        /// not targets, frames, skin distances or contacts.
+        /// </summary>
+        public uint max_constraints;
+        /// <summary>
         /// Set by `sinew_default_world_def`; do not touch.
         /// </summary>
         public uint internal_cookie;
@@ -1210,8 +1218,9 @@ namespace Sinew
         /// solver; the call costs time proportional to all the body's sticks.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
-        /// of range, `a == b`, NaN/inf rest length, negative or NaN compliance.
-        /// Threading: write lock.
+        /// of range, `a == b`, NaN/inf rest length, negative or NaN compliance;
+        /// `LIMIT_EXCEEDED` beyond the world's `max_constraints`. Nothing is added on
+        /// error. Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_add_distance_constraints", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_add_distance_constraints(SinewWorld* world, SinewBodyId body, SinewDistanceConstraint* constraints, uint count);
@@ -1342,7 +1351,7 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
         /// of range, `a == b`, a radius &lt;= 0 or NaN; nothing is added),
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_constraints`). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_add_collision_sticks", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_add_collision_sticks(SinewWorld* world, SinewBodyId body, SinewCollisionStick* sticks, uint count);
@@ -1363,7 +1372,8 @@ namespace Sinew
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
         /// (zero-initialised), columns or rows &lt; 2, spacing &lt;= 0, mass &lt;= 0, NaN/inf,
         /// negative compliances, unknown pin bits, bend or tether mode, tether_scale &lt; 1;
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+        /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_grid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_create_grid(SinewWorld* world, SinewClothGridDef* def, SinewBodyId* out_body);
@@ -1386,7 +1396,8 @@ namespace Sinew
         /// Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
         /// for a def without its cookie, no vertices or triangles, an index out of
         /// range, NaN/inf, negative values, every triangle degenerate;
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+        /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_create(SinewWorld* world, SinewClothMeshDef* def, SinewBodyId* out_body);
@@ -1696,7 +1707,8 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
         /// particle index out of range, the same particle twice, NaN/inf, negative
-        /// compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+        /// compliance); `LIMIT_EXCEEDED` (the world's `max_constraints`: a joint
+        /// counts as one). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_joint_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_joint_create(SinewWorld* world, SinewBodyId body_a, uint particle_a, SinewBodyId body_b, uint particle_b, float rest_length, float compliance, SinewJointId* out_joint);
@@ -1811,7 +1823,8 @@ namespace Sinew
         /// child, NaN/inf, a zero rotation or hinge axis, a negative radius, a mass
         /// &lt;= 0, a bone of zero length, an unknown limit type, limits out of range or
         /// min &gt; max, a name that is not UTF-8; `LIMIT_EXCEEDED` for more than 1024
-        /// bones or the world's caps. Threading: write lock.
+        /// bones or the world's caps (`max_particles`, `max_bodies`,
+        /// `max_constraints`). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_create(SinewWorld* world, SinewRagdollDef* def, SinewBodyId* out_body);
@@ -1829,7 +1842,8 @@ namespace Sinew
         /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
-        /// a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+        /// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
+        /// counts 236 constraints). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld* world, SinewTransform root, float height, SinewBodyId* out_body);
