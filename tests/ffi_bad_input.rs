@@ -281,6 +281,22 @@ fn max_constraints_counts_what_the_builders_make() {
     }
 }
 
+/// Regression: the largest grid the def allows (32768 x 32768, 2^30
+/// vertices, some 100 GB built) was built in full before `max_particles`
+/// turned it away; now it is refused up front.
+#[test]
+fn a_capped_world_refuses_a_huge_grid_before_building_it() {
+    let t = TestWorld::with_def(&SinewWorldDef { max_particles: 1000, ..sinew_default_world_def() });
+    let def = SinewClothGridDef { columns: 1 << 15, rows: 1 << 15, spacing: 1e-3, ..sinew_default_cloth_grid_def() };
+    let mut id = BODY_SENTINEL;
+    refused(t.0, "sinew_cloth_create_grid", SINEW_RESULT_LIMIT_EXCEEDED, || unsafe {
+        sinew_cloth_create_grid(t.0, &def, &mut id)
+    });
+    assert_eq!(id, BODY_SENTINEL);
+    let def = SinewClothGridDef { columns: 40, rows: 25, ..sinew_default_cloth_grid_def() };
+    changes(&t, || unsafe { sinew_cloth_create_grid(t.0, &def, &mut id) });
+}
+
 #[test]
 fn max_constraints_accepts_exactly_n_and_refuses_the_next() {
     const N: u32 = 10;
