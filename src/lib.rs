@@ -30,6 +30,9 @@ mod ragdoll;
 mod rigid;
 mod snapshot;
 pub mod solver;
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub mod test_hooks;
 mod world;
 
 pub mod ffi;

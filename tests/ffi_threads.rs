@@ -330,3 +330,33 @@ fn a_panic_poisons_its_world_and_only_its_world() {
     unsafe { sinew_world_destroy(world) };
     unsafe { sinew_world_destroy(other) };
 }
+
+/// A panic inside a real step (the `test-hooks` feature arms it): the step
+/// returns PANIC, the world is POISONED from then on, and a world stepping
+/// on another thread meanwhile carries on, bit for bit as if nothing happened.
+#[test]
+fn a_panic_inside_a_step_poisons_only_its_world() {
+    let steps = 30;
+    let (alone, _) = simulate(steps, None);
+    let world = create_world();
+    build_cloth(world);
+    ok(unsafe { sinew_world_step(world, DT) });
+    let start = Barrier::new(2);
+    let other = thread::scope(|s| {
+        let other = s.spawn(|| simulate(steps, Some(&start)));
+        start.wait();
+        sinew::test_hooks::panic_in_next_step();
+        assert_eq!(unsafe { sinew_world_step(world, DT) }, SINEW_RESULT_PANIC);
+        let message = last_error();
+        assert!(
+            message.starts_with("sinew_world_step: ") && message.contains("deliberate test panic inside a step"),
+            "{message:?}"
+        );
+        poisoned("sinew_world_step", unsafe { sinew_world_step(world, DT) });
+        let mut hash = 0;
+        poisoned("sinew_world_state_hash", unsafe { sinew_world_state_hash(world, &mut hash) });
+        other.join().expect("the other world's thread")
+    });
+    assert_eq!(other.0, alone, "the other world stepped differently while this one panicked");
+    unsafe { sinew_world_destroy(world) };
+}

@@ -130,6 +130,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
     }
     let islands = island::build(&mut world.bodies, &world.joints);
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::step_checkpoint();
     let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
 
     // Every joint resolved once, its bodies as indices into its island, in
