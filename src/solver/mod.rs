@@ -56,7 +56,7 @@ use crate::particles::{Particles, ParticlesMut};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::world::World;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// Constants of one step, hoisted out of the loops.
 struct StepContext {
@@ -113,6 +113,8 @@ pub(crate) struct Scratch {
     island_of: Vec<(u32, u32)>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
+    /// Its ragdoll and rigid cluster rotations before its step, likewise.
+    backup_rotations: Vec<Quat>,
     /// Collision points of two rigid bodies that may meet this step.
     rigid_pairs: Vec<pairs::Pair>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
@@ -180,9 +182,11 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         find_cloth_pairs(&island, &views, &ctx, scratch);
         pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut scratch.rigid_pairs);
         save(&views, &mut scratch.backup);
+        save_rotations(&island, &mut scratch.backup_rotations);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, &ctx, scratch);
-        if !sane(&views) {
+        if !sane(&views) || !rotations_sane(&island) {
             recover(&mut views, &scratch.backup);
+            recover_rotations(&mut island, &scratch.backup_rotations);
             *recoveries += 1;
         }
         update_sleep(&mut island, &mut views, &mut cviews, &ctx);
@@ -348,6 +352,39 @@ fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
 fn sane(views: &[ParticlesMut]) -> bool {
     let ok = |v: &f32| v.abs() <= MAX_COORDINATE; // false for NaN and inf
     views.iter().all(|p| p.x.iter().all(ok) && p.y.iter().all(ok) && p.z.iter().all(ok))
+}
+
+/// The cluster rotations of the island's ragdolls and rigid bodies: state a
+/// step changes besides positions, which recovery must put back too (a NaN
+/// rotation left behind reads back as NaN bones and makes the world's
+/// snapshot unreadable; found by the fuzz driver).
+fn cluster_rotations<'a>(island: &'a [&mut Body]) -> impl Iterator<Item = &'a [Quat]> + 'a {
+    island.iter().flat_map(|b| {
+        let ragdoll = b.ragdoll.as_ref().map(|r| r.clusters.rotation.as_slice());
+        let rigid = b.rigid.as_ref().map(|r| r.clusters.rotation.as_slice());
+        ragdoll.into_iter().chain(rigid)
+    })
+}
+
+fn save_rotations(island: &[&mut Body], out: &mut Vec<Quat>) {
+    out.clear();
+    cluster_rotations(island).for_each(|r| out.extend_from_slice(r));
+}
+
+fn rotations_sane(island: &[&mut Body]) -> bool {
+    cluster_rotations(island).all(|r| r.iter().all(|q| q.is_finite()))
+}
+
+fn recover_rotations(island: &mut [&mut Body], saved: &[Quat]) {
+    let mut at = 0;
+    for b in island.iter_mut() {
+        let ragdoll = b.ragdoll.as_mut().map(|r| r.clusters.rotation.as_mut_slice());
+        let rigid = b.rigid.as_mut().map(|r| r.clusters.rotation.as_mut_slice());
+        for r in ragdoll.into_iter().chain(rigid) {
+            r.copy_from_slice(&saved[at..at + r.len()]);
+            at += r.len();
+        }
+    }
 }
 
 /// Recovery from a step that went non-finite (or out of range): every body
