@@ -166,7 +166,11 @@ fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
             if !(len > 1e-6 && len.is_finite()) {
                 return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
             }
-            ColliderShape::Plane { normal: normal / len, offset: finite(offset, "offset")? }
+            // Already unit (within 1e-6): kept as given, as `unit_rotation`
+            // does, so a normal read back from a snapshot and checked again
+            // keeps its bits (dividing by a length of 1 - 6e-8 did not).
+            let normal = if (len - 1.0).abs() <= 1e-6 { normal } else { normal / len };
+            ColliderShape::Plane { normal, offset: finite(offset, "offset")? }
         }
         ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
         ColliderShape::Box { half_extents } => {
