@@ -1,11 +1,15 @@
 //! A property-test driver for the C ABI: random sequences of calls with
 //! random ids (live, destroyed, foreign, garbage), counts, NaNs, infinities
 //! and huge values, from a fixed seed. Every call must return a defined code
-//! (never panic across the boundary, never crash), the world must keep
-//! stepping, and no position may become non-finite.
+//! (never panic across the boundary, never crash), a refused call must leave
+//! both worlds' state hashes as they were, the world must keep stepping, no
+//! position may become non-finite, and every 500 calls the world's snapshot
+//! must restore into a fresh world that hashes alike and steps on alike.
 //!
 //! `cargo test --test ffi_fuzz` runs a short, fixed sequence; a long run:
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
+//! `SINEW_FUZZ_CHECK_EVERY=1` checks the snapshot after every call, to find
+//! the call that broke one (messages name the call's arm in `call`).
 
 mod common;
 
@@ -83,6 +87,8 @@ struct State {
     colliders: Vec<SinewColliderId>,
     joints: Vec<SinewJointId>,
     image: Vec<u8>,
+    /// Which kind of call the last one was (the arm of `call`), for messages.
+    arm: u64,
 }
 
 impl State {
@@ -136,7 +142,8 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
     let floats: Vec<f32> = (0..cap).map(|_| rng.float()).collect();
     let count = if n == u32::MAX { 0 } else { n };
     unsafe {
-        match rng.below(64) {
+        s.arm = rng.below(64);
+        match s.arm {
             0 => {
                 let mut id = SinewBodyId::default();
                 let r = sinew_body_create_particles(
@@ -835,6 +842,41 @@ fn a_short_fuzz_sequence_is_clean_under_valgrind() {
     println!("{} s under valgrind:\n{text}", start.elapsed().as_secs());
 }
 
+fn last_error() -> String {
+    let mut buf = [0u8; 512];
+    let n = unsafe { sinew_last_error_message(buf.as_mut_ptr().cast::<c_char>(), buf.len()) };
+    String::from_utf8_lossy(&buf[..n.min(511)]).into_owned()
+}
+
+fn hash(world: *mut SinewWorld) -> u64 {
+    let mut h = 0;
+    unsafe { assert_eq!(sinew_world_state_hash(world, &mut h), SINEW_RESULT_OK) };
+    h
+}
+
+/// Whatever the calls did to `w`, its snapshot restores into a fresh world
+/// that hashes alike (the caller then steps both and compares again).
+fn restored_copy(w: *mut SinewWorld) -> Result<*mut SinewWorld, String> {
+    unsafe {
+        let mut size = 0;
+        assert_eq!(sinew_world_snapshot(w, ptr::null_mut(), 0, &mut size), SINEW_RESULT_OK);
+        let mut image = vec![0u8; size];
+        assert_eq!(sinew_world_snapshot(w, image.as_mut_ptr(), size, &mut size), SINEW_RESULT_OK);
+        let mut copy = ptr::null_mut();
+        assert_eq!(sinew_world_create(&sinew_default_world_def(), &mut copy), SINEW_RESULT_OK);
+        let r = sinew_world_restore(copy, image.as_ptr(), image.len());
+        if r != SINEW_RESULT_OK {
+            sinew_world_destroy(copy);
+            return Err(format!("the world's own snapshot is refused: {}", last_error()));
+        }
+        if hash(copy) != hash(w) {
+            sinew_world_destroy(copy);
+            return Err("a restored snapshot hashes differently".into());
+        }
+        Ok(copy)
+    }
+}
+
 /// Runs `calls` random calls from `seed` against two worlds.
 fn fuzz(calls: u64, seed: u64) {
     let mut rng = Rng(seed.wrapping_mul(2).wrapping_add(1));
@@ -848,16 +890,34 @@ fn fuzz(calls: u64, seed: u64) {
     }
     let mut s = State::default();
     let mut codes = [0u64; 11];
+    // Snapshots are checked every `every` calls (1 to find the call that
+    // broke one).
+    let every = env_or("SINEW_FUZZ_CHECK_EVERY", 500).max(1);
     for k in 0..calls {
+        let before = (hash(w), hash(other));
         let code = call(w, other, &mut s, &mut rng);
         assert!(defined(code), "call {k} returned {code}");
         codes[code as usize] += 1;
+        // A refused call changes nothing (shared/API.md).
+        if code != SINEW_RESULT_OK {
+            assert_eq!((hash(w), hash(other)), before, "call {k} returned {code} but changed a world");
+        }
         if k % 20_000 == 0 && k > 0 {
             println!("{k} calls, {} bodies, results by code: {codes:?}", s.bodies.len());
         }
         // Restores may bring back bodies the bookkeeping forgot; ids stay values.
+        if k % every == 0 && k % 500 != 0 {
+            let copy = restored_copy(w).unwrap_or_else(|e| panic!("after call {k} (arm {}): {e}", s.arm));
+            unsafe { sinew_world_destroy(copy) };
+        }
         if k % 500 == 0 {
-            unsafe { assert_eq!(sinew_world_step(w, 1.0 / 60.0), SINEW_RESULT_OK, "the world stopped stepping") };
+            let copy = restored_copy(w).unwrap_or_else(|e| panic!("after call {k} (arm {}): {e}", s.arm));
+            unsafe {
+                assert_eq!(sinew_world_step(w, 1.0 / 60.0), SINEW_RESULT_OK, "the world stopped stepping");
+                assert_eq!(sinew_world_step(copy, 1.0 / 60.0), SINEW_RESULT_OK);
+                assert_eq!(hash(copy), hash(w), "after call {k}: the restored snapshot steps on differently");
+                sinew_world_destroy(copy);
+            }
             for &b in &s.bodies {
                 let mut n = 0;
                 unsafe {
