@@ -583,6 +583,9 @@ fn script(world: *mut SinewWorld, steps: u32) -> u64 {
         }
         ok(unsafe { sinew_world_step(world, DT) });
     }
+    let mut recoveries = 0;
+    ok(unsafe { sinew_world_recovery_count(world, &mut recoveries) });
+    println!("script: {steps} steps, {recoveries} recoveries");
     state_hash(world)
 }
 
