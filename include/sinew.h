@@ -1044,6 +1044,14 @@ typedef struct SinewWorldDef {
      */
     float sleep_time;
     /**
+     * Most constraints; 0 (default) = no limit. Counted: sticks (user,
+     * cloth stretch and shear, a rigid tetrahedron's 6), bends, tethers,
+     * collision sticks, joints, a ragdoll's bone clusters, joint limits and
+     * separations (the humanoid counts 236), a rigid body's shape cluster;
+     * not targets, frames, skin distances or contacts.
+     */
+    uint32_t max_constraints;
+    /**
      * The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
      * best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
      * `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
@@ -1261,8 +1269,9 @@ SinewResult sinew_body_particle_count(const struct SinewWorld *world,
  * solver; the call costs time proportional to all the body's sticks.
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
- * of range, `a == b`, NaN/inf rest length, negative or NaN compliance.
- * Threading: write lock.
+ * of range, `a == b`, NaN/inf rest length, negative or NaN compliance;
+ * `LIMIT_EXCEEDED` beyond the world's `max_constraints`. Nothing is added on
+ * error. Threading: write lock.
  */
 SinewResult sinew_body_add_distance_constraints(struct SinewWorld *world,
                                                 struct SinewBodyId body,
@@ -1416,7 +1425,7 @@ SinewResult sinew_body_set_collision_filter(struct SinewWorld *world,
  *
  * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
  * of range, `a == b`, a radius <= 0 or NaN; nothing is added),
- * `LIMIT_EXCEEDED`. Threading: write lock.
+ * `LIMIT_EXCEEDED` (the world's `max_constraints`). Threading: write lock.
  */
 SinewResult sinew_body_add_collision_sticks(struct SinewWorld *world,
                                             struct SinewBodyId body,
@@ -1438,7 +1447,8 @@ struct SinewClothGridDef sinew_default_cloth_grid_def(void);
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
  * (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
  * negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
- * `LIMIT_EXCEEDED`. Threading: write lock.
+ * `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+ * `max_constraints`: its sticks, bends and tethers). Threading: write lock.
  */
 SinewResult sinew_cloth_create_grid(struct SinewWorld *world,
                                     const struct SinewClothGridDef *def,
@@ -1461,7 +1471,8 @@ struct SinewClothMeshDef sinew_default_cloth_mesh_def(void);
  * Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
  * for a def without its cookie, no vertices or triangles, an index out of
  * range, NaN/inf, negative values, every triangle degenerate;
- * `LIMIT_EXCEEDED`. Threading: write lock.
+ * `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+ * `max_constraints`: its sticks, bends and tethers). Threading: write lock.
  */
 SinewResult sinew_cloth_create(struct SinewWorld *world,
                                const struct SinewClothMeshDef *def,
@@ -1812,7 +1823,8 @@ size_t sinew_last_error_message(char *buffer, size_t capacity);
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
  * particle index out of range, the same particle twice, NaN/inf, negative
- * compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+ * compliance); `LIMIT_EXCEEDED` (the world's `max_constraints`: a joint
+ * counts as one). Threading: write lock.
  */
 SinewResult sinew_joint_create(struct SinewWorld *world,
                                struct SinewBodyId body_a,
@@ -1943,7 +1955,8 @@ struct SinewRagdollDef sinew_default_ragdoll_def(void);
  * child, NaN/inf, a zero rotation or hinge axis, a negative radius, a mass
  * <= 0, a bone of zero length, an unknown limit type, limits out of range or
  * min > max, a name that is not UTF-8; `LIMIT_EXCEEDED` for more than 1024
- * bones or the world's caps. Threading: write lock.
+ * bones or the world's caps (`max_particles`, `max_bodies`,
+ * `max_constraints`). Threading: write lock.
  */
 SinewResult sinew_ragdoll_create(struct SinewWorld *world,
                                  const struct SinewRagdollDef *def,
@@ -1962,7 +1975,8 @@ SinewResult sinew_ragdoll_create(struct SinewWorld *world,
  * (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
- * a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+ * a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
+ * counts 236 constraints). Threading: write lock.
  */
 SinewResult sinew_ragdoll_create_humanoid(struct SinewWorld *world,
                                           struct SinewTransform root,

@@ -112,6 +112,17 @@ impl Body {
         }
     }
 
+    /// The constraints this body adds to its world's `max_constraints`
+    /// count (see `World::constraint_count`).
+    pub fn constraint_count(&self) -> usize {
+        let own = self.distances.len() + self.bends.len() + self.tethers.len() + self.sticks.len();
+        let ragdoll = self
+            .ragdoll
+            .as_ref()
+            .map_or(0, |r| r.clusters.len() + r.points.len() + r.inequalities.len() + r.twists.len());
+        own + ragdoll + self.rigid.as_ref().map_or(0, |r| r.clusters.len())
+    }
+
     /// The body's range of the store, padding included.
     pub fn range(&self) -> Range<usize> {
         self.first..self.first + padded(self.count)

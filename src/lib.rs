@@ -31,6 +31,9 @@ mod rigid;
 pub mod simd;
 mod snapshot;
 pub mod solver;
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub mod test_hooks;
 mod world;
 
 pub mod ffi;

@@ -41,6 +41,8 @@ const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
 pub(crate) const FORMAT_VERSION: u32 = 3;
 const HEADER: usize = 4 + 4 + 8 + 8;
+/// Tag of the `max_constraints` extension after the joints.
+const EXT_MAX_CONSTRAINTS: u32 = 1;
 
 /// Where the payload goes: a byte vector or a hasher.
 trait Sink {
@@ -125,6 +127,14 @@ fn write_payload(w: &World, s: &mut impl Sink) {
     write_pool(s, &w.colliders, write_collider);
 
     write_pool(s, &w.joints, write_joint);
+
+    // Settings added after format 3 follow as tagged extensions, each written
+    // only when set, so the images and state hashes of worlds without them
+    // are those of format 3.
+    if st.max_constraints != 0 {
+        s.u32(EXT_MAX_CONSTRAINTS);
+        s.u32(st.max_constraints);
+    }
 }
 
 /// A pool: slot count, then per slot its generation (not in the hash), a
@@ -588,6 +598,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
         max_particles: r.u32()?,
         max_bodies: r.u32()?,
         max_colliders: r.u32()?,
+        max_constraints: 0,
         wind: r.vec3()?,
         air_density: r.finite()?,
         sleep_speed: r.finite()?,
@@ -629,6 +640,13 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     world.colliders = read_pool(r, read_collider)?;
 
     world.joints = read_pool(r, |r| read_joint(r, &world))?;
+
+    while r.at < r.bytes.len() {
+        match r.u32()? {
+            EXT_MAX_CONSTRAINTS => world.settings.max_constraints = r.u32()?,
+            tag => return Err(bad(format!("unknown extension {tag}"))),
+        }
+    }
     Ok(world)
 }
 

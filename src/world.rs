@@ -44,6 +44,9 @@ pub struct WorldSettings {
     pub max_bodies: u32,
     /// Most colliders; 0 = no limit.
     pub max_colliders: u32,
+    /// Most constraints (see [`World::constraint_count`] for what counts);
+    /// 0 = no limit.
+    pub max_constraints: u32,
     /// Wind velocity (m/s) every cloth feels.
     pub wind: Vec3,
     /// Air density (kg/m^3, default 1.2); 0 turns aerodynamics off.
@@ -65,6 +68,7 @@ impl Default for WorldSettings {
             max_particles: 0,
             max_bodies: 0,
             max_colliders: 0,
+            max_constraints: 0,
             wind: Vec3::ZERO,
             air_density: 1.2,
             sleep_speed: 0.02,
@@ -125,7 +129,7 @@ pub struct World {
     pub(crate) execution: Exec,
 }
 
-fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
+pub(crate) fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
     limit == 0 || current.saturating_add(adding) <= limit as usize
 }
 
@@ -165,7 +169,11 @@ fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
             if !(len > 1e-6 && len.is_finite()) {
                 return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
             }
-            ColliderShape::Plane { normal: normal / len, offset: finite(offset, "offset")? }
+            // Already unit (within 1e-6): kept as given, as `unit_rotation`
+            // does, so a normal read back from a snapshot and checked again
+            // keeps its bits (dividing by a length of 1 - 6e-8 did not).
+            let normal = if (len - 1.0).abs() <= 1e-6 { normal } else { normal / len };
+            ColliderShape::Plane { normal, offset: finite(offset, "offset")? }
         }
         ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
         ColliderShape::Box { half_extents } => {
@@ -419,6 +427,29 @@ impl World {
         Ok(self.body(id)?.kind)
     }
 
+    /// Constraints in the world, as `max_constraints` counts them: every
+    /// body's sticks (user, cloth stretch and shear, a tetrahedron's),
+    /// bends, tethers and collision sticks, a ragdoll's bone clusters, joint
+    /// limits and separations, a rigid body's shape-matching cluster, and
+    /// the joints between particles. Targets, frames, skin distances and
+    /// contacts are per particle or per step and do not count.
+    pub fn constraint_count(&self) -> usize {
+        self.bodies.iter().map(|(_, b)| b.constraint_count()).sum::<usize>() + self.joints.len()
+    }
+
+    /// Refuses `adding` more constraints beyond `max_constraints` (nothing
+    /// changes on refusal: every creator checks before it builds).
+    pub(crate) fn check_constraint_limit(&self, adding: usize) -> Result<()> {
+        let existing = self.constraint_count();
+        if !limit_ok(self.settings.max_constraints, existing, adding) {
+            return Err(Error::limit(format!(
+                "max_constraints is {}: {existing} constraints exist, {adding} more requested",
+                self.settings.max_constraints
+            )));
+        }
+        Ok(())
+    }
+
     /// Number of distance constraints of a body.
     pub fn distance_constraint_count(&self, id: BodyId) -> Result<u32> {
         Ok(self.body(id)?.distances.len() as u32)
@@ -458,6 +489,7 @@ impl World {
         if body.distances.len().checked_add(resolved.len()).is_none_or(|n| n > u32::MAX as usize) {
             return Err(Error::limit("more than 2^32 - 1 distance constraints in one body"));
         }
+        self.check_constraint_limit(resolved.len())?;
         let body = self.body_mut(id)?;
         let padded_count = padded(body.count);
         body.distances.extend(&resolved, padded_count);
@@ -494,6 +526,7 @@ impl World {
         if body.sticks.len().checked_add(sticks.len()).is_none_or(|n| n > u32::MAX as usize) {
             return Err(Error::limit("more than 2^32 - 1 collision sticks in one body"));
         }
+        self.check_constraint_limit(sticks.len())?;
         self.body_mut(id)?.sticks.extend_from_slice(sticks);
         Ok(())
     }
@@ -820,6 +853,7 @@ impl World {
         }
         finite(joint.rest_length, "rest_length")?;
         non_negative(joint.compliance, "compliance")?;
+        self.check_constraint_limit(1)?;
         let rest_length = if joint.rest_length < 0.0 {
             let xa = self.particles.position(a.first + joint.particle_a as usize);
             xa.distance(self.particles.position(b.first + joint.particle_b as usize))

@@ -374,3 +374,20 @@ fn ragdolls_and_rigid_bodies_restore_to_the_same_future() {
     alone.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8).unwrap();
     println!("snapshot: a humanoid alone {} bytes; the scene {} bytes", alone.snapshot().len(), image.len());
 }
+
+/// Regression (found by the C ABI fuzz driver): a plane's normal was
+/// normalised again when its snapshot was read, and a normal whose length
+/// came out 1 - 6e-8 lost its last bits, so the restored world hashed
+/// differently and drifted from the original.
+#[test]
+fn a_restored_plane_keeps_its_normal_bits() {
+    let mut w = World::new(WorldSettings::default()).unwrap();
+    let plane = ColliderShape::Plane { normal: Vec3::new(0.0, -2.012, 3.672), offset: 1e20 };
+    w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    let tilted = ColliderShape::Plane { normal: Vec3::new(0.3, 1.0, -0.2), offset: -1.0 };
+    w.create_collider(tilted, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&w.snapshot()).unwrap();
+    assert_eq!(copy.state_hash(), w.state_hash());
+    assert_eq!(copy.snapshot(), w.snapshot());
+}

@@ -237,6 +237,144 @@ fn busy_world() -> (TestWorld, SinewBodyId) {
     (w, b)
 }
 
+// ---- limits --------------------------------------------------------------------
+
+/// Constraints a humanoid counts against `max_constraints` (its header docs
+/// say so): bone clusters, joint limits, separations, bone capsules.
+const HUMANOID_CONSTRAINTS: u32 = 236;
+/// A default 3 x 3 cloth grid: stretch and shear sticks, bends, tethers.
+const GRID_3X3_CONSTRAINTS: u32 = 32;
+/// A default rigid body: a tetrahedron's 6 sticks and its cluster.
+const RIGID_CONSTRAINTS: u32 = 7;
+
+fn humanoid(world: *mut SinewWorld, out: &mut SinewBodyId) -> SinewResult {
+    let root = SinewTransform { position: v(0.0, 0.0, 0.0), rotation: IDENTITY };
+    unsafe { sinew_ragdoll_create_humanoid(world, root, 1.8, out) }
+}
+
+fn grid_3x3(world: *mut SinewWorld, out: &mut SinewBodyId) -> SinewResult {
+    let def = SinewClothGridDef { columns: 3, rows: 3, ..sinew_default_cloth_grid_def() };
+    unsafe { sinew_cloth_create_grid(world, &def, out) }
+}
+
+#[test]
+fn max_constraints_counts_what_the_builders_make() {
+    // A world capped at exactly the count takes the body; one less refuses it.
+    let rigid = |world, out: &mut SinewBodyId| unsafe { sinew_rigid_create(world, &sinew_default_rigid_def(), out) };
+    for (cap, name) in [
+        (HUMANOID_CONSTRAINTS, "sinew_ragdoll_create_humanoid"),
+        (GRID_3X3_CONSTRAINTS, "sinew_cloth_create_grid"),
+        (RIGID_CONSTRAINTS, "sinew_rigid_create"),
+    ] {
+        let build = |world, out: &mut SinewBodyId| match name {
+            "sinew_ragdoll_create_humanoid" => humanoid(world, out),
+            "sinew_cloth_create_grid" => grid_3x3(world, out),
+            _ => rigid(world, out),
+        };
+        let exact = TestWorld::with_def(&SinewWorldDef { max_constraints: cap, ..sinew_default_world_def() });
+        let mut id = BODY_SENTINEL;
+        ok(build(exact.0, &mut id));
+        let short = TestWorld::with_def(&SinewWorldDef { max_constraints: cap - 1, ..sinew_default_world_def() });
+        let mut id = BODY_SENTINEL;
+        refused(short.0, name, SINEW_RESULT_LIMIT_EXCEEDED, || build(short.0, &mut id));
+        assert_eq!(id, BODY_SENTINEL, "{name} wrote out_body although it failed");
+    }
+}
+
+/// Regression: the largest grid the def allows (32768 x 32768, 2^30
+/// vertices, some 100 GB built) was built in full before `max_particles`
+/// turned it away; now it is refused up front.
+#[test]
+fn a_capped_world_refuses_a_huge_grid_before_building_it() {
+    let t = TestWorld::with_def(&SinewWorldDef { max_particles: 1000, ..sinew_default_world_def() });
+    let def = SinewClothGridDef { columns: 1 << 15, rows: 1 << 15, spacing: 1e-3, ..sinew_default_cloth_grid_def() };
+    let mut id = BODY_SENTINEL;
+    refused(t.0, "sinew_cloth_create_grid", SINEW_RESULT_LIMIT_EXCEEDED, || unsafe {
+        sinew_cloth_create_grid(t.0, &def, &mut id)
+    });
+    assert_eq!(id, BODY_SENTINEL);
+    let def = SinewClothGridDef { columns: 40, rows: 25, ..sinew_default_cloth_grid_def() };
+    changes(&t, || unsafe { sinew_cloth_create_grid(t.0, &def, &mut id) });
+}
+
+#[test]
+fn max_constraints_accepts_exactly_n_and_refuses_the_next() {
+    const N: u32 = 10;
+    let def = SinewWorldDef { max_constraints: N, ..sinew_default_world_def() };
+    let t = TestWorld::with_def(&def);
+    let p = t.0;
+    let mut got = sinew_default_world_def();
+    ok(unsafe { sinew_world_get_def(p, &mut got) });
+    assert_eq!(got.max_constraints, N);
+    let a = t.body(12);
+    let b = t.body(2);
+    let stick = |i: u32| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 };
+    let six: Vec<_> = (0..6).map(stick).collect();
+    ok(unsafe { sinew_body_add_distance_constraints(p, a, six.as_ptr(), 6) });
+    let capsules = [SinewCollisionStick { a: 0, b: 1, radius: 0.1 }, SinewCollisionStick { a: 1, b: 2, radius: 0.1 }];
+    ok(unsafe { sinew_body_add_collision_sticks(p, a, capsules.as_ptr(), 2) });
+    let mut joint = SinewJointId::default();
+    ok(unsafe { sinew_joint_create(p, a, 11, b, 0, -1.0, 0.0, &mut joint) });
+    // 9 of 10: two more are refused as a whole, one more is accepted.
+    let two = [stick(7), stick(8)];
+    refused(p, "sinew_body_add_distance_constraints", SINEW_RESULT_LIMIT_EXCEEDED, || unsafe {
+        sinew_body_add_distance_constraints(p, a, two.as_ptr(), 2)
+    });
+    changes(&t, || unsafe { sinew_body_add_distance_constraints(p, a, two.as_ptr(), 1) });
+
+    // At N: every kind of constraint is refused and nothing changes.
+    let limit = SINEW_RESULT_LIMIT_EXCEEDED;
+    refused(p, "sinew_body_add_distance_constraints", limit, || unsafe {
+        sinew_body_add_distance_constraints(p, a, &stick(9), 1)
+    });
+    refused(p, "sinew_body_add_collision_sticks", limit, || unsafe {
+        sinew_body_add_collision_sticks(p, a, capsules.as_ptr(), 1)
+    });
+    let mut j = SinewJointId { index1: 77, generation: 77 };
+    refused(p, "sinew_joint_create", limit, || unsafe { sinew_joint_create(p, a, 0, b, 1, -1.0, 0.0, &mut j) });
+    assert_eq!(j, SinewJointId { index1: 77, generation: 77 });
+    let mut id = BODY_SENTINEL;
+    refused(p, "sinew_cloth_create_grid", limit, || grid_3x3(p, &mut id));
+    refused(p, "sinew_ragdoll_create_humanoid", limit, || humanoid(p, &mut id));
+    let rigid = sinew_default_rigid_def();
+    refused(p, "sinew_rigid_create", limit, || unsafe { sinew_rigid_create(p, &rigid, &mut id) });
+    let bones = [sinew_default_bone_def(), SinewBoneDef { parent: 0, ..sinew_default_bone_def() }];
+    let mut bones = bones;
+    bones[0].length = 0.3;
+    bones[1].rest.position = v(0.0, 0.3, 0.0);
+    bones[1].length = 0.3;
+    let ragdoll = SinewRagdollDef { bones: bones.as_ptr(), bone_count: 2, ..sinew_default_ragdoll_def() };
+    refused(p, "sinew_ragdoll_create", limit, || unsafe { sinew_ragdoll_create(p, &ragdoll, &mut id) });
+    let verts = [v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0), v(0.0, 1.0, 1.0)];
+    let tri = [0u32, 1, 2];
+    let mesh = SinewClothMeshDef {
+        vertices: verts.as_ptr(),
+        vertex_count: 3,
+        indices: tri.as_ptr(),
+        triangle_count: 1,
+        ..sinew_default_cloth_mesh_def()
+    };
+    refused(p, "sinew_cloth_create", limit, || unsafe { sinew_cloth_create(p, &mesh, &mut id) });
+    assert_eq!(id, BODY_SENTINEL, "a refused create wrote out_body");
+    // Bodies without constraints are still welcome.
+    t.body(3);
+
+    // Destroying a joint frees its place; a snapshot keeps the cap.
+    ok(unsafe { sinew_joint_destroy(p, joint) });
+    let image = t.snapshot();
+    let fresh = TestWorld::new();
+    ok(unsafe { sinew_world_restore(fresh.0, image.as_ptr(), image.len()) });
+    assert_eq!(fresh.hash(), t.hash());
+    ok(unsafe { sinew_world_get_def(fresh.0, &mut got) });
+    assert_eq!(got.max_constraints, N);
+    for w in [&t, &fresh] {
+        ok(unsafe { sinew_joint_create(w.0, a, 11, b, 0, -1.0, 0.0, &mut j) });
+        refused(w.0, "sinew_joint_create", limit, || unsafe {
+            sinew_joint_create(w.0, a, 10, b, 1, -1.0, 0.0, &mut j)
+        });
+    }
+}
+
 // ---- world --------------------------------------------------------------------
 
 #[test]
@@ -245,6 +383,7 @@ fn world_create_refuses_bad_defs() {
     assert_eq!(default.gravity, v(0.0, -9.81, 0.0));
     assert_eq!((default.damping, default.substeps, default.iterations), (0.01, 8, 1));
     assert_eq!((default.max_particles, default.max_bodies, default.max_colliders), (0, 0, 0));
+    assert_eq!(default.max_constraints, 0, "no constraint cap by default");
     assert_ne!(default.internal_cookie, 0, "the default def carries a cookie");
 
     let watched = TestWorld::new();
@@ -345,6 +484,7 @@ fn world_calls_refuse_bad_input() {
         air_density: 42.0,
         sleep_speed: 42.0,
         sleep_time: 42.0,
+        max_constraints: U32_SENTINEL,
         simd_level: U32_SENTINEL,
         worker_count: U32_SENTINEL,
         enqueue_task: None,

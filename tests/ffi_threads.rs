@@ -1,14 +1,17 @@
 //! The C ABI under threads: worlds stepped on different threads are bit-exact
 //! with one stepped alone; one world shared by four threads (a stepper, two
-//! readers and a writer of targets); and the panic boundary, where a panic
-//! poisons its world and only its world.
+//! readers and a writer of targets); stress runs under a watchdog (six
+//! threads stepping, reading, setting targets, creating and destroying on
+//! one world for two seconds; four worlds stepping in parallel); and the
+//! panic boundary, where a panic poisons its world and only its world.
 
 use sinew::ffi::*;
 use std::ffi::c_char;
 use std::ptr;
-use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier, Mutex, mpsc};
 use std::thread;
+use std::time::{Duration, Instant};
 
 const DT: f32 = 1.0 / 60.0;
 /// Cloth side, in particles.
@@ -329,4 +332,322 @@ fn a_panic_poisons_its_world_and_only_its_world() {
     // A poisoned world is still destroyed.
     unsafe { sinew_world_destroy(world) };
     unsafe { sinew_world_destroy(other) };
+}
+
+// ---- stress --------------------------------------------------------------------
+
+/// How long each stress test hammers its worlds.
+const STRESS: Duration = Duration::from_secs(2);
+/// A stress test still running after this has deadlocked.
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+/// Runs `work` on its own thread and fails the test if it has not finished
+/// within [`WATCHDOG`] (a deadlock); a panic in `work` fails it too.
+fn with_watchdog<T: Send + 'static>(name: &str, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    let worker = thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let out = work();
+            let _ = tx.send(());
+            out
+        })
+        .expect("spawn");
+    match rx.recv_timeout(WATCHDOG) {
+        Ok(()) => worker.join().expect("the stress thread"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            Ok(out) => out,
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{name}: no progress after {WATCHDOG:?}: deadlock (the threads are left hanging)")
+        }
+    }
+}
+
+/// `code` must be OK or one of `allowed`, which the header documents for
+/// the situation (a body destroyed by another thread: INVALID_ID).
+#[track_caller]
+fn ok_or(code: SinewResult, allowed: &[SinewResult], what: &str) {
+    assert!(
+        code == SINEW_RESULT_OK || allowed.contains(&code),
+        "{what} returned {code} ({:?}) under threads",
+        last_error()
+    );
+}
+
+fn humanoid(world: *mut SinewWorld, x: f32) -> SinewBodyId {
+    let root = SinewTransform { position: v(x, 0.0, 3.0), rotation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 } };
+    let mut id = SinewBodyId::default();
+    ok(unsafe { sinew_ragdoll_create_humanoid(world, root, 1.8, &mut id) });
+    id
+}
+
+/// A rope of `n` particles with sticks, a collider and a joint to `anchor`:
+/// what the creating thread makes and destroys again.
+fn make_rope(world: *mut SinewWorld, anchor: SinewBodyId, k: u32) -> (SinewBodyId, SinewColliderId) {
+    let n = 2 + k % 7;
+    let positions: Vec<SinewVec3> = (0..n).map(|i| v(-2.0 + i as f32 * 0.1, 2.5, k as f32 % 3.0)).collect();
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_body_create_particles(world, positions.as_ptr(), ptr::null(), n, &mut body) });
+    let sticks: Vec<SinewDistanceConstraint> =
+        (0..n - 1).map(|i| SinewDistanceConstraint { a: i, b: i + 1, rest_length: -1.0, compliance: 0.0 }).collect();
+    ok(unsafe { sinew_body_add_distance_constraints(world, body, sticks.as_ptr(), n - 1) });
+    let mut collider = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_sphere(world, v(-2.0, 1.0, 0.0), 0.2, 0.5, &mut collider) });
+    let mut joint = SinewJointId::default();
+    ok(unsafe { sinew_joint_create(world, body, 0, anchor, 0, -1.0, 0.0, &mut joint) });
+    (body, collider)
+}
+
+/// Every body's particle count agrees with its readback, positions are
+/// finite, and a snapshot restored into a fresh world hashes alike and steps
+/// on alike.
+fn check_consistent(world: *mut SinewWorld, bodies: &[SinewBodyId]) {
+    for &b in bodies {
+        if unsafe { sinew_body_is_valid(world, b) } == 0 {
+            continue;
+        }
+        let mut n = 0;
+        ok(unsafe { sinew_body_particle_count(world, b, &mut n) });
+        let mut out = vec![v(f32::NAN, 0.0, 0.0); n as usize];
+        let mut m = 0;
+        ok(unsafe { sinew_body_read_positions(world, b, out.as_mut_ptr(), n, &mut m) });
+        assert_eq!(m, n, "particle count and readback disagree");
+        assert!(out.iter().all(finite), "non-finite positions after the stress");
+    }
+    let mut size = 0;
+    ok(unsafe { sinew_world_snapshot(world, ptr::null_mut(), 0, &mut size) });
+    let mut image = vec![0u8; size];
+    ok(unsafe { sinew_world_snapshot(world, image.as_mut_ptr(), size, ptr::null_mut()) });
+    let copy = create_world();
+    ok(unsafe { sinew_world_restore(copy, image.as_ptr(), image.len()) });
+    assert_eq!(state_hash(copy), state_hash(world), "the restored snapshot hashes differently");
+    ok(unsafe { sinew_world_step(world, DT) });
+    ok(unsafe { sinew_world_step(copy, DT) });
+    assert_eq!(state_hash(copy), state_hash(world), "the restored snapshot steps on differently");
+    unsafe { sinew_world_destroy(copy) };
+}
+
+#[test]
+fn one_world_stressed_by_six_threads_for_two_seconds() {
+    let counts = with_watchdog("stress-one-world", || {
+        let world = Arc::new(Shared(create_world()));
+        let cloth = build_cloth(world.get());
+        let ragdoll = humanoid(world.get(), 2.0);
+        // Bodies made by the creating thread, live or destroyed since.
+        let made = Arc::new(Mutex::new(Vec::<SinewBodyId>::new()));
+        let deadline = Instant::now() + STRESS;
+        let start = Arc::new(Barrier::new(6));
+        // Each thread's closure makes a few C calls and returns how many.
+        let spawn = |name: &str, f: Box<dyn Fn(*mut SinewWorld, u64) -> u64 + Send>| {
+            let (world, start) = (world.clone(), start.clone());
+            let name = name.to_string();
+            thread::spawn(move || {
+                start.wait();
+                let (mut rounds, mut calls) = (0u64, 0u64);
+                while Instant::now() < deadline {
+                    calls += f(world.get(), rounds);
+                    rounds += 1;
+                }
+                (name, calls)
+            })
+        };
+        let threads = vec![
+            spawn(
+                "step",
+                Box::new(|w, _| {
+                    ok(unsafe { sinew_world_step(w, DT) });
+                    1
+                }),
+            ),
+            spawn(
+                "read",
+                Box::new(move |w, k| {
+                    let mut buf = vec![v(0.0, 0.0, 0.0); (N * N) as usize];
+                    let mut n = 0;
+                    ok(unsafe { sinew_body_read_positions(w, cloth, buf.as_mut_ptr(), N * N, &mut n) });
+                    assert!(n == N * N && buf.iter().all(finite), "a torn or non-finite read");
+                    let mut bones = [SinewTransform::default(); 17];
+                    ok(unsafe { sinew_ragdoll_read_bones(w, ragdoll, bones.as_mut_ptr(), 17, ptr::null_mut()) });
+                    if k % 8 == 0 {
+                        let mut size = 0;
+                        ok(unsafe { sinew_world_snapshot(w, ptr::null_mut(), 0, &mut size) });
+                        state_hash(w);
+                        return 4;
+                    }
+                    2
+                }),
+            ),
+            spawn(
+                "targets",
+                Box::new(move |w, k| {
+                    let a = k as f32 * 0.1;
+                    let target = SinewTarget {
+                        particle: N * N - 1,
+                        position: v(0.9 + 0.2 * a.cos(), 1.8, 0.9 + 0.2 * a.sin()),
+                        compliance: 1e-4,
+                        max_force: 30.0,
+                    };
+                    ok(unsafe { sinew_body_set_targets(w, cloth, &target, 1) });
+                    let mut pose = [SinewTransform::default(); 17];
+                    ok(unsafe { sinew_ragdoll_read_bones(w, ragdoll, pose.as_mut_ptr(), 17, ptr::null_mut()) });
+                    ok(unsafe { sinew_ragdoll_set_motor_targets(w, ragdoll, pose.as_ptr(), 17) });
+                    ok(unsafe { sinew_ragdoll_set_motor_strength(w, ragdoll, (k % 11) as f32 / 10.0, 500.0) });
+                    4
+                }),
+            ),
+            spawn("create-destroy", {
+                let made = made.clone();
+                Box::new(move |w, k| {
+                    let (body, collider) = make_rope(w, cloth, k as u32);
+                    made.lock().unwrap().push(body);
+                    // The rope made 8 calls ago goes (its joint with it), and the collider.
+                    if k >= 8 {
+                        let old = { made.lock().unwrap()[k as usize - 8] };
+                        ok(unsafe { sinew_body_destroy(w, old) });
+                    }
+                    ok(unsafe { sinew_collider_destroy(w, collider) });
+                    if k >= 8 { 6 } else { 5 }
+                })
+            }),
+            spawn("stale-ids", {
+                let made = made.clone();
+                Box::new(move |w, k| {
+                    let body = {
+                        let made = made.lock().unwrap();
+                        if made.is_empty() { cloth } else { made[(k as usize * 7919) % made.len()] }
+                    };
+                    let stale = &[SINEW_RESULT_INVALID_ID];
+                    let mut buf = [v(0.0, 0.0, 0.0); (N * N) as usize];
+                    let mut n = 0;
+                    ok_or(
+                        unsafe { sinew_body_read_positions(w, body, buf.as_mut_ptr(), N * N, &mut n) },
+                        stale,
+                        "read_positions of a rope",
+                    );
+                    let nudge = v(0.0, 1e-3, 0.0);
+                    ok_or(unsafe { sinew_body_move_particles(w, body, 0, &nudge, 1) }, stale, "move_particles");
+                    let mut count = 0;
+                    ok_or(unsafe { sinew_body_particle_count(w, body, &mut count) }, stale, "particle_count");
+                    3
+                })
+            }),
+            spawn(
+                "impulses",
+                Box::new(move |w, k| {
+                    let push = v(0.0, 0.5, (k % 5) as f32 * 0.1);
+                    ok(unsafe { sinew_ragdoll_apply_impulse(w, ragdoll, (k % 17) as u32, v(2.0, 1.0, 3.0), push) });
+                    let mut pushed = 0;
+                    ok(unsafe { sinew_world_explode(w, v(0.0, 2.0, 0.0), 0.01, 0.5, &mut pushed) });
+                    2
+                }),
+            ),
+        ];
+        let counts: Vec<(String, u64)> = threads.into_iter().map(|t| t.join().expect("a stress thread")).collect();
+        let mut bodies = made.lock().unwrap().clone();
+        bodies.extend([cloth, ragdoll]);
+        check_consistent(world.get(), &bodies);
+        let mut recoveries = 0;
+        ok(unsafe { sinew_world_recovery_count(world.get(), &mut recoveries) });
+        unsafe { sinew_world_destroy(world.get()) };
+        counts
+    });
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    println!("{total} C calls in {STRESS:?} on one world, by thread: {counts:?}");
+    for (name, n) in &counts {
+        assert!(*n > 0, "the {name} thread never got a call in");
+    }
+}
+
+/// The same script (build, step with moving targets, make and destroy
+/// bodies) run on `k` worlds: deterministic, so every world ends alike.
+fn script(world: *mut SinewWorld, steps: u32) -> u64 {
+    let cloth = build_cloth(world);
+    let ragdoll = humanoid(world, 2.0);
+    let mut ropes = Vec::new();
+    for k in 0..steps {
+        let a = k as f32 * 0.05;
+        let target = SinewTarget {
+            particle: N * N - 1,
+            position: v(0.9 + 0.2 * a.cos(), 1.8, 0.9 + 0.2 * a.sin()),
+            compliance: 1e-4,
+            max_force: 30.0,
+        };
+        ok(unsafe { sinew_body_set_targets(world, cloth, &target, 1) });
+        if k % 10 == 0 {
+            ropes.push(make_rope(world, ragdoll, k).0);
+        }
+        if k % 25 == 24 {
+            ok(unsafe { sinew_body_destroy(world, ropes.remove(0)) });
+        }
+        ok(unsafe { sinew_world_step(world, DT) });
+    }
+    let mut recoveries = 0;
+    ok(unsafe { sinew_world_recovery_count(world, &mut recoveries) });
+    println!("script: {steps} steps, {recoveries} recoveries");
+    state_hash(world)
+}
+
+#[test]
+fn four_worlds_stepping_in_parallel_end_alike() {
+    let (hashes, steps) = with_watchdog("stress-four-worlds", || {
+        // Steps for about STRESS of wall time, measured on one world first.
+        let world = create_world();
+        let t0 = Instant::now();
+        let probe = script(world, 30);
+        unsafe { sinew_world_destroy(world) };
+        let per_step = t0.elapsed() / 30;
+        let steps = (STRESS.as_secs_f64() / per_step.as_secs_f64().max(1e-6)).clamp(60.0, 2000.0) as u32;
+        let start = Arc::new(Barrier::new(4));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let start = start.clone();
+                thread::spawn(move || {
+                    let world = create_world();
+                    start.wait();
+                    let hash = script(world, steps);
+                    let mut image = 0;
+                    ok(unsafe { sinew_world_snapshot(world, ptr::null_mut(), 0, &mut image) });
+                    unsafe { sinew_world_destroy(world) };
+                    hash
+                })
+            })
+            .collect();
+        let hashes: Vec<u64> = threads.into_iter().map(|t| t.join().expect("a world's thread")).collect();
+        let _ = probe;
+        (hashes, steps)
+    });
+    println!("4 worlds x {steps} steps in parallel: {hashes:x?}");
+    assert!(hashes.iter().all(|&h| h == hashes[0]), "worlds run alike on different threads differ: {hashes:x?}");
+}
+
+/// A panic inside a real step (the `test-hooks` feature arms it): the step
+/// returns PANIC, the world is POISONED from then on, and a world stepping
+/// on another thread meanwhile carries on, bit for bit as if nothing happened.
+#[test]
+fn a_panic_inside_a_step_poisons_only_its_world() {
+    let steps = 30;
+    let (alone, _) = simulate(steps, None);
+    let world = create_world();
+    build_cloth(world);
+    ok(unsafe { sinew_world_step(world, DT) });
+    let start = Barrier::new(2);
+    let other = thread::scope(|s| {
+        let other = s.spawn(|| simulate(steps, Some(&start)));
+        start.wait();
+        sinew::test_hooks::panic_in_next_step();
+        assert_eq!(unsafe { sinew_world_step(world, DT) }, SINEW_RESULT_PANIC);
+        let message = last_error();
+        assert!(
+            message.starts_with("sinew_world_step: ") && message.contains("deliberate test panic inside a step"),
+            "{message:?}"
+        );
+        poisoned("sinew_world_step", unsafe { sinew_world_step(world, DT) });
+        let mut hash = 0;
+        poisoned("sinew_world_state_hash", unsafe { sinew_world_state_hash(world, &mut hash) });
+        other.join().expect("the other world's thread")
+    });
+    assert_eq!(other.0, alone, "the other world stepped differently while this one panicked");
+    unsafe { sinew_world_destroy(world) };
 }

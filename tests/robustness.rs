@@ -78,3 +78,78 @@ fn a_step_that_would_overflow_is_undone_and_counted() {
     copy.restore(&world.snapshot()).unwrap();
     assert_eq!(copy.recovery_count(), world.recovery_count());
 }
+
+/// Regression (found by the C ABI fuzz driver): inverse masses as small as
+/// f32 allows (1e-38: a mass of 1e38 kg) overflowed a bone's or a rigid
+/// body's shape-matching sums to infinity; the fitted rotation became NaN,
+/// bones and transforms read back NaN and the world's own snapshot was
+/// refused on restore.
+#[test]
+fn enormous_masses_keep_fitted_rotations_finite() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let ragdoll = world.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8).unwrap();
+    let rigid = world
+        .create_rigid(&sinew::RigidDef {
+            shape: sinew::RigidShape::Box { half_extents: Vec3::splat(0.3) },
+            model: sinew::RigidModel::ShapeMatched { stiffness: 1.0 },
+            position: Vec3::new(3.0, 1.0, 0.0),
+            rotation: Quat::IDENTITY,
+            mass: 1.0,
+            particle_radius: 0.1,
+            friction: 0.5,
+        })
+        .unwrap();
+    for body in [ragdoll, rigid] {
+        let n = world.particle_count(body).unwrap() as usize;
+        let tiny: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { f32::MIN_POSITIVE } else { 1e-30 }).collect();
+        world.set_inv_masses(body, 0, &tiny).unwrap();
+    }
+    world.apply_rigid_impulse(rigid, Vec3::new(3.0, 1.3, 0.0), Vec3::new(1e15, 0.0, 0.0)).unwrap();
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    assert!(all_finite(&world));
+    assert!(world.ragdoll_bones(ragdoll).unwrap().all(|(p, q)| p.is_finite() && q.is_finite()), "a NaN bone");
+    let (p, q) = world.rigid_transform(rigid).unwrap();
+    assert!(p.is_finite() && q.is_finite(), "a NaN rigid transform: {p} {q}");
+    let image = world.snapshot();
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&image).expect("the world's own snapshot restores");
+    assert_eq!(copy.state_hash(), world.state_hash());
+}
+
+/// Regression (found by the C ABI fuzz driver): a step undone for going out
+/// of range put the particles back but not the bones' and rigid bodies'
+/// fitted rotations, which could be left NaN: bones read back NaN and the
+/// world's own snapshot was refused on restore.
+#[test]
+fn an_undone_step_puts_rotations_back_too() {
+    let gravity = Vec3::new(0.0, -1e15, 0.0);
+    let settings = WorldSettings { gravity, sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let ragdoll = world.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8).unwrap();
+    let rigid = world
+        .create_rigid(&sinew::RigidDef {
+            shape: sinew::RigidShape::Box { half_extents: Vec3::splat(0.3) },
+            model: sinew::RigidModel::Tetrahedron,
+            position: Vec3::new(3.0, 1.0, 0.0),
+            rotation: Quat::IDENTITY,
+            mass: 1.0,
+            particle_radius: 0.0,
+            friction: 0.5,
+        })
+        .unwrap();
+    for _ in 0..5 {
+        world.step(1.0).unwrap();
+    }
+    // The first step falls 5e14 m (in range, kept); the next ones would
+    // leave the range and are undone, rotations included.
+    let unit = |q: Quat| q.is_finite() && (q.length() - 1.0).abs() < 1e-3;
+    assert!(world.ragdoll_bones(ragdoll).unwrap().all(|(p, q)| p.is_finite() && unit(q)), "a NaN bone");
+    let (p, q) = world.rigid_transform(rigid).unwrap();
+    assert!(p.is_finite() && unit(q), "a NaN rigid transform: {p} {q}");
+    assert!(world.recovery_count() >= 5, "the steps were not undone: {}", world.recovery_count());
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&world.snapshot()).expect("the world's own snapshot restores");
+    assert_eq!(copy.state_hash(), world.state_hash());
+}

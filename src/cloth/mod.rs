@@ -142,6 +142,15 @@ impl World {
         if !far.is_finite() || !(def.position.abs().max_element() + far).is_finite() {
             return Err(Error::invalid_argument("the grid's extent is not finite"));
         }
+        // Refused before building: a grid of up to 2^30 vertices would
+        // otherwise be allocated in full only to be turned away.
+        let vertices = def.columns as usize * def.rows as usize;
+        if !crate::world::limit_ok(self.settings.max_particles, self.particle_count, vertices) {
+            return Err(Error::limit(format!(
+                "max_particles is {}: {} particles exist, a {} x {} grid adds {vertices}",
+                self.settings.max_particles, self.particle_count, def.columns, def.rows
+            )));
+        }
         let def = GridDef { rotation, ..*def };
         let built = build::grid(&def);
         self.add_cloth(built, &def.options, Recipe::Grid(def))
@@ -198,6 +207,7 @@ impl World {
     }
 
     fn add_cloth(&mut self, built: Built, o: &ClothOptions, recipe: Recipe) -> Result<BodyId> {
+        self.check_constraint_limit(built.sticks.len() + built.bends.len() + built.tethers.len())?;
         let id = self.add_body(BodyKind::Cloth, &built.positions, |i| built.inv_mass[i])?;
         let mut cloth = Cloth::new(
             built.positions.len(),

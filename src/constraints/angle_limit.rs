@@ -13,7 +13,7 @@
 //! line from its head to its tail). The child's roll has far less inertia
 //! than the parent about that line, so the parent's share is left out.
 
-use crate::constraints::shape_match::ClusterSet;
+use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS};
 use crate::particles::ParticlesMut;
 use glam::{Quat, Vec3};
 use std::f32::consts::PI;
@@ -143,8 +143,9 @@ pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut Particl
                 let x = p.position(i);
                 let to = head + r * (x - head);
                 p.set_position(i, to);
-                mass += 1.0 / p.inv_mass[i];
-                moved += (to - x) / p.inv_mass[i];
+                let inv_mass = p.inv_mass[i].max(MIN_INV_MASS);
+                mass += 1.0 / inv_mass;
+                moved += (to - x) / inv_mass;
             } else {
                 mass = 0.0; // a pinned member holds the cluster: no shift
                 break;

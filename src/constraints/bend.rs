@@ -62,6 +62,11 @@ pub fn angle(x: [Vec3; 4]) -> f32 {
 }
 
 impl BendSet {
+    /// Number of bend constraints.
+    pub fn len(&self) -> usize {
+        self.quad.len()
+    }
+
     /// Appends constraints (rest angles already measured).
     pub fn push(&mut self, quad: [u32; 4], rest: f32, compliance: f32) {
         self.quad.push(quad);

@@ -37,6 +37,11 @@ const MAX_TURN: f32 = 1.0;
 const LINE_INERTIA: f32 = 1.0e-4;
 /// Weight of a pinned particle (inverse mass 0) in the fit.
 const PINNED_MASS: f32 = 1.0e6;
+/// Smallest inverse mass the fits and cluster moves use: no particle weighs
+/// more than a pinned one. The C ABI accepts any inverse mass >= 0, and one
+/// of 1e-38 (1e38 kg) overflowed the fit's f32 sums to infinity and the
+/// rotation to NaN (found by the fuzz driver).
+pub(crate) const MIN_INV_MASS: f32 = 1.0 / PINNED_MASS;
 
 /// A body's clusters, members stored flat (CSR).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -270,7 +275,7 @@ fn inertia_about(members: impl Iterator<Item = (f32, Vec3)>) -> Mat3 {
 }
 
 pub(crate) fn weight(inv_mass: f32) -> f32 {
-    if inv_mass > 0.0 { 1.0 / inv_mass } else { PINNED_MASS }
+    if inv_mass > 0.0 { 1.0 / inv_mass.max(MIN_INV_MASS) } else { PINNED_MASS }
 }
 
 /// The rotation closest to `a`, found by turning `q` (Mueller et al. 2016).
@@ -281,7 +286,9 @@ pub fn extract_rotation(a: &Mat3, mut q: Quat) -> Quat {
         let alignment = (r.x_axis.dot(a.x_axis) + r.y_axis.dot(a.y_axis) + r.z_axis.dot(a.z_axis)).abs();
         let omega = torque / (alignment + 1.0e-9);
         let angle = omega.length();
-        if angle < 1.0e-7 {
+        // Converged; or an `a` beyond f32 (a non-finite turn): the rotation
+        // stays as it was rather than become NaN.
+        if !(angle >= 1.0e-7 && angle.is_finite()) {
             break;
         }
         q = (Quat::from_axis_angle(omega / angle, angle.min(MAX_TURN)) * q).normalize();

@@ -213,8 +213,9 @@ pub unsafe extern "C" fn sinew_body_particle_count(
 /// solver; the call costs time proportional to all the body's sticks.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
-/// of range, `a == b`, NaN/inf rest length, negative or NaN compliance.
-/// Threading: write lock.
+/// of range, `a == b`, NaN/inf rest length, negative or NaN compliance;
+/// `LIMIT_EXCEEDED` beyond the world's `max_constraints`. Nothing is added on
+/// error. Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_body_add_distance_constraints(
     world: *mut SinewWorld,
@@ -511,7 +512,7 @@ pub struct SinewCollisionStick {
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
 /// of range, `a == b`, a radius <= 0 or NaN; nothing is added),
-/// `LIMIT_EXCEEDED`. Threading: write lock.
+/// `LIMIT_EXCEEDED` (the world's `max_constraints`). Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_body_add_collision_sticks(
     world: *mut SinewWorld,

@@ -201,7 +201,8 @@ pub extern "C" fn sinew_default_cloth_grid_def() -> SinewClothGridDef {
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
 /// (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
 /// negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
-/// `LIMIT_EXCEEDED`. Threading: write lock.
+/// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+/// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_cloth_create_grid(
     world: *mut SinewWorld,
@@ -269,7 +270,8 @@ pub extern "C" fn sinew_default_cloth_mesh_def() -> SinewClothMeshDef {
 /// Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
 /// for a def without its cookie, no vertices or triangles, an index out of
 /// range, NaN/inf, negative values, every triangle degenerate;
-/// `LIMIT_EXCEEDED`. Threading: write lock.
+/// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+/// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_cloth_create(
     world: *mut SinewWorld,

@@ -18,7 +18,8 @@ use crate::Joint;
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
 /// particle index out of range, the same particle twice, NaN/inf, negative
-/// compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+/// compliance); `LIMIT_EXCEEDED` (the world's `max_constraints`: a joint
+/// counts as one). Threading: write lock.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_joint_create(

@@ -43,7 +43,9 @@ pub use rigid::*;
 pub use types::*;
 pub use world::*;
 
-/// Test hooks for the panic boundary; not part of the C ABI.
+/// Test hooks for the panic boundary (feature `test-hooks`, which only the
+/// tests enable); not part of the C ABI.
+#[cfg(feature = "test-hooks")]
 #[doc(hidden)]
 pub mod testing {
     use super::boundary::{SinewWorld, world_ref};

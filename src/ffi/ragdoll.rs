@@ -134,7 +134,8 @@ fn bone_of(b: usize, d: &SinewBoneDef) -> Result<BoneDef, Failure> {
 /// child, NaN/inf, a zero rotation or hinge axis, a negative radius, a mass
 /// <= 0, a bone of zero length, an unknown limit type, limits out of range or
 /// min > max, a name that is not UTF-8; `LIMIT_EXCEEDED` for more than 1024
-/// bones or the world's caps. Threading: write lock.
+/// bones or the world's caps (`max_particles`, `max_bodies`,
+/// `max_constraints`). Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_ragdoll_create(
     world: *mut SinewWorld,
@@ -175,7 +176,8 @@ pub unsafe extern "C" fn sinew_ragdoll_create(
 /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
-/// a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+/// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
+/// counts 236 constraints). Threading: write lock.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_ragdoll_create_humanoid(
     world: *mut SinewWorld,

@@ -60,6 +60,12 @@ pub struct SinewWorldDef {
     pub sleep_speed: f32,
     /// Seconds of stillness before sleep, >= 0; default 1.
     pub sleep_time: f32,
+    /// Most constraints; 0 (default) = no limit. Counted: sticks (user,
+    /// cloth stretch and shear, a rigid tetrahedron's 6), bends, tethers,
+    /// collision sticks, joints, a ragdoll's bone clusters, joint limits and
+    /// separations (the humanoid counts 236), a rigid body's shape cluster;
+    /// not targets, frames, skin distances or contacts.
+    pub max_constraints: u32,
     /// The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
     /// best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
     /// `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
@@ -137,8 +143,9 @@ impl PartialEq for SinewWorldDef {
         let f = |d: &Self| (d.enqueue_task.map(|f| f as usize), d.finish_task.map(|f| f as usize));
         (self.gravity, self.damping, self.substeps, self.iterations, self.max_particles, self.max_bodies)
             == (o.gravity, o.damping, o.substeps, o.iterations, o.max_particles, o.max_bodies)
-            && (self.max_colliders, self.wind, self.air_density, self.sleep_speed, self.sleep_time)
-                == (o.max_colliders, o.wind, o.air_density, o.sleep_speed, o.sleep_time)
+            && (self.max_colliders, self.max_constraints, self.wind, self.air_density, self.sleep_speed)
+                == (o.max_colliders, o.max_constraints, o.wind, o.air_density, o.sleep_speed)
+            && self.sleep_time == o.sleep_time
             && (self.simd_level, self.worker_count, self.user_task_context, self.internal_cookie)
                 == (o.simd_level, o.worker_count, o.user_task_context, o.internal_cookie)
             && f(self) == f(o)
@@ -159,6 +166,7 @@ impl From<WorldSettings> for SinewWorldDef {
             air_density: s.air_density,
             sleep_speed: s.sleep_speed,
             sleep_time: s.sleep_time,
+            max_constraints: s.max_constraints,
             simd_level: SINEW_SIMD_AUTO,
             worker_count: 1,
             enqueue_task: None,
@@ -205,6 +213,7 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
             air_density: def.air_density,
             sleep_speed: def.sleep_speed,
             sleep_time: def.sleep_time,
+            max_constraints: def.max_constraints,
         };
         let simd = SimdLevel::from_u32(def.simd_level).ok_or_else(|| {
             Failure::invalid(format!("simd_level must be a SINEW_SIMD_* value (0..=4), got {}", def.simd_level))

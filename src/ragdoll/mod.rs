@@ -239,14 +239,20 @@ impl World {
             tails.push(tail);
         }
         let built = build::build(&def, &tails);
+        let sticks = (0..def.bones.len()).filter(|&b| def.bones[b].radius > 0.0 && built.heads[b] != built.tails[b]);
+        let constraints = sticks.clone().count()
+            + built.clusters.len()
+            + built.points.len()
+            + built.inequalities.len()
+            + built.twists.len();
+        self.check_constraint_limit(constraints)?;
         let id = self.add_body(BodyKind::Ragdoll, &built.positions, |i| built.inv_masses[i])?;
         let body = self.bodies.get_mut(id.into()).expect("just created");
         body.radius = built.radii.iter().copied().fold(0.0, f32::max);
         body.radii = built.radii;
         // Each bone's capsule collides with the world along its length
         // (Hitman's limbs against a world of triangles), not only at joints.
-        body.sticks = (0..def.bones.len())
-            .filter(|&b| def.bones[b].radius > 0.0 && built.heads[b] != built.tails[b])
+        body.sticks = sticks
             .map(|b| CollisionStick { a: built.heads[b], b: built.tails[b], radius: def.bones[b].radius })
             .collect();
         body.ragdoll = Some(Box::new(Ragdoll {

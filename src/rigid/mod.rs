@@ -339,6 +339,8 @@ impl World {
     pub fn create_rigid(&mut self, def: &RigidDef) -> Result<BodyId> {
         let def = check_def(def)?;
         let built = build::build(&def);
+        // Its sticks and the one shape-matching cluster.
+        self.check_constraint_limit(built.sticks.len() + 1)?;
         let id = self.add_body(BodyKind::Rigid, &built.positions, |_| built.inv_mass)?;
         let body = self.bodies.get_mut(id.into()).expect("just created");
         // The body's bounds are its particles' grown by this, so it must

@@ -58,7 +58,7 @@ use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
 use crate::world::World;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use workers::{Serial, Workers};
@@ -164,6 +164,8 @@ struct Local {
     pairs: Vec<Pair>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
+    /// Its ragdoll and rigid cluster rotations before its step, likewise.
+    backup_rotations: Vec<Quat>,
     /// Collision points of two rigid bodies that may meet this step.
     rigid_pairs: Vec<pairs::Pair>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
@@ -221,6 +223,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     }
     let mut islands = std::mem::take(&mut world.scratch.islands);
     island::build(&mut world.bodies, &world.joints, &mut islands);
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::step_checkpoint();
     let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
 
     // Every joint resolved once, its bodies as indices into its island, in
@@ -361,10 +365,12 @@ impl Shared<'_> {
         find_cloth_pairs(&island, &views, ctx, local);
         pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut local.rigid_pairs, &mut local.rigid_scratch);
         save(&views, &mut local.backup);
+        save_rotations(&island, &mut local.backup_rotations);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, self.prepared, ctx, local, workers);
-        let recovered = !sane(&views);
+        let recovered = !sane(&views) || !rotations_sane(&island);
         if recovered {
             recover(&mut views, &local.backup);
+            recover_rotations(&mut island, &local.backup_rotations);
         }
         update_sleep(&mut island, &mut views, &mut cviews, ctx);
         local.views = Lists(recycle(views));
@@ -532,6 +538,39 @@ fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
 fn sane(views: &[ParticlesMut]) -> bool {
     let ok = |v: &f32| v.abs() <= MAX_COORDINATE; // false for NaN and inf
     views.iter().all(|p| p.x.iter().all(ok) && p.y.iter().all(ok) && p.z.iter().all(ok))
+}
+
+/// The cluster rotations of the island's ragdolls and rigid bodies: state a
+/// step changes besides positions, which recovery must put back too (a NaN
+/// rotation left behind reads back as NaN bones and makes the world's
+/// snapshot unreadable; found by the fuzz driver).
+fn cluster_rotations<'a>(island: &'a [&mut Body]) -> impl Iterator<Item = &'a [Quat]> + 'a {
+    island.iter().flat_map(|b| {
+        let ragdoll = b.ragdoll.as_ref().map(|r| r.clusters.rotation.as_slice());
+        let rigid = b.rigid.as_ref().map(|r| r.clusters.rotation.as_slice());
+        ragdoll.into_iter().chain(rigid)
+    })
+}
+
+fn save_rotations(island: &[&mut Body], out: &mut Vec<Quat>) {
+    out.clear();
+    cluster_rotations(island).for_each(|r| out.extend_from_slice(r));
+}
+
+fn rotations_sane(island: &[&mut Body]) -> bool {
+    cluster_rotations(island).all(|r| r.iter().all(|q| q.is_finite()))
+}
+
+fn recover_rotations(island: &mut [&mut Body], saved: &[Quat]) {
+    let mut at = 0;
+    for b in island.iter_mut() {
+        let ragdoll = b.ragdoll.as_mut().map(|r| r.clusters.rotation.as_mut_slice());
+        let rigid = b.rigid.as_mut().map(|r| r.clusters.rotation.as_mut_slice());
+        for r in ragdoll.into_iter().chain(rigid) {
+            r.copy_from_slice(&saved[at..at + r.len()]);
+            at += r.len();
+        }
+    }
 }
 
 /// Recovery from a step that went non-finite (or out of range): every body

@@ -923,45 +923,13 @@ namespace Sinew
         /// </summary>
         public float sleep_time;
         /// <summary>
-        /// The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
-        /// best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
-        /// `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
-        /// the CPU's (`sinew_world_get_simd_level` tells). Every level gives the
-        /// same bits.
+        /// Most constraints; 0 (default) = no limit. Counted: sticks (user,
+        /// cloth stretch and shear, a rigid tetrahedron's 6), bends, tethers,
+        /// collision sticks, joints, a ragdoll's bone clusters, joint limits and
+        /// separations (the humanoid counts 236), a rigid body's shape cluster;
+        /// not targets, frames, skin distances or contacts.
         /// </summary>
-        public uint simd_level;
-        /// <summary>
-        /// Threads that may work on one step, 1..=64; default 1 (the stepping
-        /// thread alone). Without task callbacks, a world with more owns a pool
-        /// of `worker_count - 1` threads; with them, the engine's tasks get
-        /// worker indices below it. Any count gives the same bits.
-        /// </summary>
-        public uint worker_count;
-        /// <summary>
-        /// Optional (NULL = none; set both or neither): the engine's job system.
-        /// During a step sinew calls `enqueue_task(task, item_count, min_range,
-        /// task_context, user_task_context)`; the engine must call
-        /// `task(start, end, worker_index, task_context)` over ranges that cover
-        /// `0 .. item_count` exactly once (ranges of at least `min_range` items
-        /// except the last; any split, any order, on up to `worker_count`
-        /// threads with distinct `worker_index` below `worker_count`). It returns
-        /// a handle that sinew passes to `finish_task`, which must wait until
-        /// every range has run; or it runs them all before returning and returns
-        /// NULL (then `finish_task` is not called). Both are called only on the
-        /// thread that called `sinew_world_step`, during the step. A task calling
-        /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
-        /// ranges missing, out of bounds or run twice make the step fail with
-        /// `SINEW_RESULT_PANIC` (the world is then poisoned).
-        /// </summary>
-        public IntPtr enqueue_task;
-        /// <summary>
-        /// See `enqueue_task`.
-        /// </summary>
-        public IntPtr finish_task;
-        /// <summary>
-        /// Passed to both callbacks as `user_context`; sinew never dereferences it.
-        /// </summary>
-        public void* user_task_context;
+        public uint max_constraints;
         /// <summary>
         /// Set by `sinew_default_world_def`; do not touch.
         /// </summary>
@@ -1157,31 +1125,6 @@ namespace Sinew
         public const uint SINEW_RIGID_SHAPE_MATCHED = 1;
 
         /// <summary>
-        /// `SinewWorldDef::simd_level`: the best level this CPU has.
-        /// </summary>
-        public const uint SINEW_SIMD_AUTO = 0;
-
-        /// <summary>
-        /// One lane, no vector instructions.
-        /// </summary>
-        public const uint SINEW_SIMD_SCALAR = 1;
-
-        /// <summary>
-        /// 4 lanes (SSE2 on x86-64).
-        /// </summary>
-        public const uint SINEW_SIMD_SSE2 = 2;
-
-        /// <summary>
-        /// 8 lanes (AVX2).
-        /// </summary>
-        public const uint SINEW_SIMD_AVX2 = 3;
-
-        /// <summary>
-        /// 16 lanes (AVX-512F).
-        /// </summary>
-        public const uint SINEW_SIMD_AVX512 = 4;
-
-        /// <summary>
         /// Creates a body of `count` free particles at rest.
         ///
         /// - `positions`: `count` world-space positions, read during the call only.
@@ -1275,8 +1218,9 @@ namespace Sinew
         /// solver; the call costs time proportional to all the body's sticks.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for an index out
-        /// of range, `a == b`, NaN/inf rest length, negative or NaN compliance.
-        /// Threading: write lock.
+        /// of range, `a == b`, NaN/inf rest length, negative or NaN compliance;
+        /// `LIMIT_EXCEEDED` beyond the world's `max_constraints`. Nothing is added on
+        /// error. Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_add_distance_constraints", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_add_distance_constraints(SinewWorld* world, SinewBodyId body, SinewDistanceConstraint* constraints, uint count);
@@ -1407,7 +1351,7 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (an index out
         /// of range, `a == b`, a radius &lt;= 0 or NaN; nothing is added),
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_constraints`). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_add_collision_sticks", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_body_add_collision_sticks(SinewWorld* world, SinewBodyId body, SinewCollisionStick* sticks, uint count);
@@ -1428,7 +1372,8 @@ namespace Sinew
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
         /// (zero-initialised), columns or rows &lt; 2, spacing &lt;= 0, mass &lt;= 0, NaN/inf,
         /// negative compliances, unknown pin bits, bend or tether mode, tether_scale &lt; 1;
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+        /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_grid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_create_grid(SinewWorld* world, SinewClothGridDef* def, SinewBodyId* out_body);
@@ -1451,7 +1396,8 @@ namespace Sinew
         /// Errors: `NULL_ARGUMENT` (def, out_body, or a required array); `INVALID_ARGUMENT`
         /// for a def without its cookie, no vertices or triangles, an index out of
         /// range, NaN/inf, negative values, every triangle degenerate;
-        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
+        /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_cloth_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_cloth_create(SinewWorld* world, SinewClothMeshDef* def, SinewBodyId* out_body);
@@ -1761,7 +1707,8 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (a body); `INVALID_ARGUMENT` (a
         /// particle index out of range, the same particle twice, NaN/inf, negative
-        /// compliance); `LIMIT_EXCEEDED`. Threading: write lock.
+        /// compliance); `LIMIT_EXCEEDED` (the world's `max_constraints`: a joint
+        /// counts as one). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_joint_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_joint_create(SinewWorld* world, SinewBodyId body_a, uint particle_a, SinewBodyId body_b, uint particle_b, float rest_length, float compliance, SinewJointId* out_joint);
@@ -1876,7 +1823,8 @@ namespace Sinew
         /// child, NaN/inf, a zero rotation or hinge axis, a negative radius, a mass
         /// &lt;= 0, a bone of zero length, an unknown limit type, limits out of range or
         /// min &gt; max, a name that is not UTF-8; `LIMIT_EXCEEDED` for more than 1024
-        /// bones or the world's caps. Threading: write lock.
+        /// bones or the world's caps (`max_particles`, `max_bodies`,
+        /// `max_constraints`). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_create(SinewWorld* world, SinewRagdollDef* def, SinewBodyId* out_body);
@@ -1894,7 +1842,8 @@ namespace Sinew
         /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
-        /// a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+        /// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
+        /// counts 236 constraints). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld* world, SinewTransform root, float height, SinewBodyId* out_body);
@@ -2111,16 +2060,6 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_world_destroy(SinewWorld* world);
-
-        /// <summary>
-        /// The SIMD level the world's kernels run at (`SINEW_SIMD_SCALAR` ..
-        /// `SINEW_SIMD_AVX512`): the def's, capped by this CPU's.
-        ///
-        /// Errors: `NULL_ARGUMENT` (world, out_level); `POISONED`;
-        /// `WORLD_LOCKED` from inside its own step. Threading: read lock.
-        /// </summary>
-        [DllImport(LibraryName, EntryPoint = "sinew_world_get_simd_level", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_world_get_simd_level(SinewWorld* world, uint* out_level);
 
         /// <summary>
         /// Advances the world by `dt` seconds: `substeps` substeps of `dt / substeps`.
