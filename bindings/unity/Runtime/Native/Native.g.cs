@@ -931,6 +931,46 @@ namespace Sinew
         /// </summary>
         public uint max_constraints;
         /// <summary>
+        /// The kernels' instruction set: `SINEW_SIMD_AUTO` (0, the default: the
+        /// best this CPU has), `SINEW_SIMD_SCALAR`, `SINEW_SIMD_SSE2`,
+        /// `SINEW_SIMD_AVX2`, `SINEW_SIMD_AVX512`. A level above the CPU's runs at
+        /// the CPU's (`sinew_world_get_simd_level` tells). Every level gives the
+        /// same bits.
+        /// </summary>
+        public uint simd_level;
+        /// <summary>
+        /// Threads that may work on one step, 1..=64; default 1 (the stepping
+        /// thread alone). Without task callbacks, a world with more owns a pool
+        /// of `worker_count - 1` threads; with them, the engine's tasks get
+        /// worker indices below it. Any count gives the same bits.
+        /// </summary>
+        public uint worker_count;
+        /// <summary>
+        /// Optional (NULL = none; set both or neither): the engine's job system.
+        /// During a step sinew calls `enqueue_task(task, item_count, min_range,
+        /// task_context, user_task_context)`; the engine must call
+        /// `task(start, end, worker_index, task_context)` over ranges that cover
+        /// `0 .. item_count` exactly once (ranges of at least `min_range` items
+        /// except the last; any split, any order, on up to `worker_count`
+        /// threads with distinct `worker_index` below `worker_count`). It returns
+        /// a handle that sinew passes to `finish_task`, which must wait until
+        /// every range has run; or it runs them all before returning and returns
+        /// NULL (then `finish_task` is not called). Both are called only on the
+        /// thread that called `sinew_world_step`, during the step. A task calling
+        /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
+        /// ranges missing, out of bounds or run twice make the step fail with
+        /// `SINEW_RESULT_PANIC` (the world is then poisoned).
+        /// </summary>
+        public IntPtr enqueue_task;
+        /// <summary>
+        /// See `enqueue_task`.
+        /// </summary>
+        public IntPtr finish_task;
+        /// <summary>
+        /// Passed to both callbacks as `user_context`; sinew never dereferences it.
+        /// </summary>
+        public void* user_task_context;
+        /// <summary>
         /// Set by `sinew_default_world_def`; do not touch.
         /// </summary>
         public uint internal_cookie;
@@ -1123,6 +1163,31 @@ namespace Sinew
         /// held by shape matching with `stiffness`.
         /// </summary>
         public const uint SINEW_RIGID_SHAPE_MATCHED = 1;
+
+        /// <summary>
+        /// `SinewWorldDef::simd_level`: the best level this CPU has.
+        /// </summary>
+        public const uint SINEW_SIMD_AUTO = 0;
+
+        /// <summary>
+        /// One lane, no vector instructions.
+        /// </summary>
+        public const uint SINEW_SIMD_SCALAR = 1;
+
+        /// <summary>
+        /// 4 lanes (SSE2 on x86-64).
+        /// </summary>
+        public const uint SINEW_SIMD_SSE2 = 2;
+
+        /// <summary>
+        /// 8 lanes (AVX2).
+        /// </summary>
+        public const uint SINEW_SIMD_AVX2 = 3;
+
+        /// <summary>
+        /// 16 lanes (AVX-512F).
+        /// </summary>
+        public const uint SINEW_SIMD_AVX512 = 4;
 
         /// <summary>
         /// Creates a body of `count` free particles at rest.
@@ -2060,6 +2125,16 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_world_destroy(SinewWorld* world);
+
+        /// <summary>
+        /// The SIMD level the world's kernels run at (`SINEW_SIMD_SCALAR` ..
+        /// `SINEW_SIMD_AVX512`): the def's, capped by this CPU's.
+        ///
+        /// Errors: `NULL_ARGUMENT` (world, out_level); `POISONED`;
+        /// `WORLD_LOCKED` from inside its own step. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_get_simd_level", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_get_simd_level(SinewWorld* world, uint* out_level);
 
         /// <summary>
         /// Advances the world by `dt` seconds: `substeps` substeps of `dt / substeps`.
