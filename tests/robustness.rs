@@ -153,3 +153,17 @@ fn an_undone_step_puts_rotations_back_too() {
     copy.restore(&world.snapshot()).expect("the world's own snapshot restores");
     assert_eq!(copy.state_hash(), world.state_hash());
 }
+
+/// Found by the fuzz driver: a cloth of a vanishing mass gave its vertices
+/// an infinite inverse mass (and the world a snapshot it refused itself).
+#[test]
+fn a_cloth_too_light_to_weigh_anything_is_refused() {
+    let mut w = World::new(WorldSettings::default()).unwrap();
+    let options = sinew::ClothOptions { mass: f32::MIN_POSITIVE, ..sinew::ClothOptions::default() };
+    let def = sinew::GridDef { columns: 2, rows: 2, options, ..sinew::GridDef::default() };
+    let err = w.create_cloth_grid(&def).unwrap_err();
+    assert_eq!(err.kind, sinew::ErrorKind::InvalidArgument);
+    assert_eq!(w.bodies().count(), 0);
+    let fine = sinew::GridDef { options: sinew::ClothOptions { mass: 1e-6, ..options }, ..def };
+    w.create_cloth_grid(&fine).unwrap();
+}

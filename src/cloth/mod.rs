@@ -207,6 +207,14 @@ impl World {
     }
 
     fn add_cloth(&mut self, built: Built, o: &ClothOptions, recipe: Recipe) -> Result<BodyId> {
+        // A mass so small that a vertex's share rounds to nothing gives it an
+        // infinite inverse mass (found by the fuzz driver: mass 1.2e-38 kg).
+        if let Some(i) = built.inv_mass.iter().position(|w| !w.is_finite()) {
+            return Err(Error::invalid_argument(format!(
+                "mass {} is too small: vertex {i} would weigh nothing",
+                o.mass
+            )));
+        }
         self.check_constraint_limit(built.sticks.len() + built.bends.len() + built.tethers.len())?;
         let id = self.add_body(BodyKind::Cloth, &built.positions, |i| built.inv_mass[i])?;
         let mut cloth = Cloth::new(
