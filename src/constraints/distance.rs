@@ -624,6 +624,24 @@ impl<V: Lanes> V3<V> {
     }
 }
 
+/// Both ends of a chunk's sticks: positions, previous positions, inverse masses.
+///
+/// SAFETY: as [`Access::get`].
+#[inline(always)]
+unsafe fn ends<V: Lanes>(at: &impl Access, p: Raw) -> (V3<V>, V3<V>, V3<V>, V3<V>, V, V) {
+    // SAFETY: the caller's.
+    unsafe {
+        (
+            V3::get(at, Of::I, p.x, p.y, p.z),
+            V3::get(at, Of::J, p.x, p.y, p.z),
+            V3::get(at, Of::I, p.px, p.py, p.pz),
+            V3::get(at, Of::J, p.px, p.py, p.pz),
+            at.get(Of::I, p.w),
+            at.get(Of::J, p.w),
+        )
+    }
+}
+
 impl Pass<'_> {
     /// The sticks `c .. min(c + W, end)` of one particle-disjoint batch.
     #[inline(always)]
@@ -667,14 +685,9 @@ impl Pass<'_> {
     unsafe fn position<V: Lanes, A: Access>(&mut self, at: &A) {
         let (set, p, lambda_of) = (self.set, self.p, self.lambda);
         // SAFETY: the caller's.
-        let (xi, xj, pi, pj, wi, wj, rest, lambda, compliance) = unsafe {
+        let ((xi, xj, pi, pj, wi, wj), rest, lambda, compliance) = unsafe {
             (
-                V3::<V>::get(at, Of::I, p.x, p.y, p.z),
-                V3::<V>::get(at, Of::J, p.x, p.y, p.z),
-                V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
-                V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
-                at.get::<V>(Of::I, p.w),
-                at.get::<V>(Of::J, p.w),
+                ends::<V>(at, p),
                 at.get::<V>(Of::K, Shared(set.rest.as_ptr() as *mut f32)),
                 at.get::<V>(Of::K, lambda_of),
                 at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32)),
@@ -716,17 +729,8 @@ impl Pass<'_> {
     unsafe fn velocity<V: Lanes, A: Access>(&mut self, at: &A) {
         let (set, p) = (self.set, self.p);
         // SAFETY: the caller's.
-        let (xi, xj, pi, pj, wi, wj, compliance) = unsafe {
-            (
-                V3::<V>::get(at, Of::I, p.x, p.y, p.z),
-                V3::<V>::get(at, Of::J, p.x, p.y, p.z),
-                V3::<V>::get(at, Of::I, p.px, p.py, p.pz),
-                V3::<V>::get(at, Of::J, p.px, p.py, p.pz),
-                at.get::<V>(Of::I, p.w),
-                at.get::<V>(Of::J, p.w),
-                at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32)),
-            )
-        };
+        let ((xi, xj, pi, pj, wi, wj), compliance) =
+            unsafe { (ends::<V>(at, p), at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32))) };
         let d = xj.sub(xi);
         let len2 = d.dot(d);
         let w = wi.add(wj);

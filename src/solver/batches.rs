@@ -134,10 +134,9 @@ pub fn colour_sticks(items: &[[u32; 2]], particle_count: usize) -> Colouring {
 mod tests {
     use super::*;
 
-    #[test]
-    fn batches_are_particle_disjoint_and_cover_everything() {
-        // A 10x10 grid's structural and shear edges.
-        let n = 10u32;
+    /// An n x n grid's structural edges and anti-diagonals, and the main
+    /// diagonals when `both_diagonals`.
+    fn grid_edges(n: u32, both_diagonals: bool) -> Vec<[u32; 2]> {
         let id = |r: u32, c: u32| r * n + c;
         let mut edges = Vec::new();
         for r in 0..n {
@@ -149,11 +148,21 @@ mod tests {
                     edges.push([id(r, c), id(r + 1, c)]);
                 }
                 if r + 1 < n && c + 1 < n {
-                    edges.push([id(r, c), id(r + 1, c + 1)]);
+                    if both_diagonals {
+                        edges.push([id(r, c), id(r + 1, c + 1)]);
+                    }
                     edges.push([id(r, c + 1), id(r + 1, c)]);
                 }
             }
         }
+        edges
+    }
+
+    #[test]
+    fn batches_are_particle_disjoint_and_cover_everything() {
+        // A 10x10 grid's structural and shear edges.
+        let n = 10u32;
+        let edges = grid_edges(n, true);
         let col = colour(&edges, (n * n) as usize);
         assert!(!col.serial_tail);
         let mut seen = vec![false; edges.len()];
@@ -183,21 +192,7 @@ mod tests {
     #[test]
     fn sticks_coloured_by_direction_are_disjoint_and_complete() {
         let n = 20u32;
-        let id = |r: u32, c: u32| r * n + c;
-        let mut edges = Vec::new();
-        for r in 0..n {
-            for c in 0..n {
-                if c + 1 < n {
-                    edges.push([id(r, c), id(r, c + 1)]);
-                }
-                if r + 1 < n {
-                    edges.push([id(r, c), id(r + 1, c)]);
-                }
-                if r + 1 < n && c + 1 < n {
-                    edges.push([id(r, c + 1), id(r + 1, c)]);
-                }
-            }
-        }
+        let mut edges = grid_edges(n, false);
         edges.push([3, 4]); // a duplicate goes to the greedy batches
         let col = colour_sticks(&edges, (n * n) as usize);
         let mut seen = vec![false; edges.len()];
