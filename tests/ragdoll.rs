@@ -5,12 +5,15 @@
 //!
 //! A limp humanoid dropped on a plane comes to rest, does not sink, keeps its
 //! bones and its joint limits: rest time and limits within issue 5's 3 s and
-//! 5 degrees; the bound on bone length is looser than its 2 %, which the
-//! neck of a head-first landing does not meet yet: see that test.
+//! 5 degrees; the bound on bone length is looser than its 2 %, which a limb
+//! or the neck landing first at 5 m/s does not meet yet for a frame or two:
+//! see those tests. Thirty random drops hold the same figures (a few
+//! propped-up legs topple slowly and take longer to rest).
 
 use sinew::{BoneDef, ColliderShape, ErrorKind, HUMANOID_BONES, Limit, Quat, RagdollDef, Vec3, World, WorldSettings};
 
 const DT: f32 = 1.0 / 60.0;
+const TAU: f32 = std::f32::consts::TAU;
 
 fn world(gravity: Vec3) -> World {
     World::new(WorldSettings { gravity, damping: 0.0, sleep_speed: 0.0, ..WorldSettings::default() }).unwrap()
@@ -99,15 +102,15 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
 
 #[test]
 fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
-    // Measured with the default settings (8 substeps, 1 iteration, two
-    // ragdoll passes, bone capsules colliding): rest at 1.23, 1.13 and
-    // 1.47 s; bones within 1.48, 0.71 and 4.16 %; limits within 0.0, 0.3
-    // and 3.8 degrees; no sinking. Issue 5 asks for 3 s, 2 % and 5 degrees.
+    // Measured with the default settings (8 substeps, 1 iteration, three
+    // ragdoll passes, bone capsules colliding): rest at 1.80, 1.03 and
+    // 1.25 s; bones within 1.20, 0.37 and 3.60 %; limits within 0.1, 0.1
+    // and 3.0 degrees; no sinking. Issue 5 asks for 3 s, 2 % and 5 degrees.
     // Rest and limits are held to it; the bone bound is looser: drop 2 lands
     // head first at 4.7 m/s and for two frames the body's weight compresses
-    // the chain chest - neck - head (4.2, 2.3 and 1.6 %, the 10 cm neck worst)
-    // faster than the passes carry the head's stop up to the chest (8 passes
-    // instead of 2 still leave 2.1 %).
+    // the chain chest - neck - head (the 10 cm neck worst) faster than the
+    // passes carry the head's stop up to the chest (8 passes instead of 3
+    // still leave 2.1 %).
     let drops = [
         (Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(1.5)),
         (Vec3::new(0.0, 2.0, 0.0), Quat::from_euler(glam::EulerRot::YXZ, 0.4, -1.2, 0.7)),
@@ -133,6 +136,47 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
         // in a frame, a hand whipping on landing; 1 rad a frame is 60 rad/s).
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
     }
+}
+
+#[test]
+fn thirty_random_limp_drops_rest_without_sinking_or_leaving_their_limits() {
+    // Heights 0.5 to 3 m, any orientation (a fixed LCG, so the same drops
+    // every run). Measured (three ragdoll passes): the worst bone 6.68 % (a
+    // shin landing on its ankle at 5 m/s, for one frame), the drops' worst
+    // bones 1.67 % on average; limits within 2.1 degrees; no sinking; 29
+    // of 30 at rest within 3 s, the last at 5.5 s: a leg left propped on
+    // its knee slowly topples over (a sleeping world stops it sooner; this
+    // one never sleeps). With two passes: 11.8 %, 2.5 % and 5.2 degrees.
+    let mut seed = 12345u64;
+    let mut uniform = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let (mut lengths, mut late) = (Vec::new(), 0);
+    for k in 0..30 {
+        let height = 0.5 + 2.5 * uniform();
+        let (a, b, c) = (uniform(), uniform(), uniform());
+        let rotation = Quat::from_euler(glam::EulerRot::YXZ, a * TAU, b * TAU, c * TAU);
+        let f = drop_humanoid(Vec3::new(0.0, height, 0.0), rotation);
+        eprintln!(
+            "drop {k} from {height:.2} m: rest {:.2} s, bones {:.2} % ({}), limits {:.1} deg, sink {:.1} mm",
+            f.rest,
+            f.length * 100.0,
+            HUMANOID_BONES[f.length_bone],
+            f.limit.to_degrees(),
+            f.sink * 1000.0
+        );
+        assert!(f.sink <= 0.01, "drop {k}: sank {} m", f.sink);
+        assert!(f.limit <= 5f32.to_radians(), "drop {k}: a joint {} degrees out of its limits", f.limit.to_degrees());
+        assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
+        assert!(f.length <= 0.08, "drop {k}: a bone's length off by {} %", f.length * 100.0);
+        late += usize::from(f.rest > 3.0);
+        lengths.push(f.length);
+    }
+    let mean = lengths.iter().sum::<f32>() / lengths.len() as f32;
+    eprintln!("mean of the worst bones {:.2} %; {late} drops rest after 3 s", mean * 100.0);
+    assert!(mean <= 0.02, "the drops' worst bones are {} % off on average", mean * 100.0);
+    assert!(late <= 3, "{late} of 30 drops were still moving after 3 s");
 }
 
 #[test]
