@@ -320,11 +320,14 @@ fn readback_scene(n: u32) {
     unsafe { sinew_world_destroy(w) };
 }
 
-/// Where figure `f` of the ragdolls scene starts: a 10 x 10 grid, tipped
-/// forward, each row a little higher.
-fn figure_root(f: usize) -> (sinew::Vec3, sinew::Quat) {
-    let at = sinew::Vec3::new((f % 10) as f32 * 2.0, 1.0 + (f / 10) as f32 * 0.1, (f / 10) as f32 * 2.0);
-    (at, sinew::Quat::from_rotation_x(1.0))
+/// Where figure `f` of `k` starts: on a square grid 1 m apart, its feet
+/// 0.5 to 2 m up (spread by index), tipped forward and turned about the
+/// vertical by an angle of its own, so the figures land in varied ways.
+fn figure_root(f: usize, k: usize) -> (sinew::Vec3, sinew::Quat) {
+    let side = (k as f64).sqrt().ceil() as usize;
+    let height = 0.5 + 1.5 * ((f * 7) % 16) as f32 / 15.0;
+    let at = sinew::Vec3::new((f % side) as f32, height, (f / side) as f32);
+    (at, sinew::Quat::from_rotation_y(f as f32 * 0.7) * sinew::Quat::from_rotation_x(1.0))
 }
 
 /// The textbook ragdoll for comparison: Jakobsen's stick figure of the same
@@ -334,7 +337,7 @@ fn figure_root(f: usize) -> (sinew::Vec3, sinew::Quat) {
 fn naive_figures(k: usize) -> Naive {
     let (mut x, mut sticks) = (Vec::new(), Vec::new());
     for f in 0..k {
-        let (at, turn) = figure_root(f);
+        let (at, turn) = figure_root(f, k);
         let def = sinew::RagdollDef::humanoid(at, turn, 1.8);
         let first = x.len();
         let find_or_add = |p: sinew::Vec3, x: &mut Vec<[f32; 3]>| -> usize {
@@ -360,38 +363,91 @@ fn naive_figures(k: usize) -> Naive {
     Naive { old: x.clone(), x, inv_mass, sticks }
 }
 
+/// How the ragdolls scene's figures are driven.
+#[derive(Clone, Copy, PartialEq)]
+enum Figures {
+    /// Limp, dropped as `figure_root` places them.
+    Dropped,
+    /// Standing on the ground, motors holding their standing pose.
+    Standing,
+}
+
+/// ms per step of the ragdolls scene over its first 5 s (300 steps), each
+/// run from a fresh world; the median of `runs`.
+fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
+    let defaults = sinew_default_world_def();
+    let mut per_run: Vec<f64> = (0..runs)
+        .map(|_| {
+            let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, SINEW_SIMD_AUTO, workers);
+            let mut c = SinewColliderId::default();
+            ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
+            // A few static boxes among the figures: one per 25 of them.
+            let side = (k as f64).sqrt().ceil() as usize;
+            for b in 0..k.div_ceil(25) {
+                let (i, j) = ((b * 5) % side, (b * 5) / side * 5);
+                let at = SinewTransform {
+                    position: SinewVec3 { x: i as f32 + 2.5, y: 0.2, z: j as f32 + 2.5 },
+                    rotation: sinew::Quat::from_rotation_y(0.4 * b as f32).into(),
+                };
+                let half = SinewVec3 { x: 0.6, y: 0.2, z: 0.4 };
+                ok(unsafe { sinew_collider_create_box(w, at, half, 0.5, &mut c) });
+            }
+            for f in 0..k {
+                let root = match figures {
+                    Figures::Dropped => {
+                        let (at, turn) = figure_root(f, k);
+                        SinewTransform { position: at.into(), rotation: turn.into() }
+                    }
+                    Figures::Standing => {
+                        let at = sinew::Vec3::new((f % side) as f32, 0.0, (f / side) as f32);
+                        SinewTransform { position: at.into(), rotation: sinew::Quat::IDENTITY.into() }
+                    }
+                };
+                let mut body = SinewBodyId::default();
+                ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
+                if figures == Figures::Standing {
+                    let mut pose = vec![SinewTransform::default(); 17];
+                    let mut n = 0;
+                    ok(unsafe { sinew_ragdoll_read_bones(w, body, pose.as_mut_ptr(), 17, &mut n) });
+                    ok(unsafe { sinew_ragdoll_set_motor_targets(w, body, pose.as_ptr(), n) });
+                }
+            }
+            let start = Instant::now();
+            for _ in 0..300 {
+                ok(unsafe { sinew_world_step(w, DT) });
+            }
+            let ms = start.elapsed().as_secs_f64() * 1e3 / 300.0;
+            unsafe { sinew_world_destroy(w) };
+            ms
+        })
+        .collect();
+    per_run.sort_by(f64::total_cmp);
+    per_run[runs / 2]
+}
+
 fn ragdolls_scene(k: usize, runs: usize) {
     let defaults = sinew_default_world_def();
-    // Falling and landing: the steps timed are the first second.
-    let steps = 60 / (runs + 1);
-    let sinew_ms = |workers: u32| {
-        let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, SINEW_SIMD_AUTO, workers);
-        let mut ground = SinewColliderId::default();
-        ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut ground) });
-        for f in 0..k {
-            let (at, turn) = figure_root(f);
-            let root = SinewTransform { position: at.into(), rotation: turn.into() };
-            let mut body = SinewBodyId::default();
-            ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
-        }
-        let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), steps, runs, steps);
-        unsafe { sinew_world_destroy(w) };
-        ms
-    };
-    let (one, two) = (sinew_ms(1), sinew_ms(2));
-    // The same passes a ragdoll gets: 2 of its own per world pass.
-    let passes = (defaults.substeps * defaults.iterations * 2) as usize;
+    let rows = [
+        ("dropped, 1 worker", ragdolls_ms(k, Figures::Dropped, 1, runs)),
+        ("dropped, 2 workers", ragdolls_ms(k, Figures::Dropped, 2, runs)),
+        ("standing on motors, 1 worker", ragdolls_ms(k, Figures::Standing, 1, runs)),
+    ];
+    // The same passes a ragdoll gets of its own per world pass.
+    let passes = (defaults.substeps * defaults.iterations * sinew::RAGDOLL_PASSES) as usize;
     let mut naive = naive_figures(k);
-    let naive_ms = time(|| naive.step(passes), steps, runs, steps);
-    println!("\n### ragdolls-{k}: humanoids dropped on a plane, the library's defaults (sleep off)\n");
+    let naive_ms = time(|| naive.step(passes), 30, runs, 300);
+    println!(
+        "\n### ragdolls-{k}: humanoids 1 m apart dropped from 0.5-2 m on a plane and {} boxes, the library's defaults (sleep off), mean over the first 5 s\n",
+        k.div_ceil(25)
+    );
     println!("| solver | ms/step | us per ragdoll | speed vs naive |");
     println!("|---|---:|---:|---:|");
     println!(
-        "| naive stick figures ({} sticks, {passes} passes) | {naive_ms:.3} | {:.1} | 1.00x |",
+        "| naive stick figures ({} sticks, {passes} passes, no contacts) | {naive_ms:.3} | {:.1} | 1.00x |",
         naive.sticks.len(),
         naive_ms * 1e3 / k as f64
     );
-    for (label, ms) in [("1 worker", one), ("2 workers", two)] {
+    for (label, ms) in rows {
         println!("| sinew ragdolls, {label} | {ms:.3} | {:.1} | {:.2}x |", ms * 1e3 / k as f64, naive_ms / ms);
     }
 }
@@ -570,9 +626,10 @@ fn main() {
         readback_scene(128);
     }
     if want("ragdolls") {
-        ragdolls_scene(100, runs);
+        // Each run is 5 s of simulated time from a fresh world.
+        ragdolls_scene(100, 3);
         if !quick {
-            ragdolls_scene(1000, 3);
+            ragdolls_scene(1000, 1);
         }
     }
     if want("terrain") {
