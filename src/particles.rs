@@ -293,7 +293,7 @@ mod tests {
         let mut p = Particles::default();
         let points: Vec<Vec3> = (0..37)
             .map(|i| {
-                let v = |k: usize| if (i + k) % 9 == 0 { odd[(i + k) % 4] } else { (i * 3 + k) as f32 * 0.37 };
+                let v = |k: usize| if (i + k).is_multiple_of(9) { odd[(i + k) % 4] } else { (i * 3 + k) as f32 * 0.37 };
                 Vec3::new(v(0), v(1), v(2))
             })
             .collect();
