@@ -490,8 +490,8 @@ mod x86 {
                 *base.add(idx[l] as usize) = v[l];
             }
         }
-        // Masked loads do not touch the lanes masked off, so a run's base
-        // may lie outside `p`'s array (wrapping pointer arithmetic).
+        // Masked loads and stores do not touch the lanes masked off, so a
+        // run's base may lie outside `p`'s array (wrapping pointer arithmetic).
         #[inline(always)]
         unsafe fn load_runs(p: *const f32, a: usize, b: usize, r: usize) -> Self {
             let first = _mm256_cmpgt_epi32(_mm256_set1_epi32(r as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -500,16 +500,12 @@ mod x86 {
             let y = _mm256_maskload_ps(p.wrapping_add(b).wrapping_sub(r), second);
             V8(_mm256_blendv_ps(y, x, _mm256_castsi256_ps(first)))
         }
-        // Lane by lane, as `scatter`: AVX's masked stores (`vmaskmovps`)
-        // made sticks-128 ~4% slower at this level than these eight stores
-        // (best of 9, AMD EPYC).
         #[inline(always)]
         unsafe fn store_runs(self, p: *mut f32, a: usize, b: usize, r: usize) {
-            let mut v = [0.0f32; 8];
-            _mm256_storeu_ps(v.as_mut_ptr(), self.0);
-            for (l, v) in v.into_iter().enumerate() {
-                *p.add(if l < r { a + l } else { b + l - r }) = v;
-            }
+            let first = _mm256_cmpgt_epi32(_mm256_set1_epi32(r as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            let second = _mm256_xor_si256(first, _mm256_set1_epi32(-1));
+            _mm256_maskstore_ps(p.wrapping_add(a), first, self.0);
+            _mm256_maskstore_ps(p.wrapping_add(b).wrapping_sub(r), second, self.0);
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
