@@ -308,13 +308,27 @@ fn readback_scene(n: u32) {
         9,
         50,
     ) * 1e3;
+    // The floor: a plain copy of the same bytes between two caller buffers,
+    // timed the same way.
+    let from = vec![SinewVec3::default(); count];
+    let mut to = vec![SinewVec3::default(); count];
+    let us_copy = time(
+        || {
+            to.copy_from_slice(black_box(&from));
+            black_box(&to);
+        },
+        100,
+        9,
+        200,
+    ) * 1e3;
     let bytes = (count * 12) as f64;
     println!("\n### readback-{n}: {count} particles\n");
-    println!("| call | us/call | GB/s |");
-    println!("|---|---:|---:|");
-    println!("| sinew_body_read_positions | {us:.1} | {:.2} |", bytes / us / 1e3);
+    println!("| call | us/call | GB/s | vs memcpy |");
+    println!("|---|---:|---:|---:|");
+    println!("| sinew_body_read_positions | {us:.1} | {:.2} | {:.2}x |", bytes / us / 1e3, us / us_copy);
+    println!("| memcpy of the same bytes (copy_from_slice) | {us_copy:.1} | {:.2} | 1.00x |", bytes / us_copy / 1e3);
     println!(
-        "| sinew_cloth_write_vertices (positions + normals, stride 24) | {us_vb:.1} | {:.2} |",
+        "| sinew_cloth_write_vertices (positions + normals, stride 24) | {us_vb:.1} | {:.2} | |",
         2.0 * bytes / us_vb / 1e3
     );
     unsafe { sinew_world_destroy(w) };

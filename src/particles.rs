@@ -7,6 +7,7 @@
 //! particles (inverse mass 0, at the origin), so a wide kernel can walk whole
 //! lanes of a body without a tail loop.
 
+use crate::simd::{self, Kernel, Lanes, SimdLevel};
 use glam::Vec3;
 use std::ops::Range;
 
@@ -130,6 +131,58 @@ impl Particles {
     }
 }
 
+/// A range of the store's positions, read as columns for a bulk readback.
+pub struct Columns<'a> {
+    x: &'a [f32],
+    y: &'a [f32],
+    z: &'a [f32],
+    simd: SimdLevel,
+}
+
+impl<'a> Columns<'a> {
+    /// Positions `r` of `p`, interleaved at `simd` when written out.
+    pub fn of(p: &'a Particles, r: Range<usize>, simd: SimdLevel) -> Self {
+        Columns { x: &p.x[r.clone()], y: &p.y[r.clone()], z: &p.z[r], simd }
+    }
+
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Writes the positions as `[x, y, z]` triples (an engine's vector
+    /// array); `out` holds exactly [`Columns::len`]. The values are copied,
+    /// so the bits are the store's.
+    ///
+    /// Why through [`simd::dispatch`]: the loop is the plain zip of three
+    /// columns into triples, which the compiler turns into lane permutes
+    /// (two-source shuffles) at the dispatched width. Measured on 16,384
+    /// positions (AVX-512 machine, benches/scenes.rs readback-128): the
+    /// element-by-element iterator with bounds checks took 29 us (6.7x a
+    /// `memcpy` of the same 196 KB); this loop takes 8 us compiled for
+    /// SSE2 and 5 us for AVX-512, a `memcpy` 4.6 us.
+    pub fn interleave(&self, out: &mut [[f32; 3]]) {
+        assert_eq!(out.len(), self.len(), "a readback buffer of the body's count");
+        simd::dispatch(self.simd, &mut Interleave { from: self, out });
+    }
+}
+
+/// [`Columns::interleave`] as a kernel: the loop does not use the lanes, it
+/// only needs to be compiled for the level's instruction set.
+struct Interleave<'c, 'a> {
+    from: &'c Columns<'a>,
+    out: &'c mut [[f32; 3]],
+}
+
+impl Kernel for Interleave<'_, '_> {
+    #[inline(always)]
+    fn run<V: Lanes>(&mut self) {
+        let Columns { x, y, z, .. } = self.from;
+        for (o, ((&x, &y), &z)) in self.out.iter_mut().zip(x.iter().zip(*y).zip(*z)) {
+            *o = [x, y, z];
+        }
+    }
+}
+
 impl ParticlesMut<'_> {
     pub fn len(&self) -> usize {
         self.x.len()
@@ -228,4 +281,29 @@ pub(crate) fn check_disjoint(ranges: &[Range<usize>], len: usize, order: &mut Ve
 pub(crate) unsafe fn slice_at<'a, T>(base: *mut T, r: &Range<usize>) -> &'a mut [T] {
     // SAFETY: the caller's.
     unsafe { std::slice::from_raw_parts_mut(base.add(r.start), r.len()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interleaved_positions_are_the_stored_bits_at_every_simd_level() {
+        let odd = [f32::from_bits(0x7fc0_1234), -0.0, f32::INFINITY, f32::MIN_POSITIVE / 2.0];
+        let mut p = Particles::default();
+        let points: Vec<Vec3> = (0..37)
+            .map(|i| {
+                let v = |k: usize| if (i + k).is_multiple_of(9) { odd[(i + k) % 4] } else { (i * 3 + k) as f32 * 0.37 };
+                Vec3::new(v(0), v(1), v(2))
+            })
+            .collect();
+        p.append(&points, |_| 1.0);
+        let bits = |v: &[[f32; 3]]| v.iter().flatten().map(|f| f.to_bits()).collect::<Vec<_>>();
+        let stored: Vec<u32> = (3..37).flat_map(|i| [p.x[i], p.y[i], p.z[i]]).map(f32::to_bits).collect();
+        for level in SimdLevel::all_available() {
+            let mut out = vec![[0.0; 3]; 34];
+            Columns::of(&p, 3..37, level).interleave(&mut out);
+            assert_eq!(bits(&out), stored, "{level:?}");
+        }
+    }
 }

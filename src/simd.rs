@@ -161,6 +161,36 @@ pub trait Lanes: Copy {
         let _ = (b, d);
         unreachable_lanes(a)
     }
+    /// Two runs of consecutive values: lanes `l < r` from `p[a + l]`, lanes
+    /// `l >= r` from `p[b + l - r]` (`0 <= r <= W`). Only those elements are
+    /// read. The default goes one lane at a time.
+    ///
+    /// # Safety
+    /// `p + a .. p + a + r` and `p + b .. p + b + W - r` readable.
+    #[inline(always)]
+    unsafe fn load_runs(p: *const f32, a: usize, b: usize, r: usize) -> Self {
+        let mut v = [0.0f32; 16];
+        for (l, v) in v.iter_mut().enumerate().take(Self::W) {
+            // SAFETY: the caller's.
+            *v = unsafe { *p.add(if l < r { a + l } else { b + l - r }) };
+        }
+        // SAFETY: `v` holds 16 values.
+        unsafe { Self::load(v.as_ptr()) }
+    }
+    /// Writes the lanes where [`Lanes::load_runs`] reads them, and nothing else.
+    ///
+    /// # Safety
+    /// As `load_runs`, writable.
+    #[inline(always)]
+    unsafe fn store_runs(self, p: *mut f32, a: usize, b: usize, r: usize) {
+        let mut v = [0.0f32; 16];
+        // SAFETY: `v` holds 16 values.
+        unsafe { self.store(v.as_mut_ptr()) };
+        for (l, v) in v.iter().enumerate().take(Self::W) {
+            // SAFETY: the caller's.
+            unsafe { *p.add(if l < r { a + l } else { b + l - r }) = *v };
+        }
+    }
     /// `base[idx[l]]` per lane.
     ///
     /// # Safety
@@ -460,6 +490,23 @@ mod x86 {
                 *base.add(idx[l] as usize) = v[l];
             }
         }
+        // Masked loads and stores do not touch the lanes masked off, so a
+        // run's base may lie outside `p`'s array (wrapping pointer arithmetic).
+        #[inline(always)]
+        unsafe fn load_runs(p: *const f32, a: usize, b: usize, r: usize) -> Self {
+            let first = _mm256_cmpgt_epi32(_mm256_set1_epi32(r as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            let second = _mm256_xor_si256(first, _mm256_set1_epi32(-1));
+            let x = _mm256_maskload_ps(p.wrapping_add(a), first);
+            let y = _mm256_maskload_ps(p.wrapping_add(b).wrapping_sub(r), second);
+            V8(_mm256_blendv_ps(y, x, _mm256_castsi256_ps(first)))
+        }
+        #[inline(always)]
+        unsafe fn store_runs(self, p: *mut f32, a: usize, b: usize, r: usize) {
+            let first = _mm256_cmpgt_epi32(_mm256_set1_epi32(r as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            let second = _mm256_xor_si256(first, _mm256_set1_epi32(-1));
+            _mm256_maskstore_ps(p.wrapping_add(a), first, self.0);
+            _mm256_maskstore_ps(p.wrapping_add(b).wrapping_sub(r), second, self.0);
+        }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
             V8(unsafe { _mm256_add_ps(self.0, o.0) })
@@ -554,6 +601,19 @@ mod x86 {
             let i = _mm512_loadu_si512(idx.as_ptr() as *const __m512i);
             let mask: __mmask16 = if n >= 16 { 0xFFFF } else { (1u16 << n) - 1 };
             _mm512_mask_i32scatter_ps::<4>(base, mask, i, self.0);
+        }
+        // As for `V8`: the lanes masked off are not touched.
+        #[inline(always)]
+        unsafe fn load_runs(p: *const f32, a: usize, b: usize, r: usize) -> Self {
+            let first: __mmask16 = ((1u32 << r) - 1) as u16;
+            let x = _mm512_maskz_loadu_ps(first, p.wrapping_add(a));
+            V16(_mm512_mask_loadu_ps(x, !first, p.wrapping_add(b).wrapping_sub(r)))
+        }
+        #[inline(always)]
+        unsafe fn store_runs(self, p: *mut f32, a: usize, b: usize, r: usize) {
+            let first: __mmask16 = ((1u32 << r) - 1) as u16;
+            _mm512_mask_storeu_ps(p.wrapping_add(a), first, self.0);
+            _mm512_mask_storeu_ps(p.wrapping_add(b).wrapping_sub(r), !first, self.0);
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {

@@ -11,7 +11,7 @@ use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
-use crate::particles::{Particles, padded};
+use crate::particles::{Columns, Particles, padded};
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
 use crate::solver::{Exec, Scratch};
 use glam::{Quat, Vec3};
@@ -684,6 +684,13 @@ impl World {
         let body = self.body(id)?;
         let p = &self.particles;
         Ok((body.first..body.first + body.count).map(move |i| p.position(i)))
+    }
+
+    /// Positions of a body's particles as columns, for a bulk readback in
+    /// the world's SIMD level.
+    pub(crate) fn position_columns(&self, id: BodyId) -> Result<Columns<'_>> {
+        let body = self.body(id)?;
+        Ok(Columns::of(&self.particles, body.first..body.first + body.count, self.execution.simd))
     }
 
     /// Velocities of a body's particles (m/s, over the last substep).

@@ -1,6 +1,8 @@
 //! `sinew_body_*`: particle bodies, sticks, targets, motion control, readback.
 
-use super::boundary::{Failure, SinewWorld, checked_out, checked_slice, optional_out, read_into, world_ref};
+use super::boundary::{
+    Failure, SinewWorld, checked_out, checked_slice, optional_out, read_into, read_with, vec3s_as_arrays, world_ref,
+};
 use super::collider::{SINEW_COMBINE_AVERAGE, SinewMaterial};
 use super::types::*;
 use crate::{BodyId, DistanceConstraint, DistanceMethod, Target, Vec3};
@@ -399,9 +401,12 @@ unsafe fn read_vectors(
     world.read(|w| {
         let id = BodyId::from(body);
         match quantity {
-            Quantity::Positions => unsafe {
-                read_into(out, capacity, out_count, w.positions(id)?.map(SinewVec3::from))
-            },
+            Quantity::Positions => {
+                let columns = w.position_columns(id)?;
+                unsafe {
+                    read_with(out, capacity, out_count, columns.len(), |o| columns.interleave(vec3s_as_arrays(o)))
+                }
+            }
             Quantity::Velocities => unsafe {
                 read_into(out, capacity, out_count, w.velocities(id)?.map(SinewVec3::from))
             },

@@ -283,6 +283,39 @@ pub(crate) unsafe fn read_into<T>(
     Ok(())
 }
 
+/// The readback protocol of [`read_into`] for a writer of `n` values that
+/// fills the caller's buffer in bulk.
+///
+/// # Safety
+/// `out` is NULL or valid for writes of `capacity` `T`s.
+pub(crate) unsafe fn read_with<T>(
+    out: *mut T,
+    capacity: u32,
+    out_count: Option<&mut u32>,
+    n: usize,
+    fill: impl FnOnce(&mut [T]),
+) -> Result<(), Failure> {
+    let store = || {
+        if let Some(c) = out_count {
+            *c = n as u32;
+        }
+    };
+    if let Some(out) = unsafe { readback(out, capacity as usize, n, store) }? {
+        fill(out);
+    }
+    Ok(())
+}
+
+/// Vectors as the core's `[x, y, z]` triples, in place.
+pub(crate) fn vec3s_as_arrays(v: &mut [SinewVec3]) -> &mut [[f32; 3]] {
+    const _: () = assert!(size_of::<SinewVec3>() == size_of::<[f32; 3]>());
+    const _: () = assert!(align_of::<SinewVec3>() == align_of::<[f32; 3]>());
+    // SAFETY: `SinewVec3` is `repr(C)` of three `f32`s, so it has the size,
+    // alignment and field offsets of `[f32; 3]` (asserted above); the
+    // borrow is handed over whole.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<[f32; 3]>(), v.len()) }
+}
+
 /// An optional output pointer: NULL means "not wanted".
 ///
 /// # Safety

@@ -18,20 +18,22 @@ use crate::particles::ParticlesMut;
 use glam::Vec3;
 
 /// `x_prev <- x`, `x <- x'` for every particle of the range.
+///
+/// One coordinate at a time, and a pinned particle's `x` stored back rather
+/// than skipped: the loops have no branch and the compiler runs them on
+/// whole vectors (the same operations per particle, so the same bits).
 pub fn predict(p: &mut ParticlesMut, velocity_scale: f32, displacement: Vec3) {
-    for i in 0..p.len() {
-        let moving = p.inv_mass[i] > 0.0;
-        let (x, y, z) = (p.x[i], p.y[i], p.z[i]);
-        let nx = x + (x - p.px[i]) * velocity_scale + displacement.x;
-        let ny = y + (y - p.py[i]) * velocity_scale + displacement.y;
-        let nz = z + (z - p.pz[i]) * velocity_scale + displacement.z;
-        p.px[i] = x;
-        p.py[i] = y;
-        p.pz[i] = z;
-        if moving {
-            p.x[i] = nx;
-            p.y[i] = ny;
-            p.z[i] = nz;
+    let w = &*p.inv_mass;
+    for (x, px, a) in [
+        (&mut *p.x, &mut *p.px, displacement.x),
+        (&mut *p.y, &mut *p.py, displacement.y),
+        (&mut *p.z, &mut *p.pz, displacement.z),
+    ] {
+        for ((x, px), &w) in x.iter_mut().zip(px.iter_mut()).zip(w) {
+            let now = *x;
+            let next = now + (now - *px) * velocity_scale + a;
+            *px = now;
+            *x = if w > 0.0 { next } else { now };
         }
     }
 }

@@ -536,8 +536,11 @@ fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
 /// Whether every position of the island is finite and within the world's
 /// coordinate range.
 fn sane(views: &[ParticlesMut]) -> bool {
-    let ok = |v: &f32| v.abs() <= MAX_COORDINATE; // false for NaN and inf
-    views.iter().all(|p| p.x.iter().all(ok) && p.y.iter().all(ok) && p.z.iter().all(ok))
+    // A fold instead of `all`: without the early exit the compiler checks
+    // whole vectors at a time (34 us -> ~5 us on sticks-128's 16,384
+    // particles); the answer is the same.
+    let ok = |a: &[f32]| a.iter().fold(true, |ok, v| ok & (v.abs() <= MAX_COORDINATE)); // false for NaN and inf
+    views.iter().all(|p| ok(p.x) && ok(p.y) && ok(p.z))
 }
 
 /// The cluster rotations of the island's ragdolls and rigid bodies: state a
@@ -616,18 +619,61 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
 /// The body's particles now and where their velocity takes them by the end
 /// of the step (`ahead` = dt / h_prev), and its targets' points.
 fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
-    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    for i in body.first..body.first + body.count {
-        let x = p.position(i);
-        let later = x + (x - p.previous(i)) * ahead;
-        lo = lo.min(x).min(later);
-        hi = hi.max(x).max(later);
-    }
+    let range = body.first..body.first + body.count;
+    let (mut lo, mut hi) = match lane_bounds(p, range.clone(), ahead) {
+        Some(bounds) => bounds,
+        None => {
+            let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+            for i in range {
+                let x = p.position(i);
+                let later = x + (x - p.previous(i)) * ahead;
+                lo = lo.min(x).min(later);
+                hi = hi.max(x).max(later);
+            }
+            (lo, hi)
+        }
+    };
     for &t in &body.targets.to {
         lo = lo.min(t);
         hi = hi.max(t);
     }
     (lo, hi)
+}
+
+/// The bounds of [`swept_bounds`]'s particle loop, column by column in 16
+/// independent lanes, or `None` when a value is NaN. Without NaN the
+/// minimum and maximum do not depend on the order they are taken in (only
+/// the sign of a zero may, which no use of the bounds can see: they are
+/// compared and widened by a positive margin). With a NaN they do, and the
+/// caller takes them in particle order. Why: the particle-order loop is one
+/// chain of dependent compares; on sticks-128 (16,384 particles) it took
+/// ~75 us per step, 3% of the step once the stick passes were fast.
+fn lane_bounds(p: &Particles, range: std::ops::Range<usize>, ahead: f32) -> Option<(Vec3, Vec3)> {
+    const W: usize = 16;
+    // glam's, which compile to single min/max instructions.
+    let min = |a: f32, b: f32| if a < b { a } else { b };
+    let max = |a: f32, b: f32| if a > b { a } else { b };
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    let mut nan = false;
+    for (k, (x, px)) in [(&p.x, &p.px), (&p.y, &p.py), (&p.z, &p.pz)].into_iter().enumerate() {
+        let (x, px) = (&x[range.clone()], &px[range.clone()]);
+        let (mut l, mut h) = ([f32::INFINITY; W], [f32::NEG_INFINITY; W]);
+        let mut lanes = |x: &[f32], px: &[f32]| {
+            for (j, (&v, &pv)) in x.iter().zip(px).enumerate() {
+                let later = v + (v - pv) * ahead; // NaN whenever v is: one check covers both
+                nan |= later.is_nan();
+                l[j] = min(min(l[j], v), later);
+                h[j] = max(max(h[j], v), later);
+            }
+        };
+        let (xs, pxs) = (x.chunks_exact(W), px.chunks_exact(W));
+        let (x_tail, px_tail) = (xs.remainder(), pxs.remainder());
+        xs.zip(pxs).for_each(|(x, px)| lanes(x, px));
+        lanes(x_tail, px_tail);
+        lo[k] = l.into_iter().fold(lo[k], min);
+        hi[k] = h.into_iter().fold(hi[k], max);
+    }
+    (!nan).then(|| (Vec3::from(lo), Vec3::from(hi)))
 }
 
 /// Lists the colliders the body may reach during this step: its swept
