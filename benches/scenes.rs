@@ -338,10 +338,20 @@ fn readback_scene(n: u32) {
 /// 0.5 to 2 m up (spread by index), tipped forward and turned about the
 /// vertical by an angle of its own, so the figures land in varied ways.
 fn figure_root(f: usize, k: usize) -> (sinew::Vec3, sinew::Quat) {
-    let side = (k as f64).sqrt().ceil() as usize;
     let height = 0.5 + 1.5 * ((f * 7) % 16) as f32 / 15.0;
-    let at = sinew::Vec3::new((f % side) as f32, height, (f / side) as f32);
+    let at = grid_spot(f, k) + sinew::Vec3::Y * height;
     (at, sinew::Quat::from_rotation_y(f as f32 * 0.7) * sinew::Quat::from_rotation_x(1.0))
+}
+
+/// Figure `f`'s spot on the ground of a square grid 1 m apart holding `k`.
+fn grid_spot(f: usize, k: usize) -> sinew::Vec3 {
+    let side = grid_side(k);
+    sinew::Vec3::new((f % side) as f32, 0.0, (f / side) as f32)
+}
+
+/// Figures per row of the square grid of `k`.
+fn grid_side(k: usize) -> usize {
+    (k as f64).sqrt().ceil() as usize
 }
 
 /// The textbook ragdoll for comparison: Jakobsen's stick figure of the same
@@ -396,7 +406,7 @@ fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
             let mut c = SinewColliderId::default();
             ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
             // A few static boxes among the figures: one per 25 of them.
-            let side = (k as f64).sqrt().ceil() as usize;
+            let side = grid_side(k);
             for b in 0..k.div_ceil(25) {
                 let (i, j) = ((b * 5) % side, (b * 5) / side * 5);
                 let at = SinewTransform {
@@ -413,8 +423,7 @@ fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
                         SinewTransform { position: at.into(), rotation: turn.into() }
                     }
                     Figures::Standing => {
-                        let at = sinew::Vec3::new((f % side) as f32, 0.0, (f / side) as f32);
-                        SinewTransform { position: at.into(), rotation: sinew::Quat::IDENTITY.into() }
+                        SinewTransform { position: grid_spot(f, k).into(), rotation: sinew::Quat::IDENTITY.into() }
                     }
                 };
                 let mut body = SinewBodyId::default();

@@ -270,21 +270,18 @@ pub(crate) unsafe fn read_into<T>(
     values: impl ExactSizeIterator<Item = T>,
 ) -> Result<(), Failure> {
     let n = values.len();
-    let store = || {
-        if let Some(c) = out_count {
-            *c = n as u32;
-        }
-    };
-    if let Some(out) = unsafe { readback(out, capacity as usize, n, store) }? {
-        for (o, v) in out.iter_mut().zip(values) {
-            *o = v;
-        }
+    // SAFETY: the caller's.
+    unsafe {
+        read_with(out, capacity, out_count, n, |out| {
+            for (o, v) in out.iter_mut().zip(values) {
+                *o = v;
+            }
+        })
     }
-    Ok(())
 }
 
 /// The readback protocol of [`read_into`] for a writer of `n` values that
-/// fills the caller's buffer in bulk.
+/// fills the caller's buffer in bulk (given exactly `n` elements).
 ///
 /// # Safety
 /// `out` is NULL or valid for writes of `capacity` `T`s.
