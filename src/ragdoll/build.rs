@@ -27,6 +27,7 @@ use crate::constraints::angle_limit::{Limit, TwistLimit};
 use crate::constraints::inequality::Inequality;
 use crate::constraints::rigid_point::PointRange;
 use crate::constraints::shape_match::ClusterSet;
+use crate::ragdoll::lengths::{Follower, Lengths};
 use glam::{Quat, Vec3};
 use std::f32::consts::PI;
 
@@ -54,6 +55,8 @@ pub struct Built {
     /// Separations.
     pub inequalities: Vec<Inequality>,
     pub twists: Vec<TwistLimit>,
+    /// Each bone's distances from its head to its other joint particles.
+    pub lengths: Lengths,
 }
 
 /// Where a bone's tail is: `length` along its local +Y, or up to its first
@@ -190,7 +193,33 @@ pub fn build(def: &RagdollDef, tails: &[Vec3]) -> Built {
     }
 
     let inequalities = separations(&positions, &radii, &joint, &members);
-    Built { positions, inv_masses, radii, heads, tails: tail_ids, clusters, points, inequalities, twists }
+    // A joint particle is a bone's head or one bone's tail or socket, so
+    // each bone's distances from its head make a tree.
+    let is_joint = |i: u32| joint.get(i as usize) == Some(&true);
+    let edges: Vec<(u32, u32)> = members
+        .iter()
+        .zip(&heads)
+        .flat_map(|(m, &h)| m.iter().filter(move |&&i| i != h && is_joint(i)).map(move |&i| (h, i)))
+        .collect();
+    let mut holders = vec![0u32; positions.len()];
+    for m in &members {
+        for &i in m {
+            holders[i as usize] += 1;
+        }
+    }
+    let followers = members
+        .iter()
+        .enumerate()
+        .flat_map(|(b, m)| m.iter().filter(|&&i| !is_joint(i)).map(move |&i| (b, i)))
+        .map(|(b, i)| Follower {
+            head: heads[b],
+            tail: tail_ids[b],
+            particle: i,
+            share: 1.0 / holders[i as usize] as f32,
+        })
+        .collect();
+    let lengths = Lengths::new(positions.len(), &positions, &edges, followers);
+    Built { positions, inv_masses, radii, heads, tails: tail_ids, clusters, points, inequalities, twists, lengths }
 }
 
 /// Particles as they are added: position, radius, whether at a joint.

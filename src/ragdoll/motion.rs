@@ -76,8 +76,12 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         let d = p.position(i) - p.previous(i) - displacement;
         momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
-    let (_, inv_inertia) = clusters.inv_mass_properties(k, p, center + origin);
-    let inv_inertia = inv_inertia?;
+    // The inertia of the particles as they are, not the rest inertia
+    // turned by the last fit: `lengths` moves the joints after the fits, and
+    // a limb's inertia about its own axis is small, so a rest inertia turned
+    // by a slightly stale rotation reads the limb's swing as a fast spin.
+    let (_, inertia) = clusters.mass_properties(k, p, center + origin);
+    let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse())?;
     Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 

@@ -21,6 +21,8 @@
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           ragdoll     PASSES x (collisions, rigid bones, joint
 //!                       limits, separations)                       ragdoll/
+//!                       collisions, then bone lengths solved exactly
+//!                       with the contacts held                     ragdoll/lengths.rs
 //!           rigid body  PASSES x (point collisions, sticks or
 //!                       cluster), point collisions                 rigid/
 //!           collisions  project out of the candidates              collision/
@@ -477,6 +479,12 @@ fn solve_island(
                     r.collide(p, &body.candidates, prepared);
                 } else if !body.candidates.is_empty() {
                     collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, &pass);
+                }
+                if let Some(ragdoll) = &mut body.ragdoll {
+                    // Bone lengths exactly, the ground holding what it
+                    // pushed this substep.
+                    let c = &*c;
+                    ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
