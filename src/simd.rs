@@ -223,6 +223,8 @@ pub trait Lanes: Copy {
     fn or(a: Self::M, b: Self::M) -> Self::M;
     /// `m ? a : b` per lane.
     fn select(m: Self::M, a: Self, b: Self) -> Self;
+    /// Is any lane of `m` set?
+    fn any(m: Self::M) -> bool;
 }
 
 #[inline(always)]
@@ -366,6 +368,10 @@ impl Lanes for f32 {
     fn select(m: bool, a: Self, b: Self) -> Self {
         if m { a } else { b }
     }
+    #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -460,6 +466,10 @@ mod x86 {
         fn select(m: __m128, a: Self, b: Self) -> Self {
             V4(unsafe { _mm_or_ps(_mm_and_ps(m, a.0), _mm_andnot_ps(m, b.0)) })
         }
+        #[inline(always)]
+        fn any(m: __m128) -> bool {
+            unsafe { _mm_movemask_ps(m) != 0 }
+        }
     }
 
     impl Lanes for V8 {
@@ -550,6 +560,10 @@ mod x86 {
         #[inline(always)]
         fn select(m: __m256, a: Self, b: Self) -> Self {
             V8(unsafe { _mm256_blendv_ps(b.0, a.0, m) })
+        }
+        #[inline(always)]
+        fn any(m: __m256) -> bool {
+            unsafe { _mm256_movemask_ps(m) != 0 }
         }
         const UNZIP: bool = true;
         #[inline(always)]
@@ -661,6 +675,10 @@ mod x86 {
         #[inline(always)]
         fn select(m: __mmask16, a: Self, b: Self) -> Self {
             V16(unsafe { _mm512_mask_blend_ps(m, b.0, a.0) })
+        }
+        #[inline(always)]
+        fn any(m: __mmask16) -> bool {
+            m != 0
         }
         const UNZIP: bool = true;
         #[inline(always)]

@@ -1,6 +1,6 @@
 //! Capsule collider: the points within `radius` of the segment `a`-`b`.
 
-use super::{Shape, ball_contact, boxes_overlap, closest_on_segment};
+use super::{Shape, ball_contact, boxes_overlap, closest_on_segment, near::Bound};
 use glam::Vec3;
 
 #[derive(Debug, Clone, Copy)]
@@ -46,5 +46,9 @@ impl Shape for Capsule {
 
     fn source(&self) -> u32 {
         self.source
+    }
+
+    fn bound(&self) -> Bound {
+        Bound::Ball { center: self.a + self.ab * 0.5, radius: self.ab.length() * 0.5 + self.radius }
     }
 }

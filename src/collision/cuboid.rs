@@ -3,7 +3,7 @@
 //! A point outside is pushed from the closest point of the box; a point inside
 //! leaves through the nearest face.
 
-use super::{Shape, boxes_overlap};
+use super::{Shape, boxes_overlap, near::Bound};
 use glam::{Mat3, Quat, Vec3};
 
 #[derive(Debug, Clone, Copy)]
@@ -68,5 +68,9 @@ impl Shape for Cuboid {
 
     fn source(&self) -> u32 {
         self.source
+    }
+
+    fn bound(&self) -> Bound {
+        Bound::Ball { center: self.center, radius: self.half.length() }
     }
 }

@@ -2,7 +2,7 @@
 //! frame (`convex::ConvexHull`), points and sticks are brought into it.
 
 use super::convex::ConvexHull;
-use super::{Shape, boxes_overlap, segment};
+use super::{Shape, boxes_overlap, near::Bound, segment};
 use glam::{Mat3, Quat, Vec3};
 use std::sync::Arc;
 
@@ -80,5 +80,9 @@ impl Shape for Hull {
 
     fn source(&self) -> u32 {
         self.source
+    }
+
+    fn bound(&self) -> Bound {
+        Bound::Ball { center: (self.lo + self.hi) * 0.5, radius: (self.hi - self.lo).length() * 0.5 }
     }
 }

@@ -27,6 +27,7 @@ pub mod friction;
 pub mod heightfield;
 pub mod hull;
 pub mod material;
+pub mod near;
 pub mod plane;
 pub mod ray;
 pub mod readback;
@@ -227,6 +228,11 @@ pub trait Shape {
     fn distance(&self, p: Vec3) -> f32;
     /// Index of the collider in [`Prepared::sources`].
     fn source(&self) -> u32;
+    /// What the shape lies within, for a cheap first test of many
+    /// particles (see `near`).
+    fn bound(&self) -> near::Bound {
+        near::Bound::Everywhere
+    }
 }
 
 impl Collider {
@@ -550,6 +556,8 @@ pub struct PassContext<'a> {
     /// passes fight the bones' fits (a limp drop then took 5 s to rest
     /// instead of 1).
     pub friction_at_push: bool,
+    /// The lanes of the first test of many particles against a shape.
+    pub simd: crate::simd::SimdLevel,
 }
 
 /// One collision pass over a body's particles against its candidates, with
@@ -570,9 +578,10 @@ pub fn project(
     ctx: &PassContext,
 ) {
     if radii.is_empty() {
-        project_all(p, contacts, |_| radius, candidates, ctx);
+        project_all(p, contacts, |_| radius, radius, candidates, ctx);
     } else {
-        project_all(p, contacts, |i| radii.get(i).copied().unwrap_or(0.0), candidates, ctx);
+        let largest = radii.iter().fold(0.0, |m: f32, &r| m.max(r));
+        project_all(p, contacts, |i| radii.get(i).copied().unwrap_or(0.0), largest, candidates, ctx);
     }
 }
 
@@ -592,24 +601,26 @@ pub fn project_body(
     }
 }
 
+/// As `project`, `largest` the largest of the radii.
 fn project_all(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
     radius: impl Fn(usize) -> f32 + Copy,
+    largest: f32,
     candidates: &Candidates,
     ctx: &PassContext,
 ) {
     let prepared = ctx.prepared;
     // Thin shapes first swept (planes are solid to any depth: never passed).
-    sweep_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres, ctx);
-    sweep_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes, ctx);
-    sweep_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules, ctx);
-    sweep_kind(p, contacts, radius, &candidates.convexes, &prepared.convexes, ctx);
-    project_kind(p, contacts, radius, &candidates.planes, &prepared.planes, ctx);
-    project_kind(p, contacts, radius, &candidates.spheres, &prepared.spheres, ctx);
-    project_kind(p, contacts, radius, &candidates.boxes, &prepared.boxes, ctx);
-    project_kind(p, contacts, radius, &candidates.capsules, &prepared.capsules, ctx);
-    project_kind(p, contacts, radius, &candidates.convexes, &prepared.convexes, ctx);
+    sweep_kind(p, contacts, radius, largest, &candidates.spheres, &prepared.spheres, ctx);
+    sweep_kind(p, contacts, radius, largest, &candidates.boxes, &prepared.boxes, ctx);
+    sweep_kind(p, contacts, radius, largest, &candidates.capsules, &prepared.capsules, ctx);
+    sweep_kind(p, contacts, radius, largest, &candidates.convexes, &prepared.convexes, ctx);
+    project_kind(p, contacts, radius, largest, &candidates.planes, &prepared.planes, ctx);
+    project_kind(p, contacts, radius, largest, &candidates.spheres, &prepared.spheres, ctx);
+    project_kind(p, contacts, radius, largest, &candidates.boxes, &prepared.boxes, ctx);
+    project_kind(p, contacts, radius, largest, &candidates.capsules, &prepared.capsules, ctx);
+    project_kind(p, contacts, radius, largest, &candidates.convexes, &prepared.convexes, ctx);
     for c in candidates.soups() {
         let soup = &prepared.soups[c.soup as usize];
         for i in 0..p.len() {
@@ -655,20 +666,25 @@ fn sweep_kind<S: Shape>(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
     radius: impl Fn(usize) -> f32,
+    largest: f32,
     candidates: &[u32],
     shapes: &[S],
     ctx: &PassContext,
 ) {
-    for i in 0..p.len() {
+    if candidates.is_empty() {
+        return;
+    }
+    let bound = |k: usize| shapes[candidates[k] as usize].bound();
+    near::each_sweeping(ctx.simd, p, candidates.len(), bound, largest, |p, i| {
         let r = radius(i);
         if inert(p, i, r) {
-            continue;
+            return;
         }
         let (x, start) = (p.position(i), p.previous(i));
         let moved = x - start;
         let len2 = moved.length_squared();
         if len2 <= r * r {
-            continue;
+            return;
         }
         // Swept from a hair behind the start: a particle resting on a
         // surface (pushed there by the last substep) starts exactly on it,
@@ -678,6 +694,10 @@ fn sweep_kind<S: Shape>(
         let mut first: Option<(f32, Vec3, u32)> = None;
         for &k in candidates {
             let shape = &shapes[k as usize];
+            // Sweeps are costly; most shapes are nowhere near the path.
+            if !shape.bound().may_sweep(origin, dir, r) {
+                continue;
+            }
             if let Some((t, n)) = shape.sweep(origin, dir, r)
                 && first.is_none_or(|(best, _, _)| t < best)
             {
@@ -690,29 +710,32 @@ fn sweep_kind<S: Shape>(
                 push(p, contacts, i, x, n, depth, source, ctx);
             }
         }
-    }
+    });
 }
 
+/// Every particle against each candidate of one kind, the particles near
+/// it picked a vector at a time (see `near`).
 fn project_kind<S: Shape>(
     p: &mut ParticlesMut,
     contacts: &mut ContactsMut,
     radius: impl Fn(usize) -> f32,
+    largest: f32,
     candidates: &[u32],
     shapes: &[S],
     ctx: &PassContext,
 ) {
     for &k in candidates {
         let shape = &shapes[k as usize];
-        for i in 0..p.len() {
+        near::each_near(ctx.simd, p, shape.bound(), largest, |p, i| {
             let r = radius(i);
             if inert(p, i, r) {
-                continue;
+                return;
             }
             let x = p.position(i);
             if let Some((normal, depth)) = shape.contact(x, r) {
                 push(p, contacts, i, x, normal, depth, shape.source(), ctx);
             }
-        }
+        });
     }
 }
 

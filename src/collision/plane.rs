@@ -1,6 +1,6 @@
 //! Plane collider: the solid half-space `dot(n, x) < offset`.
 
-use super::Shape;
+use super::{Shape, near::Bound};
 use glam::{Quat, Vec3};
 
 #[derive(Debug, Clone, Copy)]
@@ -42,5 +42,9 @@ impl Shape for Plane {
 
     fn source(&self) -> u32 {
         self.source
+    }
+
+    fn bound(&self) -> Bound {
+        Bound::HalfSpace { normal: self.normal, offset: self.offset }
     }
 }

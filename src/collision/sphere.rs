@@ -1,6 +1,6 @@
 //! Sphere collider.
 
-use super::{Shape, ball_contact, boxes_overlap};
+use super::{Shape, ball_contact, boxes_overlap, near::Bound};
 use glam::Vec3;
 
 #[derive(Debug, Clone, Copy)]
@@ -37,5 +37,9 @@ impl Shape for Sphere {
 
     fn source(&self) -> u32 {
         self.source
+    }
+
+    fn bound(&self) -> Bound {
+        Bound::Ball { center: self.center, radius: self.radius }
     }
 }

@@ -444,6 +444,7 @@ fn solve_island(
                     inv_h,
                     material: body.material.as_ref(),
                     friction_at_push: body.ragdoll.is_none(),
+                    simd: ctx.exec.simd,
                 };
                 body.targets.project(p, ctx.inv_h2, ctx.h2);
                 body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
