@@ -446,7 +446,7 @@ fn solve_island(
                     friction_at_push: body.ragdoll.is_none(),
                     simd: ctx.exec.simd,
                 };
-                body.targets.project(p, ctx.inv_h2, ctx.h2);
+                body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
                 body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
                 body.bends.project(p, ctx.inv_h2);
                 body.tethers.project(p);
