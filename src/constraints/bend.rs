@@ -166,8 +166,10 @@ impl Kernel for Pass<'_> {
                     self.chunk::<f32>(c, c + 1);
                 }
             } else {
-                for c in r.clone().step_by(V::W) {
+                let mut c = r.start;
+                while c < r.end {
                     self.chunk::<V>(c, r.end);
+                    c += V::W;
                 }
             }
         }
@@ -196,12 +198,16 @@ impl Pass<'_> {
         // length, `k` holds indices of the set's arrays, and within a batch
         // (or at one lane) no two lanes write the same element.
         unsafe {
-            let x: [V3<V>; 4] = std::array::from_fn(|j| V3 {
-                x: V::gather(px, &q[j]),
-                y: V::gather(py, &q[j]),
-                z: V::gather(pz, &q[j]),
-            });
-            let w: [V; 4] = std::array::from_fn(|j| V::gather(self.w, &q[j]));
+            // No closures here (`array::from_fn`, `map`): they need not be
+            // inlined into `dispatch`'s target-feature function, and an
+            // intrinsic outside it is a call per operation.
+            let x = [gather3(self.x, &q[0]), gather3(self.x, &q[1]), gather3(self.x, &q[2]), gather3(self.x, &q[3])];
+            let w = [
+                V::gather(self.w, &q[0]),
+                V::gather(self.w, &q[1]),
+                V::gather(self.w, &q[2]),
+                V::gather(self.w, &q[3]),
+            ];
             let rest = V::gather(self.rest.as_ptr(), &k);
             let compliance = V::gather(self.compliance.as_ptr(), &k);
             let lambda = V::gather(self.lambda.as_ptr(), &k);
@@ -225,10 +231,11 @@ impl Pass<'_> {
             );
             let dlambda = c.neg().sub(alpha_tilde.mul(lambda)).div(denom);
             V::select(skip, lambda, lambda.add(dlambda)).scatter(self.lambda.as_mut_ptr(), &k, n);
-            let moved: [V3<V>; 4] = std::array::from_fn(|j| {
+            let mut moved = x;
+            for j in 0..4 {
                 let to = x[j].add(u[j].scale(w[j].mul(dlambda)));
-                V3::select(skip, x[j], V3::select(w[j].gt(V::splat(0.0)), to, x[j]))
-            });
+                moved[j] = V3::select(skip, x[j], V3::select(w[j].gt(V::splat(0.0)), to, x[j]));
+            }
             for j in 0..4 {
                 moved[j].x.scatter(px, &q[j], n);
             }
@@ -240,6 +247,16 @@ impl Pass<'_> {
             }
         }
     }
+}
+
+/// A particle's position per lane.
+///
+/// # Safety
+/// Every `idx` lane in bounds of the three columns.
+#[inline(always)]
+unsafe fn gather3<V: Lanes>(x: [*mut f32; 3], idx: &[u32; 16]) -> V3<V> {
+    // SAFETY: the caller's.
+    unsafe { V3 { x: V::gather(x[0], idx), y: V::gather(x[1], idx), z: V::gather(x[2], idx) } }
 }
 
 #[cfg(test)]
