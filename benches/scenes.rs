@@ -276,6 +276,43 @@ fn cloth_scene(n: u32, runs: usize) {
     unsafe { sinew_world_destroy(w) };
 }
 
+/// ms/step of an `n x n` grid cloth at the library's defaults (sleep off)
+/// with bending `mode`, at SIMD `level`, one worker.
+fn bending_ms(n: u32, mode: u32, level: u32, runs: usize) -> f64 {
+    let defaults = sinew_default_world_def();
+    let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, level, 1);
+    let mut def = sinew_default_cloth_grid_def();
+    def.columns = n;
+    def.rows = n;
+    def.bend_mode = mode;
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_cloth_create_grid(w, &def, &mut body) });
+    let steps = 220 / (runs + 2);
+    let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 220 - runs * steps, runs, steps);
+    unsafe { sinew_world_destroy(w) };
+    ms
+}
+
+/// The dihedral bends' SIMD batches: the same cloth with dihedral bending
+/// and, for reference, with bend sticks, at every SIMD level.
+fn bending_scene(n: u32, runs: usize) {
+    let defaults = sinew_default_world_def();
+    println!(
+        "\n### bending-{n}: sinew_cloth_create_grid {n}x{n}, {} x {}, one worker, by bend mode and SIMD level\n",
+        defaults.substeps, defaults.iterations
+    );
+    println!("| bend mode | SIMD level | ms/step | speed vs scalar |");
+    println!("|---|---|---:|---:|");
+    for (mode, name) in [(SINEW_BEND_DIHEDRAL, "dihedral"), (SINEW_BEND_DISTANCE, "bend sticks")] {
+        let scalar = bending_ms(n, mode, SINEW_SIMD_SCALAR, runs);
+        println!("| {name} | scalar | {scalar:.3} | 1.00x |");
+        for level in SINEW_SIMD_SCALAR + 1..=best_level() {
+            let ms = bending_ms(n, mode, level, runs);
+            println!("| {name} | {} | {ms:.3} | {:.2}x |", level_name(level), scalar / ms);
+        }
+    }
+}
+
 fn readback_scene(n: u32) {
     let w = world(8, 1, 0.01);
     let mut def = sinew_default_cloth_grid_def();
@@ -689,6 +726,9 @@ fn main() {
         for &n in sizes {
             cloth_scene(n as u32, runs);
         }
+    }
+    if want("bending") {
+        bending_scene(if quick { 64 } else { 128 }, runs);
     }
     if want("readback") {
         readback_scene(128);

@@ -49,8 +49,9 @@ fn allocations(f: impl FnOnce()) -> u64 {
     COUNT.with(|c| c.get())
 }
 
-/// Cloth in the wind over a sphere, a dragged cloth corner, a humanoid, a
-/// rigid box and a heightfield floor: every stage of a step has work.
+/// Cloth in the wind over a sphere, a dragged cloth corner, a cloth with
+/// dihedral bending, a humanoid, a rigid box and a heightfield floor: every
+/// stage of a step has work.
 fn scene() -> (World, sinew::BodyId) {
     let settings = WorldSettings { wind: Vec3::new(2.0, 0.0, 1.0), sleep_speed: 0.0, ..WorldSettings::default() };
     let mut w = World::new(settings).unwrap();
@@ -62,6 +63,9 @@ fn scene() -> (World, sinew::BodyId) {
     let options = ClothOptions { self_collision: true, ..ClothOptions::default() };
     let cloth = w.create_cloth_grid(&GridDef { columns: 24, rows: 24, spacing: 0.06, options, ..GridDef::default() });
     let cloth = cloth.unwrap();
+    let options = ClothOptions { bend: sinew::BendMode::Dihedral, ..ClothOptions::default() };
+    let bent = GridDef { position: Vec3::new(0.0, 0.0, 3.0), columns: 16, rows: 16, options, ..GridDef::default() };
+    w.create_cloth_grid(&bent).unwrap();
     w.create_humanoid(Vec3::new(-2.0, 0.0, 0.0), Quat::from_rotation_z(1.0), 1.8).unwrap();
     let def = RigidDef {
         position: Vec3::new(2.0, 0.0, 0.0),

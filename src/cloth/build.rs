@@ -397,18 +397,19 @@ pub fn dihedrals(positions: &[Vec3], triangles: &[[u32; 3]], compliance: f32) ->
                 .push(t[(e + 2) % 3]);
         }
     }
-    let mut set = BendSet::default();
+    let (mut quads, mut rest) = (Vec::new(), Vec::new());
     for key in order {
         if let [w1, w2] = wings[&key][..] {
             if w1 == w2 {
                 continue;
             }
             let quad = [w1, w2, key.0, key.1];
-            let rest = bend::angle(quad.map(|i| positions[i as usize]));
-            set.push(quad, rest, compliance);
+            rest.push(bend::angle(quad.map(|i| positions[i as usize])));
+            quads.push(quad);
         }
     }
-    set
+    let compliance = vec![compliance; quads.len()];
+    BendSet::from_parts(quads, rest, compliance)
 }
 
 /// Merges vertices closer than `tolerance`; returns the particle of each

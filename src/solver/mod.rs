@@ -448,7 +448,7 @@ fn solve_island(
                 };
                 body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
                 body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
-                body.bends.project(p, ctx.inv_h2);
+                body.bends.project(p, ctx.inv_h2, ctx.exec.simd);
                 body.tethers.project(p);
                 if body.skin.is_active() {
                     body.skin.project(p);
