@@ -223,7 +223,7 @@ mod tests {
         let n = 80;
         let x: Vec<Vec3> =
             (0..n).map(|i| Vec3::new((i as f32 * 0.7).sin(), i as f32 * 0.01, (i as f32).cos())).collect();
-        let inv = |i: usize| if i % 13 == 0 { 0.0 } else { 0.5 + (i % 5) as f32 };
+        let inv = |i: usize| if i.is_multiple_of(13) { 0.0 } else { 0.5 + (i % 5) as f32 };
         let targets: Vec<Target> = (0..37)
             .map(|k| {
                 let i = 2 * k;
