@@ -9,9 +9,14 @@
 //! parent and child clusters and `L` their rest relative rotation, the
 //! child's deviation from rest in its own frame is `D = L^-1 Q_p^-1 Q_c`
 //! (identity at rest); its twist about +Y (swing-twist decomposition) is
-//! clamped into range by turning the child's particles about its axis (the
-//! line from its head to its tail). The child's roll has far less inertia
-//! than the parent about that line, so the parent's share is left out.
+//! clamped into range by turning child and parent about the child's axis
+//! (the line from its head to its tail) in inverse proportion to their
+//! inertias about it: an equal and opposite angular impulse, so the body's
+//! angular momentum about that line stays. Turning the child alone (the
+//! parent's share left out, as this did before) put energy in: a chest
+//! turned alone drags the shoulder sockets it shares with the arms, the
+//! fits pull it back, and over 33 limp drops (tests/ragdoll.rs) the body
+//! gained up to 199 J in a frame; with both shares, 3 J at most.
 
 use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS};
 use crate::particles::ParticlesMut;
@@ -132,34 +137,68 @@ pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut Particl
             continue;
         }
         // The child's twist is about its own +Y, which is `axis` in the
-        // world; the turn is about the bone's line, then the cluster is shifted
-        // back so its centre of mass (and the body's momentum) stays.
-        let r = Quat::from_axis_angle(axis, error);
-        let k = l.child as usize;
-        let (mut mass, mut moved) = (0.0f32, Vec3::ZERO);
+        // world. Child and parent turn about the bone's line in inverse
+        // proportion to their inertias about it (an equal and opposite
+        // angular impulse), each then shifted back so its centre of mass
+        // (and the body's momentum) stays.
+        let (c, q) = (l.child as usize, l.parent as usize);
+        let (ic, ip) = (axial_inertia(clusters, c, p, head, axis), axial_inertia(clusters, q, p, head, axis));
+        let (wc, wp) = (ic.map_or(0.0, |i| 1.0 / i), ip.map_or(0.0, |i| 1.0 / i));
+        if wc + wp <= 0.0 {
+            continue;
+        }
+        let share = wc / (wc + wp);
+        turn_about(clusters, c, p, head, axis, error * share);
+        if share < 1.0 {
+            turn_about(clusters, q, p, head, axis, -error * (1.0 - share));
+        }
+    }
+}
+
+/// Cluster `k`'s moment of inertia about the line through `head` along the
+/// unit `axis`; `None` for a cluster held by a pinned member or with none
+/// (a line of particles on the axis: it cannot be turned about it).
+fn axial_inertia(clusters: &ClusterSet, k: usize, p: &ParticlesMut, head: Vec3, axis: Vec3) -> Option<f32> {
+    let mut inertia = 0.0f32;
+    for m in clusters.members(k) {
+        let i = clusters.particle[m] as usize;
+        if p.inv_mass[i] == 0.0 {
+            return None;
+        }
+        let r = (p.position(i) - head).reject_from_normalized(axis);
+        inertia += r.length_squared() / p.inv_mass[i].max(MIN_INV_MASS);
+    }
+    (inertia > 0.0).then_some(inertia)
+}
+
+/// Turns cluster `k` by `angle` about the line through `head` along `axis`,
+/// then shifts it back so its centre of mass stays; its fitted rotation
+/// turns alike.
+fn turn_about(clusters: &mut ClusterSet, k: usize, p: &mut ParticlesMut, head: Vec3, axis: Vec3, angle: f32) {
+    let r = Quat::from_axis_angle(axis, angle);
+    let (mut mass, mut moved) = (0.0f32, Vec3::ZERO);
+    for m in clusters.members(k) {
+        let i = clusters.particle[m] as usize;
+        if p.inv_mass[i] > 0.0 {
+            let x = p.position(i);
+            let to = head + r * (x - head);
+            p.set_position(i, to);
+            let inv_mass = p.inv_mass[i].max(MIN_INV_MASS);
+            mass += 1.0 / inv_mass;
+            moved += (to - x) / inv_mass;
+        } else {
+            mass = 0.0; // a pinned member holds the cluster: no shift
+            break;
+        }
+    }
+    if mass > 0.0 {
+        let shift = moved / mass;
         for m in clusters.members(k) {
             let i = clusters.particle[m] as usize;
-            if p.inv_mass[i] > 0.0 {
-                let x = p.position(i);
-                let to = head + r * (x - head);
-                p.set_position(i, to);
-                let inv_mass = p.inv_mass[i].max(MIN_INV_MASS);
-                mass += 1.0 / inv_mass;
-                moved += (to - x) / inv_mass;
-            } else {
-                mass = 0.0; // a pinned member holds the cluster: no shift
-                break;
-            }
+            p.set_position(i, p.position(i) - shift);
         }
-        if mass > 0.0 {
-            let shift = moved / mass;
-            for m in clusters.members(k) {
-                let i = clusters.particle[m] as usize;
-                p.set_position(i, p.position(i) - shift);
-            }
-        }
-        clusters.rotation[k] = (r * clusters.rotation[k]).normalize();
     }
+    clusters.rotation[k] = (r * clusters.rotation[k]).normalize();
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Bone lengths restored exactly, along the skeleton's tree, with the
-//! particles in contact held where the collisions left them.
+//! particles in contact held against the surfaces the collisions pushed
+//! them out of.
 //!
 //! Gauss-Seidel passes carry a contact's stop one bone per pass, and a heavy
 //! body landing on a light limb (a shin on its ankle, the chest on the neck
@@ -16,11 +17,13 @@
 //! ```
 //!
 //! the smallest mass-weighted move that puts every distance back, with
-//! `W = 0` for pinned particles and for particles a collision pushed this
-//! substep (the ground holds them), unless the solved distances would pull
-//! such a particle off its surface: a surface pushes, never pulls, and held
-//! there it would drag the body towards it (it is then freed and the step
-//! solved again). Eliminating the distances leaf first
+//! `W = 0` for pinned particles and `W = w (I - c c^T)` for a particle a
+//! collision pushed out of a surface of normal `c` this substep: the ground
+//! holds it across the surface and lets it slide along (a foot lying flat,
+//! both ends on the floor, still gets its length back). A surface pushes,
+//! never pulls: where the solved distances would pull such a particle off
+//! it (held there it would drag the body towards the floor), it is freed
+//! and the step solved again. Eliminating the distances leaf first
 //! (post-order) makes no fill: the ones a distance couples to later all meet
 //! at its parent-side particle, so every entry of the factor lives in one
 //! small dense block per particle (its distances to its children, then the
@@ -59,7 +62,8 @@ const TRIGGER: f32 = 5.0e-3;
 const TOLERANCE: f32 = 1.0e-4;
 
 /// A pivot below this fraction of its distance's own stiffness is a
-/// distance no free particle can serve (both ends held): it is skipped.
+/// distance no particle can serve (both ends pinned, or held across
+/// surfaces along it): it is skipped.
 const SINGULAR: f32 = 1.0e-4;
 
 /// The most a Newton step moves a particle, in units of the largest
@@ -94,6 +98,15 @@ struct Scratch {
     /// Positions before the solve, and the followers' summed moves.
     before: Vec<Vec3>,
     moved: Vec<Vec3>,
+}
+
+impl Scratch {
+    /// `a . W_q b` (see `Lengths::factor`).
+    #[inline(always)]
+    fn weigh(&self, q: usize, a: Vec3, b: Vec3) -> f32 {
+        let c = self.contact[q];
+        self.w[q] * (a.dot(b) - a.dot(c) * b.dot(c))
+    }
 }
 
 impl PartialEq for Scratch {
@@ -197,12 +210,11 @@ impl Lengths {
         Lengths { distances, incident: incident.concat(), starts, block_starts, followers, scratch }
     }
 
-    /// Puts every distance back to its rest length, moving free particles
-    /// only. `contact(i)` is the normal of the surface a collision pushed
-    /// particle `i` out of this substep, if any: such a particle is held,
-    /// unless the distances would pull it off the surface (a surface pushes,
-    /// never pulls; held there it would drag the body towards it). Pinned
-    /// particles are held always.
+    /// Puts every distance back to its rest length. `contact(i)` is the
+    /// normal of the surface a collision pushed particle `i` out of this
+    /// substep, if any: such a particle moves only along the surface, unless
+    /// the distances would pull it off (a surface pushes, never pulls).
+    /// Pinned particles do not move.
     pub fn restore(&mut self, p: &mut ParticlesMut, contact: impl Fn(usize) -> Option<Vec3>) {
         if self.distances.is_empty() {
             return;
@@ -210,7 +222,7 @@ impl Lengths {
         let s = &mut self.scratch;
         for (q, (w, n)) in s.w.iter_mut().zip(s.contact.iter_mut()).enumerate() {
             *n = contact(q).unwrap_or(Vec3::ZERO);
-            *w = if *n == Vec3::ZERO { p.inv_mass[q] } else { 0.0 };
+            *w = p.inv_mass[q];
         }
         let (worst, mut largest) = self.linearise(p);
         if worst <= TRIGGER {
@@ -230,7 +242,7 @@ impl Lengths {
             for _ in 0..RELEASE_ROUNDS {
                 self.factor();
                 self.solve();
-                if !self.release_pulled(p) {
+                if !self.release_pulled() {
                     break;
                 }
             }
@@ -241,7 +253,7 @@ impl Lengths {
 
     /// Frees the held particles in contact that the solved distances pull
     /// off their surfaces; `true` if any was freed (the solve is redone).
-    fn release_pulled(&mut self, p: &ParticlesMut) -> bool {
+    fn release_pulled(&mut self) -> bool {
         let s = &mut self.scratch;
         for (e, d) in self.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
@@ -251,8 +263,8 @@ impl Lengths {
         let mut freed = false;
         for q in 0..s.w.len() {
             let pull = std::mem::take(&mut s.delta[q]);
-            if s.w[q] == 0.0 && s.contact[q] != Vec3::ZERO && pull.dot(s.contact[q]) > 0.0 {
-                s.w[q] = p.inv_mass[q];
+            if s.contact[q] != Vec3::ZERO && pull.dot(s.contact[q]) > 0.0 {
+                s.contact[q] = Vec3::ZERO;
                 freed = true;
             }
         }
@@ -298,22 +310,24 @@ impl Lengths {
     }
 
     /// `L D L^T` of `J W J^T`, in place: the coupling of two distances
-    /// meeting at `q` is `w_q s_a s_b (n_a . n_b)`.
+    /// meeting at `q` is `s_a s_b n_a . W_q n_b`, with `W_q = w_q (I - c c^T)`
+    /// for a particle held on a surface of normal `c` (free along it, held
+    /// across it) and `w_q I` for a free one.
     fn factor(&mut self) {
         let Lengths { distances, incident, starts, block_starts, scratch: s, .. } = self;
         for (e, d) in distances.iter().enumerate() {
-            s.diag[e] = s.w[d.u as usize] + s.w[d.v as usize];
+            let n = s.normal[e];
+            s.diag[e] = s.weigh(d.u as usize, n, n) + s.weigh(d.v as usize, n, n);
         }
         for (q, &base) in block_starts.iter().enumerate() {
             let at = at(incident, starts, q);
             let degree = at.len();
             let base = base as usize;
-            let wq = s.w[q];
             for a in 0..degree {
                 for b in a + 1..degree {
                     let (ea, eb) = (at[a] as usize, at[b] as usize);
                     let sign = side(&distances[ea], q) * side(&distances[eb], q);
-                    s.blocks[base + b * degree + a] = wq * sign * s.normal[ea].dot(s.normal[eb]);
+                    s.blocks[base + b * degree + a] = sign * s.weigh(q, s.normal[ea], s.normal[eb]);
                 }
             }
         }
@@ -387,9 +401,12 @@ impl Lengths {
         let s = &mut self.scratch;
         for (e, d) in self.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
-            let (u, v) = (d.u as usize, d.v as usize);
-            s.delta[v] += push * s.w[v];
-            s.delta[u] -= push * s.w[u];
+            s.delta[d.v as usize] += push;
+            s.delta[d.u as usize] -= push;
+        }
+        for q in 0..s.delta.len() {
+            let (c, g) = (s.contact[q], s.delta[q]);
+            s.delta[q] = (g - c * c.dot(g)) * s.w[q];
         }
         let largest_move = s.delta.iter().fold(0.0f32, |m, d| m.max(d.length()));
         let scale = if largest_move > MAX_MOVE * largest_error { MAX_MOVE * largest_error / largest_move } else { 1.0 };
@@ -509,7 +526,10 @@ mod tests {
             l.restore(&mut p, |i| (i == 5).then_some(Vec3::Y));
         }
         assert!(lengths_ok(&l, &p) < 2.0 * TOLERANCE);
-        assert_eq!(p.position(5), x[5], "the held tail moved");
+        // Held across the floor; along it the bone is vertical and pushes
+        // it nowhere (rounding aside).
+        assert_eq!(p.position(5).y, x[5].y, "the held tail moved across the floor");
+        assert!((p.position(5) - x[5]).length() < 1e-4, "the held tail slid: {}", p.position(5));
         let (h, t) = (p.position(4), p.position(5));
         let along = (p.position(9) - h).dot((t - h).normalize());
         let rest_along = (rest[9] - rest[4]).dot((rest[5] - rest[4]).normalize());
@@ -551,5 +571,25 @@ mod tests {
         let mut p = store.view(0..rest.len());
         l.restore(&mut p, |_| None);
         assert_eq!(p.position(3), x[3]);
+    }
+
+    #[test]
+    fn a_bone_lying_on_the_floor_slides_back_to_its_length() {
+        // Both ends on the floor (held across it), the bone 10 % short: the
+        // ends slide apart along the floor, neither rises nor sinks.
+        let rest = vec![Vec3::new(0.0, 0.05, 0.0), Vec3::new(0.4, 0.05, 0.0)];
+        let mut l = Lengths::new(2, &rest, &[(0, 1)], Vec::new());
+        let x = vec![Vec3::new(0.02, 0.05, 0.0), Vec3::new(0.38, 0.05, 0.0)];
+        let mut store = Particles::default();
+        store.append(&x, |i| [1.0, 2.0][i]);
+        let mut p = store.view(0..2);
+        for _ in 0..2 {
+            l.restore(&mut p, |_| Some(Vec3::Y));
+        }
+        assert!(lengths_ok(&l, &p) < 2.0 * TOLERANCE, "still {} off", lengths_ok(&l, &p));
+        assert_eq!((p.position(0).y, p.position(1).y), (0.05, 0.05));
+        // The lighter end (inverse mass 2) moved twice as far.
+        let (a, b) = (0.02 - p.position(0).x, p.position(1).x - 0.38);
+        assert!((b - 2.0 * a).abs() < 1e-4, "moves {a} and {b}");
     }
 }
