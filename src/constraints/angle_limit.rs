@@ -143,11 +143,17 @@ pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut Particl
         // (and the body's momentum) stays.
         let (c, q) = (l.child as usize, l.parent as usize);
         let (ic, ip) = (axial_inertia(clusters, c, p, head, axis), axial_inertia(clusters, q, p, head, axis));
-        let (wc, wp) = (ic.map_or(0.0, |i| 1.0 / i), ip.map_or(0.0, |i| 1.0 / i));
-        if wc + wp <= 0.0 {
-            continue;
+        // The child's share, w_c / (w_c + w_p) = I_p / (I_c + I_p): in
+        // inertias, so a tiny one cannot overflow its inverse.
+        let share = match (ic, ip) {
+            (None, None) => continue,
+            (None, Some(_)) => 0.0,
+            (Some(_), None) => 1.0,
+            (Some(ic), Some(ip)) => ip / (ic + ip),
+        };
+        if !(0.0..=1.0).contains(&share) {
+            continue; // NaN: an inertia overflowed
         }
-        let share = wc / (wc + wp);
         turn_about(clusters, c, p, head, axis, error * share);
         if share < 1.0 {
             turn_about(clusters, q, p, head, axis, -error * (1.0 - share));

@@ -81,7 +81,7 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     // a limb's inertia about its own axis is small, so a rest inertia turned
     // by a slightly stale rotation reads the limb's swing as a fast spin.
     let (_, inertia) = clusters.mass_properties(k, p, center + origin);
-    let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse())?;
+    let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
     Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 

@@ -548,8 +548,11 @@ fn sane(views: &[ParticlesMut]) -> bool {
     // A fold instead of `all`: without the early exit the compiler checks
     // whole vectors at a time (34 us -> ~5 us on sticks-128's 16,384
     // particles); the answer is the same.
+    // Previous positions too: they are the velocities, and a NaN there
+    // (a rigid motion through a near-singular inertia) would be saved in
+    // snapshots and poison the next step.
     let ok = |a: &[f32]| a.iter().fold(true, |ok, v| ok & (v.abs() <= MAX_COORDINATE)); // false for NaN and inf
-    views.iter().all(|p| ok(p.x) && ok(p.y) && ok(p.z))
+    views.iter().all(|p| ok(p.x) && ok(p.y) && ok(p.z) && ok(p.px) && ok(p.py) && ok(p.pz))
 }
 
 /// The cluster rotations of the island's ragdolls and rigid bodies: state a
