@@ -164,12 +164,6 @@ impl<F: FnMut(&mut ParticlesMut, usize)> Near<'_, '_, F> {
     }
 }
 
-/// `|v|` per lane.
-#[inline(always)]
-fn abs<V: Lanes>(v: V) -> V {
-    V::select(v.lt(V::splat(0.0)), v.neg(), v)
-}
-
 impl<F: FnMut(&mut ParticlesMut, usize)> Kernel for Near<'_, '_, F> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
@@ -185,7 +179,7 @@ impl<F: FnMut(&mut ParticlesMut, usize)> Kernel for Near<'_, '_, F> {
                     // Inside when normal . x - offset < r; the slack covers
                     // rounding relative to the coordinates' size.
                     let s = x.mul(V::splat(normal.x)).add(y.mul(V::splat(normal.y))).add(z.mul(V::splat(normal.z)));
-                    let size = abs(x).add(abs(y)).add(abs(z)).add(V::splat(offset.abs() + r + 1.0));
+                    let size = x.abs().add(y.abs()).add(z.abs()).add(V::splat(offset.abs() + r + 1.0));
                     s.lt(V::splat(offset + r).add(size.mul(V::splat(SLACK))))
                 }
                 Bound::Ball { center, radius } => {
