@@ -21,8 +21,8 @@
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           ragdoll     PASSES x (collisions, rigid bones, joint
 //!                       limits, separations)                       ragdoll/
-//!                       collisions, then bone lengths solved exactly
-//!                       with the contacts held                     ragdoll/lengths.rs
+//!                       collisions, then bone lengths solved exactly,
+//!                       contacts held across their surfaces        ragdoll/lengths.rs
 //!           rigid body  PASSES x (point collisions, sticks or
 //!                       cluster), point collisions                 rigid/
 //!           collisions  project out of the candidates              collision/
@@ -483,7 +483,7 @@ fn solve_island(
                 }
                 if let Some(ragdoll) = &mut body.ragdoll {
                     // Bone lengths exactly, the ground holding what it
-                    // pushed this substep.
+                    // pushed this substep across its surface.
                     let c = &*c;
                     ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
                 }
@@ -549,8 +549,8 @@ fn sane(views: &[ParticlesMut]) -> bool {
     // whole vectors at a time (34 us -> ~5 us on sticks-128's 16,384
     // particles); the answer is the same.
     // Previous positions too: they are the velocities, and a NaN there
-    // (a rigid motion through a near-singular inertia) would be saved in
-    // snapshots and poison the next step.
+    // (the fuzz test left one after a ragdoll's step, its position still
+    // finite) would be saved in snapshots and poison the next step.
     let ok = |a: &[f32]| a.iter().fold(true, |ok, v| ok & (v.abs() <= MAX_COORDINATE)); // false for NaN and inf
     views.iter().all(|p| ok(p.x) && ok(p.y) && ok(p.z) && ok(p.px) && ok(p.py) && ok(p.pz))
 }
