@@ -790,6 +790,11 @@ int main(void) {
     EXPECT(sinew_body_set_positions(world, body, 0xFFFFFFFFu, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_body_move_particles(world, body, 2, to, 2), SINEW_RESULT_OK);
     EXPECT(sinew_body_move_particles(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_velocities(world, body, 2, to, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_velocities(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_velocities(world, body, 0, NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_apply_forces(world, body, 1, to, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_body_apply_forces(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
     float w1[1] = {2.0f};
     EXPECT(sinew_body_set_inv_masses(world, body, 3, w1, 1), SINEW_RESULT_OK);
     w1[0] = -2.0f;

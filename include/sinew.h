@@ -1351,6 +1351,40 @@ SinewResult sinew_body_move_particles(struct SinewWorld *world,
                                       uint32_t count);
 
 /**
+ * Sets the velocities (m/s, world space) of particles `first .. first +
+ * count` to `velocities`, positions unchanged; wakes the body. A pinned
+ * particle's (inverse mass 0) is overwritten by the engine's next move of
+ * it. What `sinew_body_read_velocities` reads back until the next step.
+ *
+ * Ownership: `velocities` is read during the call only; NULL only with
+ * `count` 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a
+ * range outside the body or NaN/inf (nothing is changed). Threading: write
+ * lock.
+ */
+SinewResult sinew_body_set_velocities(struct SinewWorld *world,
+                                      struct SinewBodyId body,
+                                      uint32_t first,
+                                      const struct SinewVec3 *velocities,
+                                      uint32_t count);
+
+/**
+ * Adds `forces` (N, world space) to particles `first .. first + count` for
+ * the next `sinew_world_step`: each particle accelerates by `force *
+ * inverse mass` through every substep of that step, as under gravity (a
+ * constant force `F` on mass `m` gives `F t / m` exactly). Forces add up
+ * until that step, which clears them; a snapshot keeps them. Wakes the body.
+ *
+ * Ownership: `forces` is read during the call only; NULL only with `count`
+ * 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+ * outside the body or NaN/inf (nothing is changed). Threading: write lock.
+ */
+SinewResult sinew_body_apply_forces(struct SinewWorld *world,
+                                    struct SinewBodyId body,
+                                    uint32_t first,
+                                    const struct SinewVec3 *forces,
+                                    uint32_t count);
+
+/**
  * Sets the inverse masses of particles `first .. first + count` (1/kg, >= 0;
  * 0 pins a particle where it is, > 0 releases it).
  *
@@ -1379,8 +1413,10 @@ SinewResult sinew_body_read_positions(const struct SinewWorld *world,
                                       uint32_t *out_count);
 
 /**
- * Copies a body's particle velocities (m/s, over the last substep) into
- * `out`; same protocol as `sinew_body_read_positions`.
+ * Copies a body's particle velocities (m/s) into `out`: each the mean over
+ * the last substep (the velocity half a substep ago: leapfrog), or what
+ * `sinew_body_set_velocities` set since; same protocol as
+ * `sinew_body_read_positions`.
  *
  * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read lock.
  */

@@ -40,10 +40,28 @@ impl BodyKind {
     }
 }
 
+/// Spacing of the points a body's particles are kept relative to, metres:
+/// a power of two, so every such point is exact in `f32`, a world position
+/// `origin + local` is rounded once, and moving a body's frame from one
+/// point to another is exact (see [`Body::origin`]).
+pub const ORIGIN_GRID: f32 = 4.0;
+
+/// The grid point nearest to `center`.
+pub fn grid_origin(center: Vec3) -> Vec3 {
+    (center * (1.0 / ORIGIN_GRID)).round() * ORIGIN_GRID
+}
+
 /// Topology and per-instance state of one body.
 #[derive(Debug, Clone)]
 pub struct Body {
     pub kind: BodyKind,
+    /// Where the body's frame is: its particles, targets, skin and motor
+    /// goals are kept relative to it, so their precision is that of the
+    /// body's size, not of its distance from the world's origin (in world
+    /// `f32` a particle 1 km out rounds to 6e-5 m, more than a substep's
+    /// `g h^2`). A grid point ([`ORIGIN_GRID`]) near the body, moved along
+    /// when the body strays from it; 0 near the world's origin.
+    pub origin: Vec3,
     /// First particle in the world's store (a multiple of `LANES`).
     pub first: usize,
     /// Real particles; the range is padded beyond them.
@@ -72,6 +90,13 @@ pub struct Body {
     pub sleeping: bool,
     /// Seconds the body has been slower than the world's sleep speed.
     pub still_time: f32,
+    /// The length of the substep its velocities are the mean over (they
+    /// are half of it old), or 0 when they are as of now: created, put to
+    /// sleep or recovered (see `solver::integrate`).
+    pub h_prev: f32,
+    /// Forces for the next step (N, one per particle; empty when none):
+    /// applied over each of its substeps, then cleared.
+    pub forces: Vec<Vec3>,
     /// Capsules between pairs of particles that collide along their length.
     pub sticks: Vec<CollisionStick>,
     /// The body's own surface (combined with each collider's by the
@@ -104,6 +129,9 @@ impl Body {
             rigid: None,
             sleeping: false,
             still_time: 0.0,
+            h_prev: 0.0,
+            forces: Vec::new(),
+            origin: Vec3::ZERO,
             sticks: Vec::new(),
             material: None,
             filter: Filter::default(),
@@ -130,6 +158,29 @@ impl Body {
 }
 
 impl Body {
+    /// Moves the body's frame to `origin` (a grid point): everything kept
+    /// in the frame moves by the difference (exact itself: grid points are
+    /// multiples of a power of two, see [`ORIGIN_GRID`]), each coordinate
+    /// rounded once to its new place; `x` are the particles' positions and
+    /// where their substep began, column by column.
+    pub fn move_frame(&mut self, origin: Vec3, x: [&mut [f32]; 6]) {
+        let by = origin - self.origin;
+        if by == Vec3::ZERO {
+            return;
+        }
+        for (k, a) in x.into_iter().enumerate() {
+            let d = by[k % 3];
+            a.iter_mut().for_each(|v| *v -= d);
+        }
+        self.targets.shift(by);
+        self.skin.shift(by);
+        if let Some(r) = &mut self.ragdoll {
+            r.motors.shift(by);
+        }
+        self.bounds = (self.bounds.0 - by, self.bounds.1 - by);
+        self.origin = origin;
+    }
+
     /// Wakes the body up; its sleep clock starts again.
     pub fn wake(&mut self) {
         self.sleeping = false;

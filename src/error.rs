@@ -72,6 +72,10 @@ pub(crate) fn finite(value: f32, what: &str) -> Result<f32> {
 /// overflow. (f32 resolves 0.1 m only up to about 1e6 m anyway.)
 pub(crate) const MAX_COORDINATE: f32 = 1e15;
 
+/// Largest speed a step keeps (m/s): beyond it, or non-finite, the island
+/// is recovered. As generous as the coordinates.
+pub(crate) const MAX_SPEED: f32 = 1e15;
+
 /// Checks that a vector entering the core is finite and within
 /// [`MAX_COORDINATE`].
 pub(crate) fn finite_vec(v: glam::Vec3, what: &str) -> Result<glam::Vec3> {

@@ -24,20 +24,19 @@ impl World {
                 "strength and radius must be finite, got {strength} and {radius}"
             )));
         }
-        let h = self.last_h;
         let mut pushed = 0u32;
         let World { bodies, particles, .. } = self;
         for body in bodies.values_mut() {
             let mut touched = false;
             for i in body.first..body.first + body.count {
-                let d = particles.position(i) - center;
+                let d = body.origin + particles.position(i) - center;
                 let dist = d.length();
                 if dist > radius || particles.inv_mass[i] == 0.0 {
                     continue;
                 }
                 let away = if dist > 1.0e-6 { d / dist } else { Vec3::Y };
                 let dv = away * (strength / dist.max(MIN_DISTANCE).powi(2));
-                particles.set_previous(i, particles.previous(i) - dv * h);
+                particles.set_velocity(i, particles.velocity(i) + dv);
                 touched = true;
                 pushed = pushed.saturating_add(1);
             }

@@ -1,8 +1,20 @@
 //! Structure-of-arrays particle store.
 //!
-//! Positions `x, y, z` and previous positions `px, py, pz` (Jakobsen's `x*`),
-//! inverse masses, one `f32` array each. Velocity is implicit:
-//! `v = (x - x_prev) / h`. A body owns a contiguous range that starts on a
+//! Positions `x, y, z`, velocities `vx, vy, vz` and inverse masses, one
+//! `f32` array each: the state. Beside them, `px, py, pz`, where each
+//! particle was when the current substep began (Jakobsen's `x*`): the
+//! passes of a substep read it (sweeps, SHAKE directions), the step
+//! overwrites it first, so it is not state.
+//!
+//! Why velocities are stored and not `(x - x_prev) / h`: the difference of
+//! two positions loses what rounding took from each, a position's ulp per
+//! substep. Far from the origin that is larger than a substep's `g h^2`
+//! (6e-5 m at 1 km against 4e-5 m): a particle there fell 44 % fast, and at
+//! 3 km not at all. A stored velocity takes only the substep's own
+//! corrections (`solver::integrate::update_velocities`), so a free particle's
+//! velocity is exact to its own rounding wherever it is.
+//!
+//! A body owns a contiguous range that starts on a
 //! multiple of [`LANES`] and is padded to a multiple of it with inert
 //! particles (inverse mass 0, at the origin), so a wide kernel can walk whole
 //! lanes of a body without a tail loop.
@@ -29,6 +41,10 @@ pub struct Particles {
     pub px: Vec<f32>,
     pub py: Vec<f32>,
     pub pz: Vec<f32>,
+    /// Velocity over the last substep (m/s).
+    pub vx: Vec<f32>,
+    pub vy: Vec<f32>,
+    pub vz: Vec<f32>,
     pub inv_mass: Vec<f32>,
 }
 
@@ -40,7 +56,15 @@ pub struct ParticlesMut<'a> {
     pub px: &'a mut [f32],
     pub py: &'a mut [f32],
     pub pz: &'a mut [f32],
+    pub vx: &'a mut [f32],
+    pub vy: &'a mut [f32],
+    pub vz: &'a mut [f32],
     pub inv_mass: &'a mut [f32],
+    /// The substep's length and its inverse, for the stages after the
+    /// passes that speak of a substep's displacement (`v h`); NaN outside
+    /// a step.
+    pub h: f32,
+    pub inv_h: f32,
 }
 
 impl Particles {
@@ -77,11 +101,25 @@ impl Particles {
         self.px.push(p.x);
         self.py.push(p.y);
         self.pz.push(p.z);
+        self.vx.push(0.0);
+        self.vy.push(0.0);
+        self.vz.push(0.0);
         self.inv_mass.push(w);
     }
 
-    fn arrays_mut(&mut self) -> [&mut Vec<f32>; 7] {
-        [&mut self.x, &mut self.y, &mut self.z, &mut self.px, &mut self.py, &mut self.pz, &mut self.inv_mass]
+    fn arrays_mut(&mut self) -> [&mut Vec<f32>; 10] {
+        [
+            &mut self.x,
+            &mut self.y,
+            &mut self.z,
+            &mut self.px,
+            &mut self.py,
+            &mut self.pz,
+            &mut self.vx,
+            &mut self.vy,
+            &mut self.vz,
+            &mut self.inv_mass,
+        ]
     }
 
     /// Removes a range; later particles move down.
@@ -91,8 +129,13 @@ impl Particles {
         }
     }
 
-    /// Borrows a range for the solver.
+    /// Borrows a range, outside a step (its `h` is NaN).
     pub fn view(&mut self, r: Range<usize>) -> ParticlesMut<'_> {
+        self.view_in_substep(r, f32::NAN)
+    }
+
+    /// Borrows a range for substeps of length `h`.
+    pub fn view_in_substep(&mut self, r: Range<usize>, h: f32) -> ParticlesMut<'_> {
         ParticlesMut {
             x: &mut self.x[r.clone()],
             y: &mut self.y[r.clone()],
@@ -100,22 +143,23 @@ impl Particles {
             px: &mut self.px[r.clone()],
             py: &mut self.py[r.clone()],
             pz: &mut self.pz[r.clone()],
+            vx: &mut self.vx[r.clone()],
+            vy: &mut self.vy[r.clone()],
+            vz: &mut self.vz[r.clone()],
             inv_mass: &mut self.inv_mass[r],
+            h,
+            inv_h: 1.0 / h,
         }
     }
 
     /// The arrays as pointers, for islands stepped on several threads.
     pub(crate) fn shared(&mut self) -> SharedParticles {
-        let [x, y, z, px, py, pz, w] = self.arrays_mut().map(|v| v.as_mut_ptr());
-        SharedParticles { arrays: [x, y, z, px, py, pz, w], len: self.len() }
+        let arrays = self.arrays_mut().map(|v| v.as_mut_ptr());
+        SharedParticles { arrays, len: self.len() }
     }
 
     pub fn position(&self, i: usize) -> Vec3 {
         Vec3::new(self.x[i], self.y[i], self.z[i])
-    }
-
-    pub fn previous(&self, i: usize) -> Vec3 {
-        Vec3::new(self.px[i], self.py[i], self.pz[i])
     }
 
     pub fn set_position(&mut self, i: usize, p: Vec3) {
@@ -124,10 +168,14 @@ impl Particles {
         self.z[i] = p.z;
     }
 
-    pub fn set_previous(&mut self, i: usize, p: Vec3) {
-        self.px[i] = p.x;
-        self.py[i] = p.y;
-        self.pz[i] = p.z;
+    pub fn velocity(&self, i: usize) -> Vec3 {
+        Vec3::new(self.vx[i], self.vy[i], self.vz[i])
+    }
+
+    pub fn set_velocity(&mut self, i: usize, v: Vec3) {
+        self.vx[i] = v.x;
+        self.vy[i] = v.y;
+        self.vz[i] = v.z;
     }
 }
 
@@ -136,22 +184,26 @@ pub struct Columns<'a> {
     x: &'a [f32],
     y: &'a [f32],
     z: &'a [f32],
+    /// The body's frame: added to each position (`Body::origin`).
+    origin: Vec3,
     simd: SimdLevel,
 }
 
 impl<'a> Columns<'a> {
-    /// Positions `r` of `p`, interleaved at `simd` when written out.
-    pub fn of(p: &'a Particles, r: Range<usize>, simd: SimdLevel) -> Self {
-        Columns { x: &p.x[r.clone()], y: &p.y[r.clone()], z: &p.z[r], simd }
+    /// Positions `r` of `p` in the frame at `origin`, interleaved at `simd`
+    /// when written out in world space.
+    pub fn of(p: &'a Particles, r: Range<usize>, origin: Vec3, simd: SimdLevel) -> Self {
+        Columns { x: &p.x[r.clone()], y: &p.y[r.clone()], z: &p.z[r], origin, simd }
     }
 
     pub fn len(&self) -> usize {
         self.x.len()
     }
 
-    /// Writes the positions as `[x, y, z]` triples (an engine's vector
-    /// array); `out` holds exactly [`Columns::len`]. The values are copied,
-    /// so the bits are the store's.
+    /// Writes the world positions as `[x, y, z]` triples (an engine's vector
+    /// array); `out` holds exactly [`Columns::len`]. In a frame at the
+    /// world's origin the values are copied, so the bits are the store's;
+    /// elsewhere each is `origin + x`, rounded once.
     ///
     /// Why through [`simd::dispatch`]: the loop is the plain zip of three
     /// columns into triples, which the compiler turns into lane permutes
@@ -176,9 +228,16 @@ struct Interleave<'c, 'a> {
 impl Kernel for Interleave<'_, '_> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
-        let Columns { x, y, z, .. } = self.from;
-        for (o, ((&x, &y), &z)) in self.out.iter_mut().zip(x.iter().zip(*y).zip(*z)) {
-            *o = [x, y, z];
+        let Columns { x, y, z, origin, .. } = self.from;
+        if *origin == Vec3::ZERO {
+            for (o, ((&x, &y), &z)) in self.out.iter_mut().zip(x.iter().zip(*y).zip(*z)) {
+                *o = [x, y, z];
+            }
+        } else {
+            let [ox, oy, oz] = origin.to_array();
+            for (o, ((&x, &y), &z)) in self.out.iter_mut().zip(x.iter().zip(*y).zip(*z)) {
+                *o = [ox + x, oy + y, oz + z];
+            }
         }
     }
 }
@@ -211,13 +270,44 @@ impl ParticlesMut<'_> {
         self.py[i] = p.y;
         self.pz[i] = p.z;
     }
+
+    #[inline(always)]
+    pub fn velocity(&self, i: usize) -> Vec3 {
+        Vec3::new(self.vx[i], self.vy[i], self.vz[i])
+    }
+
+    #[inline(always)]
+    pub fn set_velocity(&mut self, i: usize, v: Vec3) {
+        self.vx[i] = v.x;
+        self.vy[i] = v.y;
+        self.vz[i] = v.z;
+    }
+
+    /// The substep's displacement, `v h`: what the stages after the passes
+    /// (friction, rigid motions, motors) read, in the units of a move.
+    #[inline(always)]
+    pub fn displacement(&self, i: usize) -> Vec3 {
+        self.velocity(i) * self.h
+    }
+
+    /// Adds `d` to the substep's displacement: a velocity change of `d / h`.
+    #[inline(always)]
+    pub fn add_displacement(&mut self, i: usize, d: Vec3) {
+        self.set_velocity(i, self.velocity(i) + d * self.inv_h);
+    }
+
+    /// Makes the substep's displacement `d`: a velocity of `d / h`.
+    #[inline(always)]
+    pub fn set_displacement(&mut self, i: usize, d: Vec3) {
+        self.set_velocity(i, d * self.inv_h);
+    }
 }
 
 /// A particle store's arrays as pointers: islands on different threads
 /// borrow disjoint ranges of it.
 #[derive(Clone, Copy)]
 pub(crate) struct SharedParticles {
-    arrays: [*mut f32; 7],
+    arrays: [*mut f32; 10],
     len: usize,
 }
 
@@ -227,7 +317,8 @@ unsafe impl Send for SharedParticles {}
 unsafe impl Sync for SharedParticles {}
 
 impl SharedParticles {
-    /// Borrows the disjoint `ranges` into `out` (cleared first).
+    /// Borrows the disjoint `ranges` into `out` (cleared first), for
+    /// substeps of length `h`.
     ///
     /// # Safety
     /// The store outlives `'a` and is not moved or resized meanwhile; no
@@ -235,12 +326,13 @@ impl SharedParticles {
     pub(crate) unsafe fn views<'a>(
         self,
         ranges: &[Range<usize>],
+        h: f32,
         order: &mut Vec<usize>,
         out: &mut Vec<ParticlesMut<'a>>,
     ) {
         check_disjoint(ranges, self.len, order);
         out.clear();
-        let [x, y, z, px, py, pz, w] = self.arrays;
+        let [x, y, z, px, py, pz, vx, vy, vz, w] = self.arrays;
         for r in ranges {
             // SAFETY: the ranges are disjoint and within every array (checked
             // above); the caller's contract covers other borrows.
@@ -252,7 +344,12 @@ impl SharedParticles {
                     px: slice_at(px, r),
                     py: slice_at(py, r),
                     pz: slice_at(pz, r),
+                    vx: slice_at(vx, r),
+                    vy: slice_at(vy, r),
+                    vz: slice_at(vz, r),
                     inv_mass: slice_at(w, r),
+                    h,
+                    inv_h: 1.0 / h,
                 });
             }
         }
@@ -302,8 +399,15 @@ mod tests {
         let stored: Vec<u32> = (3..37).flat_map(|i| [p.x[i], p.y[i], p.z[i]]).map(f32::to_bits).collect();
         for level in SimdLevel::all_available() {
             let mut out = vec![[0.0; 3]; 34];
-            Columns::of(&p, 3..37, level).interleave(&mut out);
+            Columns::of(&p, 3..37, Vec3::ZERO, level).interleave(&mut out);
             assert_eq!(bits(&out), stored, "{level:?}");
+            let origin = Vec3::new(-4096.0, 16.0, 1024.0);
+            Columns::of(&p, 3..37, origin, level).interleave(&mut out);
+            let moved: Vec<u32> = (3..37)
+                .flat_map(|i| [p.x[i] + origin.x, p.y[i] + origin.y, p.z[i] + origin.z])
+                .map(f32::to_bits)
+                .collect();
+            assert_eq!(bits(&out), moved, "{level:?}, in a frame away from the origin");
         }
     }
 }

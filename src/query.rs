@@ -92,10 +92,14 @@ impl World {
             }
             let id = BodyId::from(h);
             let limit = best.map_or(max, |b| b.distance);
+            // The ray in the body's frame; distances and the hit point are
+            // the same in both.
+            let world_origin = origin;
+            let origin = origin - body.origin;
             let x = |i: u32| self.particles.position(body.first + i as usize);
             let mut take = |t: f32, particles: [u32; 3], weights: [f32; 3], count: u32, normal: Vec3| {
                 if t < best.map_or(limit, |b| b.distance) {
-                    let point = origin + dir * t;
+                    let point = world_origin + dir * t;
                     let distance = t;
                     best =
                         Some(RayHit { body: id, particles, weights, particle_count: count, point, normal, distance });
@@ -185,7 +189,7 @@ impl World {
                 continue;
             }
             for i in 0..body.count {
-                let position = self.particles.position(body.first + i);
+                let position = body.origin + self.particles.position(body.first + i);
                 let distance = position.distance(point);
                 if distance <= best.map_or(max, |b| b.distance) && best.is_none_or(|b| distance < b.distance) {
                     best = Some(ParticleHit { body: BodyId::from(h), particle: i as u32, position, distance });
@@ -219,12 +223,11 @@ impl World {
             }
         }
         let first = body.first;
-        let h = self.last_h;
         for k in 0..n {
             let i = first + hit.particles[k] as usize;
             let dv = impulse * (hit.weights[k] * self.particles.inv_mass[i]);
-            let prev = self.particles.previous(i);
-            self.particles.set_previous(i, prev - dv * h);
+            let v = self.particles.velocity(i);
+            self.particles.set_velocity(i, v + dv);
         }
         self.wake(hit.body);
         Ok(())

@@ -39,7 +39,7 @@ use glam::{Quat, Vec3};
 
 const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
-pub(crate) const FORMAT_VERSION: u32 = 3;
+pub(crate) const FORMAT_VERSION: u32 = 4;
 const HEADER: usize = 4 + 4 + 8 + 8;
 /// Tag of the `max_constraints` extension after the joints.
 const EXT_MAX_CONSTRAINTS: u32 = 1;
@@ -113,14 +113,13 @@ fn write_payload(w: &World, s: &mut impl Sink) {
     s.f32(st.sleep_speed);
     s.f32(st.sleep_time);
     s.f32(w.last_dt);
-    s.f32(w.last_h);
     s.u64(w.steps);
     s.u64(w.recoveries);
 
     write_pool(s, &w.bodies, write_body);
 
     let p = &w.particles;
-    for a in [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz, &p.inv_mass] {
+    for a in [&p.x, &p.y, &p.z, &p.vx, &p.vy, &p.vz, &p.inv_mass] {
         s.f32s(a);
     }
 
@@ -226,6 +225,9 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     }
     s.u32(b.sleeping as u32);
     s.f32(b.still_time);
+    s.f32(b.h_prev);
+    s.vec3s(&b.forces);
+    s.vec3(b.origin);
     match &b.material {
         None => s.u32(0),
         Some(m) => {
@@ -607,8 +609,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     settings.validate().map_err(|e| bad(e.message))?;
     let mut world = World::new(settings).map_err(|e| bad(e.message))?;
     world.last_dt = r.finite()?;
-    world.last_h = r.finite()?;
-    if !(world.last_dt > 0.0 && world.last_h > 0.0) {
+    if world.last_dt <= 0.0 {
         return Err(bad("non-positive time step"));
     }
     world.steps = r.u64()?;
@@ -625,13 +626,15 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     if arrays[6].iter().any(|&w| w < 0.0) {
         return Err(bad("negative inverse mass"));
     }
-    let [x, y, z, px, py, pz, inv_mass]: [Vec<f32>; 7] = arrays.try_into().expect("7 arrays");
+    let [x, y, z, vx, vy, vz, inv_mass]: [Vec<f32>; 7] = arrays.try_into().expect("7 arrays");
+    // Where the substep began: the step overwrites it before reading.
+    (store.px, store.py, store.pz) = (x.clone(), y.clone(), z.clone());
     store.x = x;
     store.y = y;
     store.z = z;
-    store.px = px;
-    store.py = py;
-    store.pz = pz;
+    store.vx = vx;
+    store.vy = vy;
+    store.vz = vz;
     store.inv_mass = inv_mass;
     check_ranges(&world.bodies, total)?;
     world.particles = store;
@@ -775,6 +778,18 @@ fn read_body(r: &mut Reader) -> Result<Body> {
         _ => return Err(bad("bad sleep flag")),
     };
     body.still_time = r.finite()?;
+    body.h_prev = r.finite()?;
+    if body.h_prev < 0.0 {
+        return Err(bad("a negative substep length"));
+    }
+    body.forces = r.vec3s()?;
+    if !(body.forces.is_empty() || body.forces.len() == count) {
+        return Err(bad("forces for another particle count"));
+    }
+    body.origin = r.vec3()?;
+    if body.origin != crate::body::grid_origin(body.origin) {
+        return Err(bad("a body's frame off the grid"));
+    }
     body.material = match r.u32()? {
         0 => None,
         1 => {

@@ -3,7 +3,7 @@
 //! Every method validates its input completely before it changes anything, so
 //! a refused call leaves the world as it was.
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, grid_origin};
 use crate::collision::friction::Contacts;
 use crate::collision::{Collider, ColliderShape, CollisionStick, CompoundChild, Filter, Material, StepColliders};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
@@ -14,7 +14,7 @@ use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
 use crate::particles::{Columns, Particles, padded};
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
 use crate::solver::{Exec, Scratch};
-use glam::{Quat, Vec3};
+use glam::{DVec3, Quat, Vec3};
 
 /// The largest accepted `substeps` and `iterations`.
 pub(crate) const MAX_SUBSTEPS: u32 = 1024;
@@ -115,8 +115,6 @@ pub struct World {
     pub(crate) particle_count: usize,
     /// The last step's dt (DEFAULT_DT before the first step).
     pub(crate) last_dt: f32,
-    /// The last substep's length: the `h_prev` of the next prediction.
-    pub(crate) last_h: f32,
     pub(crate) steps: u64,
     /// Islands put back after a step went non-finite.
     pub(crate) recoveries: u64,
@@ -221,7 +219,6 @@ impl World {
             joints: Pool::default(),
             particle_count: 0,
             last_dt: DEFAULT_DT,
-            last_h: DEFAULT_DT / settings.substeps as f32,
             steps: 0,
             recoveries: 0,
             prepared: StepColliders::default(),
@@ -282,11 +279,11 @@ impl World {
         let range = self.body(id)?.range();
         if sleeping {
             for i in range {
-                let x = self.particles.position(i);
-                self.particles.set_previous(i, x);
+                self.particles.set_velocity(i, Vec3::ZERO);
             }
             let b = self.body_mut(id)?;
             b.sleeping = true;
+            b.h_prev = 0.0;
         } else {
             self.body_mut(id)?.wake();
         }
@@ -379,9 +376,12 @@ impl World {
             return Err(Error::limit("the world's particle store would exceed 2^32 entries"));
         }
         let first = self.particles.len();
-        let body = Body::new(kind, first, positions.len());
+        let mut body = Body::new(kind, first, positions.len());
+        let (lo, hi) = positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(l, h), &p| (l.min(p), h.max(p)));
+        body.origin = grid_origin((lo + hi) * 0.5);
+        let local: Vec<Vec3> = positions.iter().map(|&p| p - body.origin).collect();
         let handle = self.bodies.insert(body).ok_or_else(|| Error::limit("no body slot left"))?;
-        self.particles.append(positions, inv_mass);
+        self.particles.append(&local, inv_mass);
         self.particle_count += positions.len();
         Ok(handle.into())
     }
@@ -555,7 +555,9 @@ impl World {
                 )));
             }
         }
-        self.body_mut(id)?.targets.set(targets);
+        let body = self.body_mut(id)?;
+        let local: Vec<Target> = targets.iter().map(|t| Target { position: t.position - body.origin, ..*t }).collect();
+        body.targets.set(&local);
         Ok(())
     }
 
@@ -578,7 +580,7 @@ impl World {
         }
         let position = finite_vec(position, "frame.position")?;
         let rotation = unit_rotation(rotation, "frame.rotation")?;
-        let first = body.first;
+        let (first, origin) = (body.first, body.origin);
         let points: Vec<Vec3> = particles.iter().map(|&i| self.particles.position(first + i as usize)).collect();
         if body.frames.len() >= u32::MAX as usize {
             return Err(Error::limit("too many frames on one body"));
@@ -586,9 +588,10 @@ impl World {
         for &i in particles {
             self.particles.inv_mass[first + i as usize] = 0.0;
         }
-        let frame = FrameAttachment::new(particles, &points, position, rotation);
+        // In the body's frame: its points, and the frame's place.
+        let frame = FrameAttachment::new(particles, &points, position - origin, rotation);
         let targets: Vec<Target> = frame
-            .points(position, rotation)
+            .points(position - origin, rotation)
             .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
             .collect();
         let body = self.body_mut(id)?;
@@ -608,7 +611,7 @@ impl World {
         let rotation = unit_rotation(rotation, "frame.rotation")?;
         let body = self.body_mut(id)?;
         let targets: Vec<Target> = body.frames[frame as usize]
-            .points(position, rotation)
+            .points(position - body.origin, rotation)
             .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
             .collect();
         body.targets.set(&targets);
@@ -639,12 +642,10 @@ impl World {
     pub fn set_positions(&mut self, id: BodyId, first: u32, positions: &[Vec3]) -> Result<()> {
         let start = self.check_vectors(id, first, positions, "positions")?;
         self.wake(id);
+        let origin = self.body(id)?.origin;
         let p = &mut self.particles;
         for (k, &to) in positions.iter().enumerate() {
-            let i = start + k;
-            let moved = p.position(i) - p.previous(i);
-            p.set_position(i, to);
-            p.set_previous(i, to - moved);
+            p.set_position(start + k, to - origin);
         }
         Ok(())
     }
@@ -654,14 +655,12 @@ impl World {
     pub fn move_particles(&mut self, id: BodyId, first: u32, offsets: &[Vec3]) -> Result<()> {
         let start = self.check_vectors(id, first, offsets, "offsets")?;
         self.wake(id);
-        // The implicit velocity is (x - x_prev) / h: to add offset/dt, x_prev
-        // moves by offset * (1 - h/dt).
-        let keep = 1.0 - self.last_h / self.last_dt;
+        let inv_dt = 1.0 / self.last_dt;
         let p = &mut self.particles;
         for (k, &o) in offsets.iter().enumerate() {
             let i = start + k;
             p.set_position(i, p.position(i) + o);
-            p.set_previous(i, p.previous(i) + o * keep);
+            p.set_velocity(i, p.velocity(i) + o * inv_dt);
         }
         Ok(())
     }
@@ -682,23 +681,65 @@ impl World {
     /// Positions of a body's particles, in order.
     pub fn positions(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = Vec3> + '_> {
         let body = self.body(id)?;
-        let p = &self.particles;
-        Ok((body.first..body.first + body.count).map(move |i| p.position(i)))
+        let (p, origin) = (&self.particles, body.origin);
+        Ok((body.first..body.first + body.count).map(move |i| origin + p.position(i)))
+    }
+
+    /// Where the body's frame is (see `Body::origin`): what its
+    /// particles, targets and motor goals are kept relative to.
+    pub fn body_origin(&self, id: BodyId) -> Result<Vec3> {
+        Ok(self.body(id)?.origin)
+    }
+
+    /// Positions of a body's particles in double precision: exact, however
+    /// far from the origin (the `f32` ones round to the world's ulp there).
+    pub fn positions_f64(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = DVec3> + '_> {
+        let body = self.body(id)?;
+        let (p, origin) = (&self.particles, body.origin.as_dvec3());
+        Ok((body.first..body.first + body.count).map(move |i| origin + p.position(i).as_dvec3()))
     }
 
     /// Positions of a body's particles as columns, for a bulk readback in
     /// the world's SIMD level.
     pub(crate) fn position_columns(&self, id: BodyId) -> Result<Columns<'_>> {
         let body = self.body(id)?;
-        Ok(Columns::of(&self.particles, body.first..body.first + body.count, self.execution.simd))
+        Ok(Columns::of(&self.particles, body.first..body.first + body.count, body.origin, self.execution.simd))
     }
 
-    /// Velocities of a body's particles (m/s, over the last substep).
+    /// Velocities of a body's particles (m/s): each the mean over the last
+    /// substep, that is the velocity half a substep ago (see
+    /// `solver::integrate`); what `set_velocities` set, before a step.
     pub fn velocities(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = Vec3> + '_> {
         let body = self.body(id)?;
         let p = &self.particles;
-        let inv_h = 1.0 / self.last_h;
-        Ok((body.first..body.first + body.count).map(move |i| (p.position(i) - p.previous(i)) * inv_h))
+        Ok((body.first..body.first + body.count).map(move |i| p.velocity(i)))
+    }
+
+    /// Sets the velocities (m/s) of particles `first..` (a pinned
+    /// particle's is ignored: only the engine moves it).
+    pub fn set_velocities(&mut self, id: BodyId, first: u32, velocities: &[Vec3]) -> Result<()> {
+        let start = self.check_vectors(id, first, velocities, "velocities")?;
+        self.wake(id);
+        for (k, &v) in velocities.iter().enumerate() {
+            self.particles.set_velocity(start + k, v);
+        }
+        Ok(())
+    }
+
+    /// Adds `forces` (N) to particles `first..` for the next step: each
+    /// particle accelerates by `force * inv_mass` over every substep of it,
+    /// as under gravity. Forces add up until that step, which clears them.
+    pub fn apply_forces(&mut self, id: BodyId, first: u32, forces: &[Vec3]) -> Result<()> {
+        self.check_vectors(id, first, forces, "forces")?;
+        self.wake(id);
+        let body = self.body_mut(id)?;
+        if body.forces.is_empty() {
+            body.forces.resize(body.count, Vec3::ZERO);
+        }
+        for (f, &add) in body.forces[first as usize..].iter_mut().zip(forces) {
+            *f += add;
+        }
+        Ok(())
     }
 
     /// Inverse masses of a body's particles.
@@ -840,7 +881,7 @@ impl World {
         let shape = collider.prepared();
         for b in self.bodies.values_mut().filter(|b| b.sleeping && b.filter.meets(&collider.filter)) {
             let grow = b.radius + 0.05;
-            if shape.overlaps(b.bounds.0 - grow, b.bounds.1 + grow) {
+            if shape.overlaps(b.origin + b.bounds.0 - grow, b.origin + b.bounds.1 + grow) {
                 b.wake();
             }
         }
@@ -863,7 +904,8 @@ impl World {
         self.check_constraint_limit(1)?;
         let rest_length = if joint.rest_length < 0.0 {
             let xa = self.particles.position(a.first + joint.particle_a as usize);
-            xa.distance(self.particles.position(b.first + joint.particle_b as usize))
+            let xb = self.particles.position(b.first + joint.particle_b as usize);
+            (xa - xb + (a.origin - b.origin)).length()
         } else {
             joint.rest_length
         };
@@ -895,7 +937,8 @@ impl World {
     /// radius.
     pub fn body_bounds(&self, id: BodyId) -> Result<(Vec3, Vec3)> {
         let b = self.body(id)?;
-        Ok(crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius))
+        let (lo, hi) = crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius);
+        Ok((b.origin + lo, b.origin + hi))
     }
 
     /// True for a live collider of this world.

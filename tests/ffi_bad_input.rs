@@ -36,8 +36,12 @@ const READERS: [(&str, ReadFn); 2] = [
     ("sinew_body_read_positions", sinew_body_read_positions),
     ("sinew_body_read_velocities", sinew_body_read_velocities),
 ];
-const VECTOR_WRITERS: [(&str, WriteVectorsFn); 2] =
-    [("sinew_body_set_positions", sinew_body_set_positions), ("sinew_body_move_particles", sinew_body_move_particles)];
+const VECTOR_WRITERS: [(&str, WriteVectorsFn); 4] = [
+    ("sinew_body_set_positions", sinew_body_set_positions),
+    ("sinew_body_move_particles", sinew_body_move_particles),
+    ("sinew_body_set_velocities", sinew_body_set_velocities),
+    ("sinew_body_apply_forces", sinew_body_apply_forces),
+];
 
 // ---- helpers ----------------------------------------------------------------
 
@@ -864,7 +868,8 @@ fn bodies_refuse_bad_arguments() {
         refused(p, set_targets, invalid, || unsafe { sinew_body_set_targets(p, b, pair.as_ptr(), 2) });
     }
 
-    // sinew_body_set_positions, sinew_body_move_particles: ranges (the body
+    // sinew_body_set_positions, _move_particles, _set_velocities,
+    // _apply_forces: ranges (the body
     // has 4 particles; first + count overflows u32 for first = u32::MAX), then
     // non-finite values after a good one.
     let ranges = [(4, 1), (3, 2), (0, 5), (5, 0), (u32::MAX, 0), (u32::MAX, 1), (u32::MAX, 2), (u32::MAX - 1, 3)];
@@ -897,6 +902,8 @@ fn bodies_refuse_bad_arguments() {
     changes(&w, || unsafe { sinew_body_clear_targets(p, b) });
     changes(&w, || unsafe { sinew_body_set_positions(p, b, 3, &one, 1) });
     changes(&w, || unsafe { sinew_body_move_particles(p, b, 3, &one, 1) });
+    changes(&w, || unsafe { sinew_body_set_velocities(p, b, 2, &one, 1) });
+    changes(&w, || unsafe { sinew_body_apply_forces(p, b, 1, &one, 1) });
     changes(&w, || unsafe { sinew_body_set_inv_masses(p, b, 3, &0.25, 1) });
     changes(&w, || unsafe { sinew_body_destroy(p, b) });
 }

@@ -210,7 +210,11 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                 sinew_body_set_targets(world, s.body(rng), t.as_ptr(), count)
             }
             5 => sinew_body_set_positions(world, s.body(rng), rng.small(), vecs.as_ptr(), count),
-            6 => sinew_body_move_particles(world, s.body(rng), rng.small(), vecs.as_ptr(), count),
+            6 => match rng.small() % 3 {
+                0 => sinew_body_move_particles(world, s.body(rng), rng.small(), vecs.as_ptr(), count),
+                1 => sinew_body_set_velocities(world, s.body(rng), rng.small(), vecs.as_ptr(), count),
+                _ => sinew_body_apply_forces(world, s.body(rng), rng.small(), vecs.as_ptr(), count),
+            },
             7 => sinew_body_set_inv_masses(world, s.body(rng), rng.small(), floats.as_ptr(), count),
             8 => {
                 let mut c = 0;

@@ -1,4 +1,4 @@
-//! Coulomb friction through x_prev (Jakobsen, "Handling friction"): a particle
+//! Coulomb friction (Jakobsen, "Handling friction", on the stored velocity): a particle
 //! sliding on a plane stops after v0^2 / (2 mu g), never moves backwards, and
 //! stays stopped; without friction it keeps sliding.
 
@@ -51,4 +51,32 @@ fn frictionless_plane_keeps_the_speed() {
     let xs = slide(0.0, 2.0, 60);
     let speed = (xs[59] - xs[29]) / (30.0 / 60.0);
     assert!((speed - 2.0).abs() < 1e-3, "speed {speed}");
+}
+
+/// A particle started 1 mm inside the floor is pushed out without that
+/// push counting as an impact: it slides as Coulomb says, as one started
+/// exactly on the floor does (the push-out used to take 0.44 m/s off).
+#[test]
+fn a_push_out_of_an_initial_penetration_takes_no_friction() {
+    let (mu, v0, g, t) = (0.3f32, 3.0f32, 9.81f32, 0.5f32);
+    let speed_after = |depth: f32| {
+        let mut world = World::new(WorldSettings { damping: 0.0, ..Default::default() }).unwrap();
+        world
+            .create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, mu)
+            .unwrap();
+        let body = world.create_particles(&[Vec3::new(0.0, -depth, 0.0)], None).unwrap();
+        world.set_velocities(body, 0, &[Vec3::new(v0, 0.0, 0.0)]).unwrap();
+        for _ in 0..30 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(world.recovery_count(), 0);
+        world.velocities(body).unwrap().next().unwrap().x
+    };
+    let coulomb = v0 - mu * g * t;
+    let (inside, touching) = (speed_after(0.001), speed_after(0.0));
+    println!(
+        "slide after {t} s: {inside:.4} m/s from 1 mm inside, {touching:.4} from the surface, Coulomb {coulomb:.4}"
+    );
+    assert!((touching - coulomb).abs() < 0.02, "from the surface: {touching} against {coulomb}");
+    assert!((inside - touching).abs() < 0.005, "the push-out took {} m/s", touching - inside);
 }

@@ -270,6 +270,14 @@ public:
     Result move_particles(std::uint32_t first, const Vec3* offsets, std::uint32_t count) {
         return Result::from_code(::sinew_body_move_particles(world_, id_, first, offsets, count));
     }
+    /// Sets particles' velocities (m/s), positions unchanged.
+    Result set_velocities(std::uint32_t first, const Vec3* velocities, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_velocities(world_, id_, first, velocities, count));
+    }
+    /// Adds forces (N) to particles for the next step only.
+    Result apply_forces(std::uint32_t first, const Vec3* forces, std::uint32_t count) {
+        return Result::from_code(::sinew_body_apply_forces(world_, id_, first, forces, count));
+    }
     Result set_inv_masses(std::uint32_t first, const float* inv_masses, std::uint32_t count) {
         return Result::from_code(::sinew_body_set_inv_masses(world_, id_, first, inv_masses, count));
     }

@@ -37,19 +37,18 @@ impl Air {
 }
 
 /// The aerodynamic acceleration of every particle for the coming step, from
-/// the velocities of the last substep, `(x - x_prev) / h_prev`, written into
+/// the velocities of the last substep, written into
 /// `accel` (one vector per particle). Forces change with the cloth's shape
 /// and speed, which move little within a step, so they are computed once per
 /// step and applied in every substep. The velocity change over the step is
 /// capped at the particle's speed through the air.
-pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, h_prev: f32, dt: f32, accel: &mut Vec<Vec3>) {
+pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, dt: f32, accel: &mut Vec<Vec3>) {
     accel.clear();
     accel.resize(p.len(), Vec3::ZERO);
-    let inv_h = 1.0 / h_prev;
     for t in triangles {
         let [a, b, c] = t.map(|i| i as usize);
         let (xa, xb, xc) = (p.position(a), p.position(b), p.position(c));
-        let v = ((xa - p.previous(a)) + (xb - p.previous(b)) + (xc - p.previous(c))) * (inv_h / 3.0);
+        let v = (p.velocity(a) + p.velocity(b) + p.velocity(c)) * (1.0 / 3.0);
         let u = v - air.wind;
         let speed2 = u.length_squared();
         let cross = (xb - xa).cross(xc - xa);
@@ -73,7 +72,7 @@ pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, h_prev
     for (i, f) in accel.iter_mut().enumerate() {
         let w = p.inv_mass[i];
         *f *= w;
-        let through_air = ((p.position(i) - p.previous(i)) * inv_h - air.wind).length();
+        let through_air = (p.velocity(i) - air.wind).length();
         let dv = f.length() * dt;
         if dv > through_air {
             *f *= through_air / dv;

@@ -326,7 +326,7 @@ impl World {
             let unit = nv.try_normalize().ok_or_else(|| Error::invalid_argument(format!("normals[{k}] is zero")))?;
             let i = cloth.vertex_map[k] as usize;
             if !std::mem::replace(&mut seen[i], true) {
-                p[i] = x;
+                p[i] = x - body.origin;
                 q[i] = unit;
             }
         }

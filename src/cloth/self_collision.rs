@@ -42,7 +42,8 @@ pub struct Pair {
     pub vertex: u32,
     pub triangle_body: u32,
     pub triangle: [u32; 3],
-    /// +1 or -1: the side of the triangle's front the vertex started on.
+    /// +1 or -1: the side of the triangle's front the vertex started on;
+    /// 0 while it has been beside the triangle (see `project`).
     pub side: f32,
     pub thickness: f32,
 }
@@ -79,7 +80,7 @@ fn swept(p: &ParticlesMut, ids: &[u32], ahead: f32, grow: f32) -> (Vec3, Vec3) {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for &i in ids {
         let x = p.position(i as usize);
-        let later = x + (x - p.previous(i as usize)) * ahead;
+        let later = x + p.velocity(i as usize) * ahead;
         lo = lo.min(x).min(later);
         hi = hi.max(x).max(later);
     }
@@ -88,7 +89,7 @@ fn swept(p: &ParticlesMut, ids: &[u32], ahead: f32, grow: f32) -> (Vec3, Vec3) {
 
 impl PairFinder {
     /// Lists the pairs of the island's cloths for this step. `ahead` is
-    /// `dt / h_prev`: how many last-substep motions the step spans.
+    /// the step's length `dt`: how far the velocities reach.
     pub fn find(&mut self, views: &[ParticlesMut], members: &[Member], ahead: f32, out: &mut Vec<Pair>) {
         out.clear();
         let grow = members.iter().map(|m| m.thickness).fold(0.0, f32::max);
@@ -186,7 +187,20 @@ impl PairFinder {
                     let [xa, xb, xc] = t.map(|c| pt.position(c as usize));
                     let x = pv.position(i as usize);
                     let n = (xb - xa).cross(xc - xa);
-                    let side = if n.dot(x - xa) < 0.0 { -1.0 } else { 1.0 };
+                    // A vertex beside the triangle has no side of it yet
+                    // (0): its plane's side means nothing there (a corner
+                    // landing by a corner was below a tilted triangle's
+                    // plane and above the triangle, and its pair pushed it
+                    // through the layer at 21 m/s; tests/cloth.rs). It takes
+                    // one in the first pass that finds it over the triangle.
+                    let over = barycentric(x, xa, xb, xc).is_some_and(|u| u.iter().all(|&u| u >= -EDGE_SLACK));
+                    let side = if !over {
+                        0.0
+                    } else if n.dot(x - xa) < 0.0 {
+                        -1.0
+                    } else {
+                        1.0
+                    };
                     let centre = (xa + xb + xc) / 3.0;
                     self.kept.push((
                         x.distance_squared(centre),
@@ -229,7 +243,7 @@ fn barycentric(x: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Option<[f32; 3]> {
 }
 
 /// One pass over the pairs of an island.
-pub fn project(views: &mut [ParticlesMut], pairs: &[Pair]) {
+pub fn project(views: &mut [ParticlesMut], pairs: &mut [Pair]) {
     for pair in pairs {
         let (vb, tb) = (pair.vertex_body as usize, pair.triangle_body as usize);
         let i = pair.vertex as usize;
@@ -243,13 +257,22 @@ pub fn project(views: &mut [ParticlesMut], pairs: &[Pair]) {
         if len < 1e-12 {
             continue;
         }
+        let Some(bary) = barycentric(x, a, b, c) else { continue };
+        if bary.iter().any(|&u| u < -EDGE_SLACK) {
+            continue;
+        }
+        if pair.side == 0.0 {
+            // Over the triangle now: the side it was on when this substep
+            // began (its positions then), if it was over it then too.
+            let (p0, [a0, b0, c0]) = (views[vb].previous(i), t.map(|c| views[tb].previous(c)));
+            if !barycentric(p0, a0, b0, c0).is_some_and(|u| u.iter().all(|&u| u >= -EDGE_SLACK)) {
+                continue;
+            }
+            pair.side = if (b0 - a0).cross(c0 - a0).dot(p0 - a0) < 0.0 { -1.0 } else { 1.0 };
+        }
         let n = n * (pair.side / len);
         let dist = (x - a).dot(n);
         if dist >= pair.thickness {
-            continue;
-        }
-        let Some(bary) = barycentric(x, a, b, c) else { continue };
-        if bary.iter().any(|&u| u < -EDGE_SLACK) {
             continue;
         }
         let denom = wv + wt[0] * bary[0] * bary[0] + wt[1] * bary[1] * bary[1] + wt[2] * bary[2] * bary[2];

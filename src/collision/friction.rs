@@ -218,10 +218,10 @@ pub(crate) fn bounce(approach: f32, e: f32, normal_moved: f32, h: f32) -> Option
 }
 
 /// The end of a substep's contacts: restitution gives a touching particle
-/// its bounce (by moving `x_prev`), and the step's record is kept. Friction
+/// its bounce (in its velocity), and the step's record is kept. Friction
 /// was taken at each push inside the passes, unless `friction` asks for it
-/// here: then the substep's tangential motion is cut by `mu * depth` through
-/// `x_prev` (Jakobsen's form; ragdolls).
+/// here: then the substep's tangential motion is cut by `mu * depth`
+/// (Jakobsen's form, on the velocity; ragdolls).
 pub fn finish(
     p: &mut ParticlesMut,
     c: &mut ContactsMut,
@@ -242,15 +242,15 @@ pub fn finish(
             let n = c.normal(i);
             let x = p.position(i);
             let surface = if source.moves() { source.surface_displacement(x, h) } else { Vec3::ZERO };
-            let moved = x - p.previous(i) - surface;
-            let mut prev = p.previous(i);
+            let moved = p.displacement(i) - surface;
+            let mut change = Vec3::ZERO;
             if friction {
-                prev += tangential_cut(moved, n, mu_s, mu_d, depth);
+                change -= tangential_cut(moved, n, mu_s, mu_d, depth);
             }
             if let Some(push) = bounce(approach, e, n.dot(moved), h) {
-                prev -= n * push;
+                change += n * push;
             }
-            p.set_previous(i, prev);
+            p.add_displacement(i, change);
         }
         c.step_depth[i] = c.step_depth[i].max(depth);
         c.step_speed[i] = c.step_speed[i].max(-approach);

@@ -245,7 +245,7 @@ impl Collider {
     /// wake checks outside the step).
     pub fn prepared(&self) -> Prepared {
         let mut one = Prepared::default();
-        self.prepare(ColliderId::default(), 1.0, 1.0, 1.0, &mut one);
+        self.prepare(ColliderId::default(), 1.0, 1.0, 1.0, Vec3::ZERO, true, &mut one);
         one
     }
 
@@ -254,11 +254,24 @@ impl Collider {
         self.position != self.prev_position || self.rotation != self.prev_rotation
     }
 
-    /// Adds this collider to the lists of the step, in world space at the
+    /// Adds this collider to the lists of the step, in the frame at
+    /// `offset` from the world's (a body's, see `Body::origin`), at the
     /// fraction `frac` of the way from its previous frame to its current one
-    /// (`dt` is the step's length, for its velocity).
-    fn prepare(&self, id: ColliderId, frac: f32, start_frac: f32, dt: f32, out: &mut Prepared) {
+    /// (`dt` is the step's length, for its velocity); its shapes only when
+    /// `shapes`, its source always (so sources keep their indices).
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &self,
+        id: ColliderId,
+        frac: f32,
+        start_frac: f32,
+        dt: f32,
+        offset: Vec3,
+        shapes: bool,
+        out: &mut Prepared,
+    ) {
         let (pos, rot) = self.frame_at(frac);
+        let pos = pos - offset;
         let turn = self.rotation * self.prev_rotation.inverse();
         let (axis, angle) = turn.to_axis_angle();
         let angle = if angle > std::f32::consts::PI { angle - std::f32::consts::TAU } else { angle };
@@ -271,8 +284,10 @@ impl Collider {
             velocity: (self.position - self.prev_position) / dt,
             angular: if angle != 0.0 { axis * (angle / dt) } else { Vec3::ZERO },
         });
-        let start = self.frame_at(start_frac);
-        prepare_shape(&self.shape, (pos, rot), start, source, out);
+        if shapes {
+            let (start, start_rot) = self.frame_at(start_frac);
+            prepare_shape(&self.shape, (pos, rot), (start - offset, start_rot), source, out);
+        }
     }
 
     /// The frame at the fraction `frac` of the way from the previous frame
@@ -342,13 +357,17 @@ impl Prepared {
     }
 
     /// Rebuilds the lists from the colliders, in the given (deterministic)
-    /// order, at the fraction `frac` of the step of length `dt`.
+    /// order, at the fraction `frac` of the step of length `dt`, in the frame
+    /// at `offset`; with `selected`, the shapes of the selected colliders
+    /// only (by their order).
     pub fn rebuild<'a>(
         &mut self,
         colliders: impl Iterator<Item = (ColliderId, &'a Collider)>,
         frac: f32,
         start_frac: f32,
         dt: f32,
+        offset: Vec3,
+        selected: Option<&[bool]>,
     ) {
         self.planes.clear();
         self.spheres.clear();
@@ -357,8 +376,9 @@ impl Prepared {
         self.convexes.clear();
         self.soups.clear();
         self.sources.clear();
-        for (id, c) in colliders {
-            c.prepare(id, frac, start_frac, dt, self);
+        for (k, (id, c)) in colliders.enumerate() {
+            let shapes = selected.is_none_or(|s| s[k]);
+            c.prepare(id, frac, start_frac, dt, offset, shapes, self);
         }
     }
 }
@@ -377,17 +397,67 @@ pub struct StepColliders {
 impl StepColliders {
     /// Prepares the step's colliders, in pool order.
     pub fn rebuild(&mut self, colliders: &crate::pool::Pool<Collider>, substeps: u32, dt: f32) {
+        self.rebuild_in(colliders, substeps, dt, Vec3::ZERO, None);
+    }
+
+    /// The step's colliders `world` (prepared by [`StepColliders::rebuild`])
+    /// in the frame at `offset`, with the shapes only of those that reach
+    /// into the world-space box `lo..hi` at the step's start or end; the
+    /// sources all, in the same order, so a contact's source is the same
+    /// index in both. `selected` is scratch.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rebuild_near(
+        &mut self,
+        colliders: &crate::pool::Pool<Collider>,
+        substeps: u32,
+        dt: f32,
+        world: &StepColliders,
+        offset: Vec3,
+        (lo, hi): (Vec3, Vec3),
+        selected: &mut Vec<bool>,
+    ) {
+        selected.clear();
+        selected.resize(world.last().sources.len(), false);
+        for p in [world.first(), world.last()] {
+            fn mark<S: Shape>(shapes: &[S], lo: Vec3, hi: Vec3, out: &mut [bool]) {
+                for s in shapes.iter().filter(|s| s.overlaps(lo, hi)) {
+                    out[s.source() as usize] = true;
+                }
+            }
+            mark(&p.planes, lo, hi, selected);
+            mark(&p.spheres, lo, hi, selected);
+            mark(&p.boxes, lo, hi, selected);
+            mark(&p.capsules, lo, hi, selected);
+            mark(&p.convexes, lo, hi, selected);
+            for s in &p.soups {
+                let (a, b) = s.world_bounds();
+                if boxes_overlap(lo, hi, a, b) {
+                    selected[s.source as usize] = true;
+                }
+            }
+        }
+        self.rebuild_in(colliders, substeps, dt, offset, Some(selected));
+    }
+
+    fn rebuild_in(
+        &mut self,
+        colliders: &crate::pool::Pool<Collider>,
+        substeps: u32,
+        dt: f32,
+        offset: Vec3,
+        selected: Option<&[bool]>,
+    ) {
         let moving = colliders.iter().any(|(_, c)| c.moved());
         let n = if moving { substeps as usize } else { 1 };
         self.at.resize_with(n, Prepared::default);
         let all = || colliders.iter().map(|(h, c)| (ColliderId::from(h), c));
         if moving {
-            self.start.rebuild(all(), 0.0, 0.0, dt);
+            self.start.rebuild(all(), 0.0, 0.0, dt, offset, selected);
             for (k, at) in self.at.iter_mut().enumerate() {
-                at.rebuild(all(), (k + 1) as f32 / substeps as f32, k as f32 / substeps as f32, dt);
+                at.rebuild(all(), (k + 1) as f32 / substeps as f32, k as f32 / substeps as f32, dt, offset, selected);
             }
         } else {
-            self.at[0].rebuild(all(), 1.0, 1.0, dt);
+            self.at[0].rebuild(all(), 1.0, 1.0, dt, offset, selected);
         }
     }
 
@@ -757,19 +827,22 @@ fn push(
     let out = x + normal * depth;
     let s = &ctx.prepared.sources[source as usize];
     let surface = if s.moves() { s.surface_displacement(out, ctx.h) } else { Vec3::ZERO };
-    if ctx.friction_at_push {
-        let (mu_s, mu_d, _) = s.material.against(ctx.material);
-        let cut = friction::tangential_cut(out - prev - surface, normal, mu_s, mu_d, depth);
-        p.set_position(i, out - cut);
-    } else {
-        p.set_position(i, out);
-    }
     // A push beyond what this substep's motion brought in undoes a
     // penetration the particle already had (teleported or created inside,
     // or left by an earlier substep): it moves `x_prev` too, so resolving it
     // adds no velocity (a particle put 3 m under a terrain would otherwise
-    // leave it at 3 m per substep).
+    // leave it at 3 m per substep), and it is no impact, so friction takes
+    // only the part that stops this substep's motion (Coulomb: the cut is
+    // at most mu times the normal impulse; a box started 1 mm inside the
+    // floor lost 0.44 m/s of its slide to the push-out).
     let came_in = (-normal.dot(x - prev - surface)).max(0.0);
+    if ctx.friction_at_push {
+        let (mu_s, mu_d, _) = s.material.against(ctx.material);
+        let cut = friction::tangential_cut(out - prev - surface, normal, mu_s, mu_d, depth.min(came_in));
+        p.set_position(i, out - cut);
+    } else {
+        p.set_position(i, out);
+    }
     if depth > came_in {
         p.set_previous(i, prev + normal * (depth - came_in));
     }

@@ -359,9 +359,12 @@ impl DistanceSet {
     }
 
     /// The velocity stage (RATTLE's second half): removes the relative
-    /// velocity along each stick in proportion `(w1 + w2) / (w1 + w2 +
-    /// alpha_tilde)`, i.e. fully for a rigid stick, whose length cannot change,
-    /// and hardly at all for a soft one, whose stretching is real motion.
+    /// velocity along each stiff stick in proportion `(w1 + w2) / (w1 + w2 +
+    /// alpha_tilde)`: fully for a rigid one, whose length cannot change. A
+    /// soft one (`alpha_tilde > w1 + w2`: softer than its ends' inertia over
+    /// the substep) is left alone: its stretching is real motion, and its
+    /// position pass is already the implicit-Euler spring (the stage damped a
+    /// spring 4 cm off its scheme; tests/spring.rs).
     ///
     /// Why: the position pass turns its corrections into velocity (Verlet reads
     /// velocity from positions). When the relaxation has not converged, as with
@@ -418,6 +421,9 @@ struct Raw {
     px: Shared,
     py: Shared,
     pz: Shared,
+    vx: Shared,
+    vy: Shared,
+    vz: Shared,
     w: Shared,
 }
 
@@ -430,6 +436,9 @@ impl Raw {
             px: Shared(p.px.as_mut_ptr()),
             py: Shared(p.py.as_mut_ptr()),
             pz: Shared(p.pz.as_mut_ptr()),
+            vx: Shared(p.vx.as_mut_ptr()),
+            vy: Shared(p.vy.as_mut_ptr()),
+            vz: Shared(p.vz.as_mut_ptr()),
             w: Shared(p.inv_mass.as_mut_ptr()),
         }
     }
@@ -927,23 +936,36 @@ impl Pass<'_> {
     unsafe fn velocity<V: Lanes, A: Access>(&mut self, at: &A) {
         let (set, p) = (self.set, self.p);
         // SAFETY: the caller's.
-        let ((xi, xj, pi, pj, wi, wj), compliance) =
-            unsafe { (ends::<V>(at, p), at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32))) };
+        let ((xi, xj, vi, vj, wi, wj), compliance) = unsafe {
+            (
+                (
+                    V3::<V>::get(at, Of::I, p.x, p.y, p.z),
+                    V3::<V>::get(at, Of::J, p.x, p.y, p.z),
+                    V3::<V>::get(at, Of::I, p.vx, p.vy, p.vz),
+                    V3::<V>::get(at, Of::J, p.vx, p.vy, p.vz),
+                    at.get::<V>(Of::I, p.w),
+                    at.get::<V>(Of::J, p.w),
+                ),
+                at.get::<V>(Of::K, Shared(set.compliance.as_ptr() as *mut f32)),
+            )
+        };
         let d = xj.sub(xi);
         let len2 = d.dot(d);
         let w = wi.add(wj);
         let alpha_tilde = compliance.mul(V::splat(self.inv_h2));
-        let skip = V::or(len2.lt(V::splat(MIN_LENGTH * MIN_LENGTH)), w.eq(V::splat(0.0)));
-        // Relative displacement of this substep along d (times |d|).
-        let rv = xj.sub(pj).sub(xi.sub(pi));
+        // Soft sticks are left alone (see `project_velocities`).
+        let soft = alpha_tilde.gt(w);
+        let skip = V::or(V::or(len2.lt(V::splat(MIN_LENGTH * MIN_LENGTH)), w.eq(V::splat(0.0))), soft);
+        // Relative velocity along d (times |d|).
+        let rv = vj.sub(vi);
         let along = rv.dot(d).div(len2);
         let s = along.div(w.add(alpha_tilde));
-        // v_i += wi s d, v_j -= wj s d, through x_prev.
-        let new_i = pi.zip(d, |x, d| x.sub(wi.mul(s).mul(d))).zip(pi, |new, old| V::select(skip, old, new));
-        let new_j = pj.zip(d, |x, d| x.add(wj.mul(s).mul(d))).zip(pj, |new, old| V::select(skip, old, new));
+        // v_i += wi s d, v_j -= wj s d.
+        let new_i = vi.zip(d, |v, d| v.add(wi.mul(s).mul(d))).zip(vi, |new, old| V::select(skip, old, new));
+        let new_j = vj.zip(d, |v, d| v.sub(wj.mul(s).mul(d))).zip(vj, |new, old| V::select(skip, old, new));
         // SAFETY: the caller's.
         unsafe {
-            V3::put_pair(new_i, new_j, at, p.px, p.py, p.pz);
+            V3::put_pair(new_i, new_j, at, p.vx, p.vy, p.vz);
         }
     }
 }

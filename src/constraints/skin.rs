@@ -30,6 +30,13 @@ pub struct SkinSet {
 }
 
 impl SkinSet {
+    /// Moves every point by `-by`: the body's frame moved by `by`.
+    pub fn shift(&mut self, by: Vec3) {
+        for v in [&mut self.from, &mut self.to, &mut self.current] {
+            v.iter_mut().for_each(|x| *x -= by);
+        }
+    }
+
     /// Whether the engine has given a skin.
     pub fn is_active(&self) -> bool {
         !self.to.is_empty()

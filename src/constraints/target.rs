@@ -54,6 +54,13 @@ impl TargetSet {
         self.particle.len()
     }
 
+    /// Moves every point by `-by`: the body's frame moved by `by`.
+    pub fn shift(&mut self, by: Vec3) {
+        for v in [&mut self.from, &mut self.to, &mut self.current] {
+            v.iter_mut().for_each(|x| *x -= by);
+        }
+    }
+
     /// Sets or replaces targets (validated by the caller). A replaced target
     /// keeps its `from`, so the motion towards the new point is interpolated.
     pub fn set(&mut self, targets: &[Target]) {

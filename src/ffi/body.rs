@@ -360,6 +360,54 @@ pub unsafe extern "C" fn sinew_body_move_particles(
     })
 }
 
+/// Sets the velocities (m/s, world space) of particles `first .. first +
+/// count` to `velocities`, positions unchanged; wakes the body. A pinned
+/// particle's (inverse mass 0) is overwritten by the engine's next move of
+/// it. What `sinew_body_read_velocities` reads back until the next step.
+///
+/// Ownership: `velocities` is read during the call only; NULL only with
+/// `count` 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a
+/// range outside the body or NaN/inf (nothing is changed). Threading: write
+/// lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_velocities(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    first: u32,
+    velocities: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_velocities", {
+        let world = unsafe { world_ref(world) }?;
+        let v = vectors(unsafe { checked_slice(velocities, count as usize, "velocities") }?);
+        world.write(|w| Ok(w.set_velocities(body.into(), first, &v)?))
+    })
+}
+
+/// Adds `forces` (N, world space) to particles `first .. first + count` for
+/// the next `sinew_world_step`: each particle accelerates by `force *
+/// inverse mass` through every substep of that step, as under gravity (a
+/// constant force `F` on mass `m` gives `F t / m` exactly). Forces add up
+/// until that step, which clears them; a snapshot keeps them. Wakes the body.
+///
+/// Ownership: `forces` is read during the call only; NULL only with `count`
+/// 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+/// outside the body or NaN/inf (nothing is changed). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_apply_forces(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    first: u32,
+    forces: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_apply_forces", {
+        let world = unsafe { world_ref(world) }?;
+        let f = vectors(unsafe { checked_slice(forces, count as usize, "forces") }?);
+        world.write(|w| Ok(w.apply_forces(body.into(), first, &f)?))
+    })
+}
+
 /// Sets the inverse masses of particles `first .. first + count` (1/kg, >= 0;
 /// 0 pins a particle where it is, > 0 releases it).
 ///
@@ -434,8 +482,10 @@ pub unsafe extern "C" fn sinew_body_read_positions(
     })
 }
 
-/// Copies a body's particle velocities (m/s, over the last substep) into
-/// `out`; same protocol as `sinew_body_read_positions`.
+/// Copies a body's particle velocities (m/s) into `out`: each the mean over
+/// the last substep (the velocity half a substep ago: leapfrog), or what
+/// `sinew_body_set_velocities` set since; same protocol as
+/// `sinew_body_read_positions`.
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read lock.
 #[unsafe(no_mangle)]

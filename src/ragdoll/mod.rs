@@ -328,7 +328,7 @@ impl World {
     pub fn ragdoll_bones(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = (Vec3, Quat)> + '_> {
         let (body, r) = self.ragdoll(id)?;
         Ok((0..r.bone_count()).map(move |b| {
-            let head = self.particles.position(body.first + r.heads[b] as usize);
+            let head = body.origin + self.particles.position(body.first + r.heads[b] as usize);
             (head, r.clusters.world_rotation(b).normalize())
         }))
     }
@@ -369,19 +369,21 @@ impl World {
             }
             None => None,
         };
-        let h = self.last_h;
-        let (first, r) = {
+        let (first, origin, r) = {
             let (body, r) = self.ragdoll(id)?;
-            (body.first, r)
+            (body.first, body.origin, r)
         };
-        let now_x = placed(r, &now);
-        let prev_x = before.as_ref().map(|(prev, dt)| (placed(r, prev), *dt));
+        // In the body's frame (the step moves the frame along if the pose
+        // is far from it).
+        let local = |pose: &[(Vec3, Quat)]| pose.iter().map(|&(x, q)| (x - origin, q)).collect::<Vec<_>>();
+        let now_x = placed(r, &local(&now));
+        let prev_x = before.as_ref().map(|(prev, dt)| (placed(r, &local(prev)), *dt));
         let rotations: Vec<Quat> =
             now.iter().enumerate().map(|(b, &(_, q))| (q * r.clusters.frame[b].conjugate()).normalize()).collect();
         for (i, &x) in now_x.iter().enumerate() {
             let v = prev_x.as_ref().map_or(Vec3::ZERO, |(px, dt)| (x - px[i]) / *dt);
             self.particles.set_position(first + i, x);
-            self.particles.set_previous(first + i, x - v * h);
+            self.particles.set_velocity(first + i, v);
         }
         let body = self.ragdoll_body_mut(id)?;
         body.ragdoll.as_mut().expect("checked").clusters.rotation = rotations;
@@ -395,21 +397,21 @@ impl World {
     pub fn apply_bone_impulse(&mut self, id: BodyId, bone: u32, point: Vec3, impulse: Vec3) -> Result<()> {
         finite_vec(point, "point")?;
         finite_vec(impulse, "impulse")?;
-        let (first, head, tail) = {
+        let (first, head, tail, origin) = {
             let (body, r) = self.ragdoll(id)?;
             let (head, tail) = r.bone_particles(bone)?;
-            (body.first, head as usize, tail as usize)
+            (body.first, head as usize, tail as usize, body.origin)
         };
+        let point = point - origin;
         let (a, b) = (self.particles.position(first + head), self.particles.position(first + tail));
         let ab = b - a;
         let t =
             if ab.length_squared() > 1e-12 { ((point - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.5 };
-        let h = self.last_h;
         for (i, c) in [(head, 1.0 - t), (tail, t)] {
             let w = self.particles.inv_mass[first + i];
             let dv = impulse * (c * w);
-            let prev = self.particles.previous(first + i);
-            self.particles.set_previous(first + i, prev - dv * h);
+            let v = self.particles.velocity(first + i);
+            self.particles.set_velocity(first + i, v + dv);
         }
         self.ragdoll_body_mut(id)?;
         Ok(())

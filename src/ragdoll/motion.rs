@@ -65,7 +65,7 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         let w = weight(p.inv_mass[i]);
         mass += w;
         center += (p.position(i) - origin) * w;
-        displacement += (p.position(i) - p.previous(i)) * w;
+        displacement += p.displacement(i) * w;
     }
     center /= mass;
     displacement /= mass;
@@ -73,7 +73,7 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     for m in members {
         let i = clusters.particle[m] as usize;
         let r = p.position(i) - origin - center;
-        let d = p.position(i) - p.previous(i) - displacement;
+        let d = p.displacement(i) - displacement;
         momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
     // The inertia of the particles as they are, not the rest inertia
@@ -90,7 +90,7 @@ pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
         let dv = turn.cross(p.position(i) - center);
-        p.set_previous(i, p.previous(i) - dv);
+        p.add_displacement(i, dv);
     }
 }
 
@@ -104,13 +104,13 @@ pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
     }
 }
 
-/// Gives cluster `k`'s particles the rigid motion `m` (through x_prev).
+/// Gives cluster `k`'s particles the rigid motion `m`.
 fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMut) {
     for member in clusters.members(k) {
         let i = clusters.particle[member] as usize;
         let x = p.position(i);
         let rigid = m.displacement + m.turn.cross(x - m.center);
-        p.set_previous(i, x - rigid);
+        p.set_displacement(i, rigid);
     }
 }
 

@@ -110,7 +110,14 @@ impl Motors {
         }
     }
 
-    /// Sets the world-space target pose (validated by the caller). The first
+    /// Moves every target by `-by`: the body's frame moved by `by`.
+    pub fn shift(&mut self, by: Vec3) {
+        for v in [&mut self.from, &mut self.to] {
+            v.iter_mut().for_each(|(x, _)| *x -= by);
+        }
+    }
+
+    /// Sets the target pose in the body's frame (validated by the caller). The first
     /// targets start where they are; later ones are reached by interpolation
     /// from the last step's.
     pub fn set_targets(&mut self, pose: &[(Vec3, Quat)]) {
@@ -240,7 +247,7 @@ fn rotation_vector(q: Quat) -> Vec3 {
 fn shift(clusters: &ClusterSet, k: usize, d: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
-        p.set_previous(i, p.previous(i) - d);
+        p.add_displacement(i, d);
     }
 }
 
@@ -314,7 +321,9 @@ impl World {
     /// Refused: a count other than the bone count, NaN/inf, a zero rotation.
     pub fn set_ragdoll_motor_targets(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
         let pose = self.checked_pose(id, pose)?;
-        self.motors_mut(id)?.set_targets(&pose);
+        let origin = self.body(id)?.origin;
+        let local: Vec<(Vec3, Quat)> = pose.iter().map(|&(x, q)| (x - origin, q)).collect();
+        self.motors_mut(id)?.set_targets(&local);
         Ok(())
     }
 
@@ -328,6 +337,8 @@ impl World {
         for (b, &(x, _)) in world.iter().enumerate() {
             finite_vec(x, &format!("the world position of bones[{b}]"))?;
         }
+        let origin = self.body(id)?.origin;
+        let world: Vec<(Vec3, Quat)> = world.iter().map(|&(x, q)| (x - origin, q)).collect();
         self.motors_mut(id)?.set_targets(&world);
         Ok(())
     }
@@ -388,6 +399,7 @@ impl World {
     }
 
     /// The motors of a ragdoll (targets, strengths, caps).
+    /// (Their targets are in the body's frame: add [`World::body_origin`].)
     pub fn ragdoll_motors(&self, id: BodyId) -> Result<&Motors> {
         Ok(&self.ragdoll(id)?.1.motors)
     }

@@ -137,7 +137,7 @@ impl PointContacts {
             let (mu_s, mu_d, _) = source.material.against(body);
             let c = e.position(p);
             let surface = if source.moves() { source.surface_displacement(c, h) } else { Vec3::ZERO };
-            let cut = tangential_cut(e.displacement(p) - surface, self.normal[j], mu_s, mu_d, depth);
+            let cut = tangential_cut(e.velocity_displacement(p) - surface, self.normal[j], mu_s, mu_d, depth);
             let w = e.inv_mass(p);
             if w > 0.0 && cut != Vec3::ZERO {
                 e.add_displacement(p, -cut, w);

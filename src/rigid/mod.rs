@@ -162,6 +162,18 @@ impl Embedded {
         c
     }
 
+    /// The point's displacement `v h` by its velocity, for the stages after
+    /// the passes (friction), where the velocity is the state.
+    #[inline(always)]
+    pub fn velocity_displacement(&self, p: &ParticlesMut) -> Vec3 {
+        let mut c = Vec3::ZERO;
+        for k in 0..4 {
+            let i = self.particles[k] as usize;
+            c += p.displacement(i) * self.weights[k];
+        }
+        c
+    }
+
     /// `sum w_k^2 m_k^-1`: the point's generalised inverse mass.
     #[inline(always)]
     pub fn inv_mass(&self, p: &ParticlesMut) -> f32 {
@@ -181,15 +193,15 @@ impl Embedded {
         }
     }
 
-    /// Changes the point's displacement over the substep by `delta`, through
-    /// the previous positions (a velocity change, as friction makes).
+    /// Changes the point's displacement over the substep by `delta` (a
+    /// velocity change, as friction makes).
     #[inline(always)]
     pub fn add_displacement(&self, p: &mut ParticlesMut, delta: Vec3, w: f32) {
         for k in 0..4 {
             let i = self.particles[k] as usize;
             let s = self.weights[k] * p.inv_mass[i] / w;
             if s != 0.0 {
-                p.set_previous(i, p.previous(i) - delta * s);
+                p.add_displacement(i, delta * s);
             }
         }
     }
@@ -393,7 +405,7 @@ impl World {
         let p = &self.particles;
         let center = r.center(|i| (p.position(body.first + i), p.inv_mass[body.first + i]));
         let turn = r.clusters.rotation[0];
-        Ok((center + turn * r.origin, r.clusters.world_rotation(0).normalize()))
+        Ok((body.origin + (center + turn * r.origin), r.clusters.world_rotation(0).normalize()))
     }
 
     /// An impulse (N s) at a world point, applied as to a rigid body: the
@@ -404,9 +416,9 @@ impl World {
         finite_vec(point, "point")?;
         finite_vec(impulse, "impulse")?;
         let range = self.rigid(id)?.0.range();
-        let h = self.last_h;
         let body = self.bodies.get_mut(id.into()).expect("checked");
         body.wake();
+        let point = point - body.origin;
         let r = body.rigid.as_ref().expect("checked");
         let mut p = self.particles.view(range);
         let center = r.center(|i| (p.position(i), p.inv_mass[i]));
@@ -420,7 +432,7 @@ impl World {
             let i = i as usize;
             if p.inv_mass[i] > 0.0 {
                 let dv = impulse / mass + turn.cross(p.position(i) - center);
-                p.set_previous(i, p.previous(i) - dv * h);
+                p.set_velocity(i, p.velocity(i) + dv);
             }
         }
         Ok(())

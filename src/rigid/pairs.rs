@@ -53,9 +53,9 @@ pub struct Frame {
     inv_inertia: Mat3,
 }
 
-/// Largest displacement of a body's particles over the last substep.
+/// Largest speed of a body's particles (m/s).
 fn speed(body: &Body, p: &ParticlesMut) -> f32 {
-    (0..body.count).map(|i| (p.position(i) - p.previous(i)).length()).fold(0.0, f32::max)
+    (0..body.count).map(|i| p.velocity(i).length()).fold(0.0, f32::max)
 }
 
 /// The centre of mass of a rigid body's particles.
@@ -82,7 +82,7 @@ pub struct Scratch {
 }
 
 /// Lists the pairs of the island's rigid bodies that may meet during the
-/// step (`ahead` = substeps the last substep's motion lasts).
+/// step (`ahead` = the step's length, s).
 pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut Vec<Pair>, scratch: &mut Scratch) {
     out.clear();
     let Scratch { rigid, centers } = scratch;
@@ -166,7 +166,7 @@ fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, pr
         if p.inv_mass[i] > 0.0 {
             let dx = linear + turn.cross(p.position(i) - f.center);
             if previous {
-                p.set_previous(i, p.previous(i) - dx);
+                p.add_displacement(i, dx);
             } else {
                 p.set_position(i, p.position(i) + dx);
             }

@@ -86,7 +86,9 @@ fn join_touching(sets: &mut Sets, members: &mut Vec<u32>, bodies: &Pool<Body>, c
             let (ba, bb) = (bodies.slots[a as usize].value.as_ref(), bodies.slots[b as usize].value.as_ref());
             let (ba, bb) = (ba.expect("live"), bb.expect("live"));
             let grow = ba.radius + bb.radius;
+            // In world space: each body's bounds are in its own frame.
             let ((alo, ahi), (blo, bhi)) = (ba.bounds, bb.bounds);
+            let (alo, ahi, blo, bhi) = (alo + ba.origin, ahi + ba.origin, blo + bb.origin, bhi + bb.origin);
             if (alo - grow).cmple(bhi).all() && blo.cmple(ahi + grow).all() {
                 sets.union(a, b);
             }

@@ -4,12 +4,15 @@
 //! step(dt):
 //!   prepare colliders in world space                      (once per step)
 //!   bounds of every body, swept over the step             (once per step)
+//!   frames: a body that strayed from its origin moves it  body.rs
 //!   islands: bodies coupled by joints or cloth contact    island.rs
+//!     (its bodies then share one frame)
 //!   for each awake island:
+//!     colliders in the island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
 //!     for each of `substeps` substeps, h = dt / substeps:
-//!       predict         Verlet, gravity, damping, time-corrected   integrate.rs
+//!       predict         leapfrog: forces, gravity, damping          integrate.rs
 //!       wind            drag and lift, computed once per step      cloth/aero.rs
 //!       targets         interpolate, place kinematic particles     constraints/target.rs
 //!       for each of `iterations` relaxation passes:
@@ -29,7 +32,8 @@
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
 //!         rigid pairs   spheres of one rigid body in another's solid rigid/pairs.rs
-//!       velocities      no relative velocity along rigid sticks    constraints/distance.rs
+//!       velocities      what the passes moved, over h              integrate.rs
+//!                       no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
 //!                       (particles, rigid points, rigid pairs)
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
@@ -48,14 +52,15 @@ pub mod integrate;
 pub mod island;
 pub mod workers;
 
-use crate::body::Body;
+use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
 use crate::collision::friction::{self, ContactsMut, SharedContacts};
-use crate::collision::{self, PassContext, StepColliders};
+use crate::collision::{self, Collider, PassContext, StepColliders};
 use crate::constraints::joint::{self, Resolved};
-use crate::error::MAX_COORDINATE;
+use crate::error::{MAX_COORDINATE, MAX_SPEED};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
+use crate::pool::Pool;
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
@@ -97,8 +102,6 @@ struct StepContext {
     h: f32,
     h2: f32,
     inv_h2: f32,
-    /// The previous substep's length, for the first prediction.
-    h_prev: f32,
     gravity: Vec3,
     /// Velocity factor per substep: (1 - damping)^h.
     damping: f32,
@@ -121,7 +124,6 @@ impl StepContext {
             h,
             h2: h * h,
             inv_h2: 1.0 / (h * h),
-            h_prev: world.last_h,
             gravity: s.gravity,
             damping,
             wind: s.wind,
@@ -181,6 +183,10 @@ struct Local {
     ranges: Vec<std::ops::Range<usize>>,
     order: Vec<usize>,
     rigid_scratch: pairs::Scratch,
+    /// The colliders in the frame of an island away from the world's
+    /// origin, and which of them are near it.
+    colliders: StepColliders,
+    selected: Vec<bool>,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -221,13 +227,30 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     world.prepared.rebuild(&world.colliders, ctx.substeps, dt);
     world.contacts.resize(world.particles.len());
     for body in world.bodies.values_mut() {
-        body.bounds = swept_bounds(body, &world.particles, dt / ctx.h_prev);
+        body.bounds = swept_bounds(body, &world.particles, dt);
+        // Positions stay near their frame's origin, so their precision is
+        // that of the body's size: a body that strayed by more than a grid
+        // spacing takes the grid point nearest to it.
+        let center = (body.bounds.0 + body.bounds.1) * 0.5;
+        if !body.sleeping && center.abs().max_element() > ORIGIN_GRID {
+            let origin = grid_origin(body.origin + center);
+            body.move_frame(origin, frame_columns(&mut world.particles, body.range()));
+        }
     }
     let mut islands = std::mem::take(&mut world.scratch.islands);
     island::build(&mut world.bodies, &world.joints, &mut islands);
+    // The bodies of an island, coupled within a pass, share its first
+    // body's frame.
+    for members in islands.iter() {
+        let origin = world.bodies.slots[members[0] as usize].value.as_ref().expect("live").origin;
+        for &i in &members[1..] {
+            let body = world.bodies.slots[i as usize].value.as_mut().expect("live");
+            body.move_frame(origin, frame_columns(&mut world.particles, body.range()));
+        }
+    }
     #[cfg(feature = "test-hooks")]
     crate::test_hooks::step_checkpoint();
-    let World { particles, bodies, joints, prepared, contacts, scratch, recoveries, .. } = world;
+    let World { particles, bodies, joints, colliders, prepared, contacts, scratch, recoveries, .. } = world;
 
     // Every joint resolved once, its bodies as indices into its island, in
     // island order; each island then takes its run.
@@ -274,6 +297,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         joints: resolved.as_mut_ptr() as usize,
         joint_start: &scratch.joint_start,
         islands: &islands,
+        colliders,
         prepared,
         ctx: &ctx,
     };
@@ -314,7 +338,6 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         c.prev_rotation = c.rotation;
     }
     world.last_dt = dt;
-    world.last_h = ctx.h;
     world.steps += 1;
 }
 
@@ -329,6 +352,7 @@ struct Shared<'a> {
     joints: usize,
     joint_start: &'a [usize],
     islands: &'a island::Islands,
+    colliders: &'a Pool<Collider>,
     prepared: &'a StepColliders,
     ctx: &'a StepContext,
 }
@@ -356,23 +380,42 @@ impl Shared<'_> {
         let mut cviews = recycle(std::mem::take(&mut local.cviews).0);
         // SAFETY: as above, for the island's particle ranges.
         unsafe {
-            self.particles.views(&local.ranges, &mut local.order, &mut views);
+            self.particles.views(&local.ranges, ctx.h, &mut local.order, &mut views);
             self.contacts.views(&local.ranges, &mut local.order, &mut cviews);
         }
         cviews.iter_mut().for_each(ContactsMut::clear_step);
         island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
+        // The colliders in the island's frame: the world's as they are at
+        // the world's origin, else those near the island, moved into it.
+        let mut near = std::mem::take(&mut local.colliders);
+        let origin = island[0].origin;
+        let prepared = if origin == Vec3::ZERO {
+            self.prepared
+        } else {
+            let reach = ctx.gravity.length() * ctx.dt * ctx.dt + 0.05 + 0.25;
+            let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+            for b in island.iter() {
+                let r = b.radii.iter().fold(b.radius, |m, &r| m.max(r)) + reach;
+                (lo, hi) = (lo.min(b.bounds.0 - r), hi.max(b.bounds.1 + r));
+            }
+            let world = (origin + lo, origin + hi);
+            near.rebuild_near(self.colliders, ctx.substeps, ctx.dt, self.prepared, origin, world, &mut local.selected);
+            &near
+        };
         for (body, p) in island.iter_mut().zip(views.iter()) {
-            broad_phase(body, p, self.prepared, ctx, &mut local.boxes);
+            broad_phase(body, p, prepared, ctx, &mut local.boxes);
         }
         find_cloth_pairs(&island, &views, ctx, local);
-        pairs::find(&island, &views, ctx.dt / ctx.h_prev, &mut local.rigid_pairs, &mut local.rigid_scratch);
+        pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
-        solve_island(&mut island, &mut views, &mut cviews, island_joints, self.prepared, ctx, local, workers);
-        let recovered = !sane(&views) || !rotations_sane(&island);
+        solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);
+        local.colliders = near;
+        let recovered = !sane(&views, &island) || !rotations_sane(&island);
         if recovered {
             recover(&mut views, &local.backup);
             recover_rotations(&mut island, &local.backup_rotations);
+            island.iter_mut().for_each(|b| b.h_prev = 0.0);
         }
         update_sleep(&mut island, &mut views, &mut cviews, ctx);
         local.views = Lists(recycle(views));
@@ -401,7 +444,7 @@ fn solve_island(
         if let Some(cloth) = &body.cloth {
             let air = Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
             if air.active() {
-                aero::accelerations(p, &cloth.triangles, &air, ctx.h_prev, ctx.dt, a);
+                aero::accelerations(p, &cloth.triangles, &air, ctx.dt, a);
             }
         }
     }
@@ -417,11 +460,15 @@ fn solve_island(
     let inv_h = 1.0 / ctx.h;
     for substep in 0..ctx.substeps {
         let prepared = colliders.substep(substep);
-        let h_prev = if substep == 0 { ctx.h_prev } else { ctx.h };
-        let velocity_scale = ctx.damping * (ctx.h / h_prev);
-        let gravity = ctx.gravity * (ctx.h * (h_prev + ctx.h) * 0.5);
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter()) {
-            integrate::predict(p, velocity_scale, gravity);
+            // Half the last substep and half this one; a body whose
+            // velocity is as of now (h_prev = 0) gets half this one.
+            let h_prev = if substep == 0 { body.h_prev } else { ctx.h };
+            let kick = (h_prev + ctx.h) * 0.5;
+            if !body.forces.is_empty() {
+                integrate::kick_forces(p, &body.forces, kick);
+            }
+            integrate::predict(p, ctx.damping, ctx.gravity * kick, ctx.h);
             aero::apply(p, a, ctx.h2);
             body.targets.begin_substep(p, substep, ctx.substeps);
             if body.skin.is_active() {
@@ -505,6 +552,7 @@ fn solve_island(
             }
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+            integrate::update_velocities(p);
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
@@ -524,6 +572,8 @@ fn solve_island(
         }
     }
     for body in island.iter_mut() {
+        body.h_prev = ctx.h;
+        body.forces.clear();
         body.targets.end_step();
         body.skin.end_step();
         if let Some(ragdoll) = &mut body.ragdoll {
@@ -532,27 +582,38 @@ fn solve_island(
     }
 }
 
-/// Copies the island's positions and previous positions.
+/// A body's positions and substep starts, column by column (for
+/// [`Body::move_frame`]).
+fn frame_columns(p: &mut Particles, r: std::ops::Range<usize>) -> [&mut [f32]; 6] {
+    let Particles { x, y, z, px, py, pz, .. } = p;
+    [&mut x[r.clone()], &mut y[r.clone()], &mut z[r.clone()], &mut px[r.clone()], &mut py[r.clone()], &mut pz[r]]
+}
+
+/// Copies the island's positions and velocities.
 fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
     out.clear();
     for p in views {
-        for a in [&p.x, &p.y, &p.z, &p.px, &p.py, &p.pz] {
+        for a in [&p.x, &p.y, &p.z, &p.vx, &p.vy, &p.vz] {
             out.extend_from_slice(a);
         }
     }
 }
 
 /// Whether every position of the island is finite and within the world's
-/// coordinate range.
-fn sane(views: &[ParticlesMut]) -> bool {
+/// coordinate range (in world space: its bodies' frames added).
+fn sane(views: &[ParticlesMut], island: &[&mut Body]) -> bool {
     // A fold instead of `all`: without the early exit the compiler checks
     // whole vectors at a time (34 us -> ~5 us on sticks-128's 16,384
     // particles); the answer is the same.
-    // Previous positions too: they are the velocities, and a NaN there
-    // (the fuzz test left one after a ragdoll's step, its position still
-    // finite) would be saved in snapshots and poison the next step.
-    let ok = |a: &[f32]| a.iter().fold(true, |ok, v| ok & (v.abs() <= MAX_COORDINATE)); // false for NaN and inf
-    views.iter().all(|p| ok(p.x) && ok(p.y) && ok(p.z) && ok(p.px) && ok(p.py) && ok(p.pz))
+    // Velocities too: a NaN there (the fuzz test left one after a
+    // ragdoll's step, its position still finite) would be saved in
+    // snapshots and poison the next step.
+    let ok = |a: &[f32], limit: f32| a.iter().fold(true, |ok, v| ok & (v.abs() <= limit)); // false for NaN and inf
+    let v = MAX_SPEED;
+    views.iter().zip(island).all(|(p, b)| {
+        let x = MAX_COORDINATE - b.origin.abs();
+        ok(p.x, x.x) && ok(p.y, x.y) && ok(p.z, x.z) && ok(p.vx, v) && ok(p.vy, v) && ok(p.vz, v)
+    })
 }
 
 /// The cluster rotations of the island's ragdolls and rigid bodies: state a
@@ -594,13 +655,12 @@ fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
     let mut at = 0;
     for p in views.iter_mut() {
         let n = p.len();
-        for a in [&mut *p.x, &mut *p.y, &mut *p.z, &mut *p.px, &mut *p.py, &mut *p.pz] {
+        for a in [&mut *p.x, &mut *p.y, &mut *p.z, &mut *p.vx, &mut *p.vy, &mut *p.vz] {
             a.copy_from_slice(&saved[at..at + n]);
             at += n;
         }
-        for i in 0..n {
-            let x = p.position(i);
-            p.set_previous(i, x);
+        for a in [&mut *p.vx, &mut *p.vy, &mut *p.vz] {
+            a.fill(0.0);
         }
     }
 }
@@ -623,13 +683,13 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
     }));
     scratch.pairs.clear();
     if !members.is_empty() {
-        scratch.finder.find(views, &members, ctx.dt / ctx.h_prev, &mut scratch.pairs);
+        scratch.finder.find(views, &members, ctx.dt, &mut scratch.pairs);
     }
     scratch.members = Lists(recycle(members));
 }
 
 /// The body's particles now and where their velocity takes them by the end
-/// of the step (`ahead` = dt / h_prev), and its targets' points.
+/// of the step (`ahead` = dt), and its targets' points.
 fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
     let range = body.first..body.first + body.count;
     let (mut lo, mut hi) = match lane_bounds(p, range.clone(), ahead) {
@@ -638,7 +698,7 @@ fn swept_bounds(body: &Body, p: &Particles, ahead: f32) -> (Vec3, Vec3) {
             let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
             for i in range {
                 let x = p.position(i);
-                let later = x + (x - p.previous(i)) * ahead;
+                let later = x + p.velocity(i) * ahead;
                 lo = lo.min(x).min(later);
                 hi = hi.max(x).max(later);
             }
@@ -667,21 +727,21 @@ fn lane_bounds(p: &Particles, range: std::ops::Range<usize>, ahead: f32) -> Opti
     let max = |a: f32, b: f32| if a > b { a } else { b };
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
     let mut nan = false;
-    for (k, (x, px)) in [(&p.x, &p.px), (&p.y, &p.py), (&p.z, &p.pz)].into_iter().enumerate() {
-        let (x, px) = (&x[range.clone()], &px[range.clone()]);
+    for (k, (x, vx)) in [(&p.x, &p.vx), (&p.y, &p.vy), (&p.z, &p.vz)].into_iter().enumerate() {
+        let (x, vx) = (&x[range.clone()], &vx[range.clone()]);
         let (mut l, mut h) = ([f32::INFINITY; W], [f32::NEG_INFINITY; W]);
-        let mut lanes = |x: &[f32], px: &[f32]| {
-            for (j, (&v, &pv)) in x.iter().zip(px).enumerate() {
-                let later = v + (v - pv) * ahead; // NaN whenever v is: one check covers both
+        let mut lanes = |x: &[f32], vx: &[f32]| {
+            for (j, (&v, &speed)) in x.iter().zip(vx).enumerate() {
+                let later = v + speed * ahead; // NaN whenever v is: one check covers both
                 nan |= later.is_nan();
                 l[j] = min(min(l[j], v), later);
                 h[j] = max(max(h[j], v), later);
             }
         };
-        let (xs, pxs) = (x.chunks_exact(W), px.chunks_exact(W));
-        let (x_tail, px_tail) = (xs.remainder(), pxs.remainder());
-        xs.zip(pxs).for_each(|(x, px)| lanes(x, px));
-        lanes(x_tail, px_tail);
+        let (xs, vxs) = (x.chunks_exact(W), vx.chunks_exact(W));
+        let (x_tail, vx_tail) = (xs.remainder(), vxs.remainder());
+        xs.zip(vxs).for_each(|(x, vx)| lanes(x, vx));
+        lanes(x_tail, vx_tail);
         lo[k] = l.into_iter().fold(lo[k], min);
         hi[k] = h.into_iter().fold(hi[k], max);
     }
@@ -710,7 +770,7 @@ fn broad_phase(
     if last.soups.is_empty() {
         return;
     }
-    let ahead = dt / ctx.h_prev;
+    let ahead = dt;
     boxes.clear();
     for i in 0..body.count {
         let r = if body.radii.is_empty() { body.radius } else { body.radii[i] };
@@ -719,7 +779,7 @@ fn broad_phase(
             continue;
         }
         let x = p.position(i);
-        let later = x + (x - p.previous(i)) * ahead;
+        let later = x + p.velocity(i) * ahead;
         let grow = r + slack;
         boxes.push((x.min(later) - grow, x.max(later) + grow));
     }
@@ -734,11 +794,10 @@ fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &m
     if ctx.sleep_speed <= 0.0 {
         return;
     }
-    let limit = ctx.sleep_speed * ctx.h;
-    let limit2 = limit * limit;
+    let limit2 = ctx.sleep_speed * ctx.sleep_speed;
     let mut all_still = true;
     for (body, p) in island.iter_mut().zip(views.iter()) {
-        let still = (0..body.count).all(|i| (p.position(i) - p.previous(i)).length_squared() <= limit2);
+        let still = (0..body.count).all(|i| p.velocity(i).length_squared() <= limit2);
         body.still_time = if still { body.still_time + ctx.dt } else { 0.0 };
         all_still &= body.still_time >= ctx.sleep_time;
     }
@@ -749,8 +808,9 @@ fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &m
                 r.contacts.clear_step();
             }
             body.sleeping = true;
+            body.h_prev = 0.0;
             for i in 0..body.count {
-                p.set_previous(i, p.position(i));
+                p.set_velocity(i, Vec3::ZERO);
             }
         }
     }

@@ -332,6 +332,34 @@ namespace Sinew
             }
         }
 
+        /// <summary>Sets particles' velocities (m/s), positions unchanged.</summary>
+        public void SetVelocities(SinewBodyId body, int first, SinewVec3[] velocities)
+        {
+            SinewWorld* w = Acquire();
+            try
+            {
+                fixed (SinewVec3* p = velocities)
+                {
+                    SinewException.Check(Native.sinew_body_set_velocities(w, body, Count(first), p, Count(velocities.Length)));
+                }
+            }
+            finally { Release(); }
+        }
+
+        /// <summary>Adds forces (N) to particles for the next step only.</summary>
+        public void ApplyForces(SinewBodyId body, int first, SinewVec3[] forces)
+        {
+            SinewWorld* w = Acquire();
+            try
+            {
+                fixed (SinewVec3* p = forces)
+                {
+                    SinewException.Check(Native.sinew_body_apply_forces(w, body, Count(first), p, Count(forces.Length)));
+                }
+            }
+            finally { Release(); }
+        }
+
         /// <summary>Jakobsen's motion control: moves particles now, adds offset/dt to their velocity.</summary>
         public void MoveParticles(SinewBodyId body, int first, SinewVec3* offsets, int count)
         {

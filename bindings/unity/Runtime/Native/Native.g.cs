@@ -1354,6 +1354,34 @@ namespace Sinew
         public static extern SinewResult sinew_body_move_particles(SinewWorld* world, SinewBodyId body, uint first, SinewVec3* offsets, uint count);
 
         /// <summary>
+        /// Sets the velocities (m/s, world space) of particles `first .. first +
+        /// count` to `velocities`, positions unchanged; wakes the body. A pinned
+        /// particle's (inverse mass 0) is overwritten by the engine's next move of
+        /// it. What `sinew_body_read_velocities` reads back until the next step.
+        ///
+        /// Ownership: `velocities` is read during the call only; NULL only with
+        /// `count` 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a
+        /// range outside the body or NaN/inf (nothing is changed). Threading: write
+        /// lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_velocities(SinewWorld* world, SinewBodyId body, uint first, SinewVec3* velocities, uint count);
+
+        /// <summary>
+        /// Adds `forces` (N, world space) to particles `first .. first + count` for
+        /// the next `sinew_world_step`: each particle accelerates by `force *
+        /// inverse mass` through every substep of that step, as under gravity (a
+        /// constant force `F` on mass `m` gives `F t / m` exactly). Forces add up
+        /// until that step, which clears them; a snapshot keeps them. Wakes the body.
+        ///
+        /// Ownership: `forces` is read during the call only; NULL only with `count`
+        /// 0. Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+        /// outside the body or NaN/inf (nothing is changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_apply_forces", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_apply_forces(SinewWorld* world, SinewBodyId body, uint first, SinewVec3* forces, uint count);
+
+        /// <summary>
         /// Sets the inverse masses of particles `first .. first + count` (1/kg, &gt;= 0;
         /// 0 pins a particle where it is, &gt; 0 releases it).
         ///
@@ -1376,8 +1404,10 @@ namespace Sinew
         public static extern SinewResult sinew_body_read_positions(SinewWorld* world, SinewBodyId body, SinewVec3* @out, uint capacity, uint* out_count);
 
         /// <summary>
-        /// Copies a body's particle velocities (m/s, over the last substep) into
-        /// `out`; same protocol as `sinew_body_read_positions`.
+        /// Copies a body's particle velocities (m/s) into `out`: each the mean over
+        /// the last substep (the velocity half a substep ago: leapfrog), or what
+        /// `sinew_body_set_velocities` set since; same protocol as
+        /// `sinew_body_read_positions`.
         ///
         /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read lock.
         /// </summary>
