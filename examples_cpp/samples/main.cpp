@@ -49,6 +49,10 @@ struct Options {
     std::string screenshot;
     int width = 1280, height = 720;
     bool panel = false;
+    /// Headless: render the last frame only (physics timing without the renderer's load).
+    bool render_last_only = false;
+    /// World settings from the command line (-1: the scene's default).
+    int substeps = -1, iterations = -1, workers = -1, simd = -1;
     bool headless() const { return !screenshot.empty() || frames >= 0; }
 };
 
@@ -84,6 +88,17 @@ class App {
 public:
     explicit App(const Options& o) : options_(o) {}
 
+    /// Switches to scene `index` with its preferred substeps (unless given on the command line).
+    void choose(int index) {
+        const SceneEntry& e = all_scenes()[index];
+        settings_.substeps = options_.substeps > 0 ? options_.substeps : e.substeps;
+        if (options_.iterations > 0) settings_.iterations = options_.iterations;
+        if (options_.workers > 0) settings_.worker_count = options_.workers;
+        if (options_.simd >= 0) settings_.simd_level = options_.simd;
+        load(index);
+    }
+
+    /// (Re)builds scene `index` with the current settings.
     bool load(int index) {
         scene_index_ = index;
         const SceneEntry& e = all_scenes()[index];
@@ -334,7 +349,7 @@ public:
             }
             ImGui::EndCombo();
         }
-        if (index != scene_index_) load(index);
+        if (index != scene_index_) choose(index);
         ImGui::TextWrapped("%s", scene_->title.c_str());
         if (ImGui::Button(paused_ ? "Run" : "Pause")) paused_ = !paused_;
         ImGui::SameLine();
@@ -389,10 +404,13 @@ public:
         Offscreen target;
         if (!target.init(options_.width, options_.height, 4)) return 3;
         const int frames = std::max(options_.frames, 0);
+        int rendered = 0;
         for (int f = 0; f < frames; ++f) {
             step();
+            if (options_.render_last_only && f + 1 < frames) continue;
             target.bind();
             render(view(options_.width, options_.height));
+            ++rendered;
         }
         target.bind();
         if (frames == 0) render(view(options_.width, options_.height));
@@ -412,7 +430,7 @@ public:
             "scene=%s frames=%d physics_ms=%.3f render_ms=%.3f particles=%u constraints=%llu contacts=%u "
             "recoveries=%llu finite=%d\n",
             scene_->name.c_str(), frames, frames ? physics_total_ms_ / frames : 0.0,
-            frames ? render_total_ms_ / frames : 0.0, s.particles, static_cast<unsigned long long>(scene_->constraints),
+            rendered ? render_total_ms_ / rendered : 0.0, s.particles, static_cast<unsigned long long>(scene_->constraints),
             s.contacts, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0);
         if (!options_.screenshot.empty()) {
             const std::vector<std::uint8_t> rgb = target.read();
@@ -444,7 +462,7 @@ public:
                     if (k == SDLK_SPACE) paused_ = !paused_;
                     if (k == SDLK_n) single_step_ = true;
                     if (k == SDLK_r) load(scene_index_);
-                    if (k == SDLK_TAB) load((scene_index_ + ((e.key.keysym.mod & KMOD_SHIFT) ? count - 1 : 1)) % count);
+                    if (k == SDLK_TAB) choose((scene_index_ + ((e.key.keysym.mod & KMOD_SHIFT) ? count - 1 : 1)) % count);
                 }
                 if (e.type == SDL_MOUSEBUTTONDOWN && !io.WantCaptureMouse) {
                     last_x = down_x = e.button.x, last_y = down_y = e.button.y;
@@ -523,11 +541,18 @@ bool parse(int argc, char** argv, Options& o) {
         const char* value = nullptr;
         if (a == "--panel") {
             o.panel = true;
+        } else if (a == "--render-last") {
+            o.render_last_only = true;
         } else if (a == "--list") {
             for (const SceneEntry& e : all_scenes()) std::printf("%-10s %s\n", e.name, e.title);
             std::exit(0);
-        } else if ((a == "--scene" || a == "--frames" || a == "--screenshot" || a == "--width" || a == "--height") &&
+        } else if ((a == "--scene" || a == "--frames" || a == "--screenshot" || a == "--width" || a == "--height" ||
+                    a == "--substeps" || a == "--iterations" || a == "--workers" || a == "--simd") &&
                    (value = next())) {
+            if (a == "--substeps") o.substeps = std::max(1, std::atoi(value));
+            if (a == "--iterations") o.iterations = std::max(1, std::atoi(value));
+            if (a == "--workers") o.workers = std::max(1, std::atoi(value));
+            if (a == "--simd") o.simd = std::max(0, std::atoi(value));
             if (a == "--scene") o.scene = value;
             if (a == "--frames") o.frames = std::atoi(value);
             if (a == "--screenshot") o.screenshot = value;
@@ -536,7 +561,7 @@ bool parse(int argc, char** argv, Options& o) {
         } else {
             std::fprintf(stderr,
                          "usage: %s [--scene NAME] [--frames N] [--screenshot out.png] [--width W] [--height H] "
-                         "[--panel] [--list]\n",
+                         "[--panel] [--render-last] [--list] [--substeps N] [--iterations N] [--workers N] [--simd 0..4]\n",
                          argv[0]);
             return false;
         }
@@ -603,7 +628,7 @@ int main(int argc, char** argv) {
     ImGui_ImplSDL2_InitForOpenGL(window, context);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     if (!app.renderer_.init()) return 3;
-    app.load(index);
+    app.choose(index);
     const int code = options.headless() ? app.run_headless(window) : app.run_window(window);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();

@@ -447,7 +447,7 @@ std::unique_ptr<Scene> bridge(const Settings& set) {
     const CrateDef crates[] = {{v3(-0.8f, 2.1f, 0.0f), v3(0.2f, 0.15f, 0.2f), rot_y(0.3f), hex(0x3d7a4a)},
                                {v3(0.5f, 2.55f, 0.0f), v3(0.15f, 0.15f, 0.15f), rot_y(0.5f), hex(0xd8b26a)}};
     for (const CrateDef& c : crates) {
-        sinew::RigidDef def = box_def(c.at, c.turn, c.half, 8.0f);
+        sinew::RigidDef def = box_def(c.at, c.turn, c.half, 3.0f);
         def.friction = 0.9f;
         b.rigid(def, c.color);
     }
@@ -494,11 +494,11 @@ std::unique_ptr<Scene> chain(const Settings& set) {
     const float floor = terrain(b, 40, 8.0f);
     b.ground(floor);
     // Three chains of 40 links of 7 cm, dropped one after another in arcs,
-    // in the terrain's middle where its valleys keep them in view.
+    // on the slopes above the basin at x = -1.8 (so they stay in view).
     const std::uint32_t links = 40;
     const float link = 0.07f, radius = 0.03f;
     const Color colors[3] = {hex(0xa4abb4), hex(0xd1a72e), hex(0xb8613a)};
-    const float places[3][5] = {{-0.6f, -0.5f, 0.3f, 1.2f, 0}, {0.6f, 0.1f, 2.2f, 2.4f, 0}, {-0.1f, 0.5f, 4.0f, 3.6f, 0}};
+    const float places[3][5] = {{-0.6f, -0.5f, 0.3f, 1.2f, 0}, {-0.3f, 0.3f, 2.2f, 2.4f, 0}, {-0.1f, 0.8f, 4.0f, 3.6f, 0}};
     for (int c = 0; c < 3; ++c) {
         const Vec3 centre = v3(places[c][0], 0, places[c][1]);
         const float turn = places[c][2], height = places[c][3];

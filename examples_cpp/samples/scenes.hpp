@@ -139,6 +139,8 @@ struct SceneEntry {
     const char* name;
     const char* title;
     std::unique_ptr<Scene> (*build)(const Settings&);
+    /// Substeps the scene starts with (the library's default is 8, for cloth at 60 Hz).
+    int substeps = 8;
 };
 
 /// Every scene, in menu order.
