@@ -4,7 +4,9 @@
 //! renderer). Each scene renders at two frame counts; each screenshot must
 //! hold a picture (not one flat colour), the two must differ (the scene
 //! moves), and the app must report every position finite and the world's
-//! recovery counter at zero (it also exits non-zero otherwise).
+//! recovery counter at zero (it also exits non-zero otherwise). A third run
+//! drives the mouse's code path (`--interact`: pick along a ray at the first
+//! body, pull it up, throw a ball along the ray) and must change the picture.
 //!
 //! Two scenes by default, to keep `cargo test` short; every scene with
 //! `SINEW_LONG_TESTS=1`. Without Xvfb, cmake, pkg-config or the SDL2, GLEW
@@ -120,6 +122,8 @@ struct Report {
     recoveries: u64,
     physics_ms: f64,
     render_ms: f64,
+    grabbed: bool,
+    thrown: bool,
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
@@ -130,8 +134,9 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 
 /// Runs `scene` for `frames` frames into `png`, as a user would (the
 /// library from the executable's rpath).
-fn run_scene(exe: &Path, display: &str, scene: &str, frames: u32, png: &Path) -> Report {
+fn run_scene(exe: &Path, display: &str, scene: &str, frames: u32, png: &Path, extra: &[&str]) -> Report {
     let out = Command::new(exe)
+        .args(extra)
         .args(["--scene", scene, "--frames", &frames.to_string(), "--screenshot"])
         .arg(png)
         .args(["--width", &WIDTH.to_string(), "--height", &HEIGHT.to_string()])
@@ -149,6 +154,8 @@ fn run_scene(exe: &Path, display: &str, scene: &str, frames: u32, png: &Path) ->
         recoveries: field(line, "recoveries").parse().expect("recoveries"),
         physics_ms: field(line, "physics_ms").parse().expect("physics_ms"),
         render_ms: field(line, "render_ms").parse().expect("render_ms"),
+        grabbed: field(line, "grabbed") == "1",
+        thrown: field(line, "thrown") == "1",
     };
     assert!(out.status.success(), "{scene} ({frames} frames) failed ({}):\n{text}", out.status);
     report
@@ -206,9 +213,14 @@ fn samples_app_renders_its_scenes_headless() {
     for scene in scenes {
         let early = shots.join(format!("{scene}_{EARLY}.png"));
         let late = shots.join(format!("{scene}_{LATE}.png"));
-        let a = run_scene(&exe, &xvfb.display, scene, EARLY, &early);
-        let b = run_scene(&exe, &xvfb.display, scene, LATE, &late);
-        for (r, frames) in [(&a, EARLY), (&b, LATE)] {
+        let poked = shots.join(format!("{scene}_{LATE}_interact.png"));
+        let a = run_scene(&exe, &xvfb.display, scene, EARLY, &early, &[]);
+        let b = run_scene(&exe, &xvfb.display, scene, LATE, &late, &[]);
+        // The mouse's path: a body picked by a ray and pulled up, a ball thrown along the ray.
+        let c = run_scene(&exe, &xvfb.display, scene, LATE, &poked, &["--interact"]);
+        assert!(c.grabbed && c.thrown, "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}");
+        assert!(changed_share(&late, &poked) > 0.002, "{scene}: pulling and throwing changed nothing");
+        for (r, frames) in [(&a, EARLY), (&b, LATE), (&c, LATE)] {
             assert!(r.finite, "{scene}: a non-finite position after {frames} frames");
             assert_eq!(r.recoveries, 0, "{scene}: the world recovered from a blow-up within {frames} frames");
         }

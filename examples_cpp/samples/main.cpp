@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <string>
 
 using namespace samples;
@@ -51,6 +52,10 @@ struct Options {
     bool panel = false;
     /// Headless: render the last frame only (physics timing without the renderer's load).
     bool render_last_only = false;
+    /// Headless: aim at the first body's middle particle, pull what the ray
+    /// meets upwards for the first half of the frames and throw a ball along it
+    /// at a third (the mouse's code path, for the tests).
+    bool interact = false;
     /// World settings from the command line (-1: the scene's default).
     int substeps = -1, iterations = -1, workers = -1, simd = -1;
     bool headless() const { return !screenshot.empty() || frames >= 0; }
@@ -221,11 +226,11 @@ public:
             auto t = r.body.transform();
             if (!t) continue;
             if (r.shape == Shape::Sphere) {
-                // Two tones so that rolling shows.
-                const Vec3 up = rotate(t->rotation, v3(0, 1, 0)) * (0.35f * r.radius);
+                // A light spot on the surface, so that rolling shows.
+                const Vec3 up = rotate(t->rotation, v3(0, 1, 0));
                 dynamic_.sphere(t->position, r.radius, tint(r.body, r.color));
-                dynamic_.capsule(t->position - up, t->position + up, 0.72f * r.radius + 0.3f * r.radius,
-                                 tint(r.body, scale(r.color, 1.25f)), 16, 2);
+                dynamic_.sphere(t->position + up * (0.8f * r.radius), 0.3f * r.radius,
+                                tint(r.body, mix(r.color, hex(0xffffff), 0.5f)));
             } else {
                 dynamic_.box(*t, r.half, tint(r.body, r.color));
             }
@@ -285,12 +290,12 @@ public:
         render_total_ms_ += ms;
     }
 
-    void throw_ball(const View& v, Vec3 dir) {
+    bool throw_ball(const View& v, Vec3 dir) {
         sinew::RigidDef def = sinew::default_rigid_def();
         def.shape = SINEW_SHAPE_SPHERE, def.radius = 0.12f, def.mass = 4.0f;
         def.transform = xform(v.eye + dir * 0.6f);
         auto ball = scene_->world.create_rigid(def);
-        if (!ball) return;
+        if (!ball) return false;
         (void)ball->apply_impulse(def.transform.position, dir * (14.0f * def.mass));
         RigidDraw d;
         d.body = *ball, d.shape = Shape::Sphere, d.radius = def.radius, d.color = hex(0xe0533d), d.thrown = true;
@@ -309,20 +314,73 @@ public:
                                                 }),
                                  scene_->rigids.end());
         }
+        return true;
+    }
+
+    /// Where the ray first meets a rigid body's shape (sinew_world_raycast
+    /// sees particles, sticks and cloth triangles, not rigid bodies' shapes),
+    /// as a distance along the ray; the body in `out`.
+    float raycast_rigids(Vec3 origin, Vec3 dir, sinew::Rigid& out) const {
+        float best = std::numeric_limits<float>::infinity();
+        for (const RigidDraw& r : scene_->rigids) {
+            auto t = r.body.transform();
+            if (!t) continue;
+            float hit = std::numeric_limits<float>::infinity();
+            if (r.shape == Shape::Sphere) {
+                const Vec3 m = origin - t->position;
+                const float b = dot(m, dir), c = dot(m, m) - r.radius * r.radius, disc = b * b - c;
+                if (disc >= 0.0f && -b - std::sqrt(disc) > 0.0f) hit = -b - std::sqrt(disc);
+            } else {
+                // Slabs in the box's frame.
+                const Quat inv = conjugate(t->rotation);
+                const Vec3 o = rotate(inv, origin - t->position), d = rotate(inv, dir);
+                const float lo[3] = {-r.half.x, -r.half.y, -r.half.z}, hi[3] = {r.half.x, r.half.y, r.half.z};
+                const float os[3] = {o.x, o.y, o.z}, ds[3] = {d.x, d.y, d.z};
+                float enter = 0.0f, leave = std::numeric_limits<float>::infinity();
+                for (int k = 0; k < 3; ++k) {
+                    if (std::fabs(ds[k]) < 1e-9f) {
+                        if (os[k] < lo[k] || os[k] > hi[k]) enter = leave + 1.0f;
+                        continue;
+                    }
+                    float a = (lo[k] - os[k]) / ds[k], b = (hi[k] - os[k]) / ds[k];
+                    if (a > b) std::swap(a, b);
+                    enter = std::max(enter, a), leave = std::min(leave, b);
+                }
+                if (enter <= leave) hit = enter;
+            }
+            if (hit < best) best = hit, out = r.body;
+        }
+        return best;
     }
 
     bool begin_grab(const View& v, Vec3 dir) {
         auto hit = scene_->world.raycast(v.eye, dir, 200.0f);
-        if (!hit || !hit->hit) return false;
-        // The particle carrying most of the hit.
-        std::uint32_t p = hit->particle_a;
-        if (hit->particle_count > 1 && hit->weight_b > hit->weight_a) p = hit->particle_b;
-        if (hit->particle_count > 2 && hit->weight_c > std::max(hit->weight_a, hit->weight_b)) p = hit->particle_c;
+        const float body_at = hit && hit->hit ? hit->distance : std::numeric_limits<float>::infinity();
+        sinew::Rigid rigid;
+        const float rigid_at = raycast_rigids(v.eye, dir, rigid);
+        if (!std::isfinite(body_at) && !std::isfinite(rigid_at)) return false;
         grab_.active = true;
-        grab_.body = scene_->world.body(hit->body);
-        grab_.particle = p;
-        grab_.depth = dot(hit->point - v.eye, normalize(v.target - v.eye));
-        grab_.target = hit->point;
+        if (rigid_at < body_at) {
+            // The rigid body's particle nearest the point hit.
+            const Vec3 point = v.eye + dir * rigid_at;
+            auto x = rigid.read_positions();
+            if (!x || x->empty()) return grab_.active = false;
+            std::size_t p = 0;
+            for (std::size_t i = 1; i < x->size(); ++i)
+                if (length((*x)[i] - point) < length((*x)[p] - point)) p = i;
+            grab_.body = rigid;
+            grab_.particle = static_cast<std::uint32_t>(p);
+            grab_.target = point;
+        } else {
+            // The particle carrying most of the hit.
+            std::uint32_t p = hit->particle_a;
+            if (hit->particle_count > 1 && hit->weight_b > hit->weight_a) p = hit->particle_b;
+            if (hit->particle_count > 2 && hit->weight_c > std::max(hit->weight_a, hit->weight_b)) p = hit->particle_c;
+            grab_.body = scene_->world.body(hit->body);
+            grab_.particle = p;
+            grab_.target = hit->point;
+        }
+        grab_.depth = dot(grab_.target - v.eye, normalize(v.target - v.eye));
         return true;
     }
 
@@ -405,7 +463,22 @@ public:
         if (!target.init(options_.width, options_.height, 4)) return 3;
         const int frames = std::max(options_.frames, 0);
         int rendered = 0;
+        bool grabbed = false, thrown = false;
+        const View camera = view(options_.width, options_.height);
+        // The mouse's aim: the middle particle of the scene's first body.
+        auto aim = [&]() {
+            const std::vector<sinew::Body> bodies = scene_->bodies();
+            auto x = bodies.empty() ? sinew::Expected<std::vector<Vec3>>(std::vector<Vec3>{}) : bodies[0].read_positions();
+            if (!x || x->empty()) return normalize(camera.target - camera.eye);
+            return normalize((*x)[x->size() / 2] - camera.eye);
+        };
         for (int f = 0; f < frames; ++f) {
+            if (options_.interact) {
+                if (!grabbed && f < frames / 2) grabbed = begin_grab(camera, aim());
+                if (grab_.active) grab_.target = grab_.target + v3(0, 0.01f, 0);
+                if (f == frames / 2) end_grab();
+                if (f == frames / 3) thrown = throw_ball(camera, aim());
+            }
             step();
             if (options_.render_last_only && f + 1 < frames) continue;
             target.bind();
@@ -428,10 +501,10 @@ public:
         const bool ok = finite();
         std::printf(
             "scene=%s frames=%d physics_ms=%.3f render_ms=%.3f particles=%u constraints=%llu contacts=%u "
-            "recoveries=%llu finite=%d\n",
+            "recoveries=%llu finite=%d grabbed=%d thrown=%d\n",
             scene_->name.c_str(), frames, frames ? physics_total_ms_ / frames : 0.0,
             rendered ? render_total_ms_ / rendered : 0.0, s.particles, static_cast<unsigned long long>(scene_->constraints),
-            s.contacts, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0);
+            s.contacts, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0, grabbed ? 1 : 0, thrown ? 1 : 0);
         if (!options_.screenshot.empty()) {
             const std::vector<std::uint8_t> rgb = target.read();
             if (!stbi_write_png(options_.screenshot.c_str(), options_.width, options_.height, 3, rgb.data(),
@@ -541,6 +614,8 @@ bool parse(int argc, char** argv, Options& o) {
         const char* value = nullptr;
         if (a == "--panel") {
             o.panel = true;
+        } else if (a == "--interact") {
+            o.interact = true;
         } else if (a == "--render-last") {
             o.render_last_only = true;
         } else if (a == "--list") {
@@ -561,7 +636,7 @@ bool parse(int argc, char** argv, Options& o) {
         } else {
             std::fprintf(stderr,
                          "usage: %s [--scene NAME] [--frames N] [--screenshot out.png] [--width W] [--height H] "
-                         "[--panel] [--render-last] [--list] [--substeps N] [--iterations N] [--workers N] [--simd 0..4]\n",
+                         "[--panel] [--render-last] [--interact] [--list] [--substeps N] [--iterations N] [--workers N] [--simd 0..4]\n",
                          argv[0]);
             return false;
         }
