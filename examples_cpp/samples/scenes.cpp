@@ -654,8 +654,7 @@ std::unique_ptr<Scene> crowd(const Settings& set) {
     b.ground();
     const int steps = 9;
     const float rise = 0.2f, run = 0.34f;
-    stairs_of(b, steps, rise, run, 4.8f, 3.0f);
-    const float top = steps * rise;
+    stairs_of(b, steps, rise, run, 4.8f, 1.0f);
     const Color shirts[6] = {hex(0x3f6fb5), hex(0xb5523f), hex(0x4f9a5a), hex(0xc7a03a), hex(0x7b5aa6), hex(0x3a9aa0)};
     std::vector<sinew::Ragdoll> rows[3];
     int k = 0;
@@ -663,22 +662,26 @@ std::unique_ptr<Scene> crowd(const Settings& set) {
         for (int lane = 0; lane < 18; ++lane, ++k) {
             const float z = -4.25f + 0.5f * lane + (row == 1 ? 0.25f : 0.0f);
             const float yaw = kHalfPi + 0.25f * std::sin(1.7f * k);
-            rows[row].push_back(b.humanoid(v3(-0.35f - 0.8f * row, top, z), rot_y(yaw), 1.65f + 0.04f * (k % 5),
-                                           shirts[k % 6]));
+            // Rows on steps 1, 4 and 7.
+            const int on = 1 + 3 * row;
+            const Vec3 feet = v3((on - 0.5f) * run, (steps - on) * rise, z);
+            rows[row].push_back(b.humanoid(feet, rot_y(yaw), 1.65f + 0.04f * (k % 5), shirts[k % 6]));
         }
     b.scene().before = [rows](Scene&, const Settings&, int step) mutable {
-        // Row after row, shoved in the back towards the stairs.
+        // Row after row, from the bottom one, shoved in the back down the stairs.
         for (int row = 0; row < 3; ++row) {
-            if (step != 45 * row) continue;
+            if (step != 40 * (2 - row)) continue;
             int k = 0;
             for (sinew::Ragdoll& r : rows[row]) {
-                const Vec3 chest = must(r.read_bones(), "read_bones")[2].position;
-                const float push = 38.0f + 6.0f * std::sin(2.3f * ++k);
-                must(r.apply_impulse(2, chest, v3(push, 6.0f, 3.0f * std::sin(1.1f * k))), "apply_impulse");
+                // A push high in the back and a shin kicked back: a dive, as in the stairs scene.
+                const std::vector<Transform> bones = must(r.read_bones(), "read_bones");
+                const float push = 45.0f + 6.0f * std::sin(2.3f * ++k);
+                must(r.apply_impulse(2, bones[2].position, v3(push, 10.0f, 3.0f * std::sin(1.1f * k))), "apply_impulse");
+                must(r.apply_impulse(12, bones[12].position, v3(-8.0f, 8.0f, 0.0f)), "apply_impulse");
             }
         }
     };
-    return b.finish({v3(6.5f, 4.2f, 7.5f), v3(0.9f, 0.8f, 0.0f), 50.0f}, 8.0f);
+    return b.finish({v3(7.8f, 4.6f, 7.6f), v3(1.4f, 0.5f, 0.0f), 50.0f}, 8.0f);
 }
 
 std::unique_ptr<Scene> motors(const Settings& set) {
