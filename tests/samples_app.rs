@@ -218,7 +218,10 @@ fn samples_app_renders_its_scenes_headless() {
         let b = run_scene(&exe, &xvfb.display, scene, LATE, &late, &[]);
         // The mouse's path: a body picked by a ray and pulled up, a ball thrown along the ray.
         let c = run_scene(&exe, &xvfb.display, scene, LATE, &poked, &["--interact"]);
-        assert!(c.grabbed && c.thrown, "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}");
+        assert!(
+            c.grabbed && c.thrown,
+            "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}"
+        );
         assert!(changed_share(&late, &poked) > 0.002, "{scene}: pulling and throwing changed nothing");
         for (r, frames) in [(&a, EARLY), (&b, LATE), (&c, LATE)] {
             assert!(r.finite, "{scene}: a non-finite position after {frames} frames");

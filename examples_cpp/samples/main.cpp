@@ -489,11 +489,14 @@ public:
         if (frames == 0) render(view(options_.width, options_.height));
         target.resolve();
         if (options_.panel) {
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplSDL2_NewFrame();
-            ImGui::NewFrame();
-            panel();
-            ImGui::Render();
+            // ImGui sizes an auto-fitting window on its first frame and shows it from the second.
+            for (int pass = 0; pass < 2; ++pass) {
+                ImGui_ImplOpenGL3_NewFrame();
+                ImGui_ImplSDL2_NewFrame();
+                ImGui::NewFrame();
+                panel();
+                ImGui::Render();
+            }
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         }
         (void)window;
