@@ -458,6 +458,18 @@ public:
         ImGui::End();
     }
 
+    /// Builds the panel `frames` times and draws the last into the bound framebuffer.
+    void draw_panel(int frames) {
+        for (int f = 0; f < frames; ++f) {
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplSDL2_NewFrame();
+            ImGui::NewFrame();
+            panel();
+            ImGui::Render();
+        }
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+
     int run_headless(SDL_Window* window) {
         Offscreen target;
         if (!target.init(options_.width, options_.height, 4)) return 3;
@@ -488,17 +500,8 @@ public:
         target.bind();
         if (frames == 0) render(view(options_.width, options_.height));
         target.resolve();
-        if (options_.panel) {
-            // ImGui sizes an auto-fitting window on its first frame and shows it from the second.
-            for (int pass = 0; pass < 2; ++pass) {
-                ImGui_ImplOpenGL3_NewFrame();
-                ImGui_ImplSDL2_NewFrame();
-                ImGui::NewFrame();
-                panel();
-                ImGui::Render();
-            }
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        }
+        // ImGui sizes an auto-fitting window on its first frame and shows it from the second.
+        if (options_.panel) draw_panel(2);
         (void)window;
         const Stats s = stats();
         const bool ok = finite();
@@ -576,12 +579,7 @@ public:
             if (!paused_ || single_step_) step();
             single_step_ = false;
             render(view(w, h));
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplSDL2_NewFrame();
-            ImGui::NewFrame();
-            panel();
-            ImGui::Render();
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            draw_panel(1);
             SDL_GL_SwapWindow(window);
         }
         return 0;

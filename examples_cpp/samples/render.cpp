@@ -114,19 +114,23 @@ out vec4 o_color;
 void main() { o_color = vec4(v_color, 1.0); }
 )";
 
+/// Whether a shader compiled or a program linked; prints its log when not.
+template <class GetIv, class GetLog>
+bool succeeded(GLuint object, GLenum status, GetIv get_iv, GetLog get_log, const char* what) {
+    GLint ok = 0;
+    get_iv(object, status, &ok);
+    if (ok) return true;
+    char log[2048];
+    get_log(object, sizeof log, nullptr, log);
+    std::fprintf(stderr, "%s: %s\n", what, log);
+    return false;
+}
+
 GLuint compile(GLenum kind, const char* source) {
     GLuint s = glCreateShader(kind);
     glShaderSource(s, 1, &source, nullptr);
     glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, nullptr, log);
-        std::fprintf(stderr, "shader: %s\n", log);
-        return 0;
-    }
-    return s;
+    return succeeded(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, "shader") ? s : 0;
 }
 
 GLuint link(const char* vs, const char* fs) {
@@ -138,15 +142,7 @@ GLuint link(const char* vs, const char* fs) {
     glLinkProgram(p);
     glDeleteShader(v);
     glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetProgramInfoLog(p, sizeof log, nullptr, log);
-        std::fprintf(stderr, "program: %s\n", log);
-        return 0;
-    }
-    return p;
+    return succeeded(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, "program") ? p : 0;
 }
 
 void vertex_layout(GLuint vao, GLuint vbo) {
