@@ -54,7 +54,7 @@ struct Options {
     bool render_last_only = false;
     /// Headless: aim at the first body's middle particle, pull what the ray
     /// meets upwards for the first half of the frames and throw a ball along it
-    /// at a third (the mouse's code path, for the tests).
+    /// an eighth of the frames before the end (the mouse's code path, for the tests).
     bool interact = false;
     /// World settings from the command line (-1: the scene's default).
     int substeps = -1, iterations = -1, workers = -1, simd = -1;
@@ -487,9 +487,10 @@ public:
         for (int f = 0; f < frames; ++f) {
             if (options_.interact) {
                 if (!grabbed && f < frames / 2) grabbed = begin_grab(camera, aim());
-                if (grab_.active) grab_.target = grab_.target + v3(0, 0.01f, 0);
+                if (grab_.active) grab_.target = grab_.target + v3(0, 0.02f, 0);
                 if (f == frames / 2) end_grab();
-                if (f == frames / 3) thrown = throw_ball(camera, aim());
+                // Late, so that the ball is still in flight, in view, in the last frame.
+                if (f == frames - 1 - frames / 8) thrown = throw_ball(camera, aim());
             }
             step();
             if (options_.render_last_only && f + 1 < frames) continue;
