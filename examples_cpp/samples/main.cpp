@@ -8,7 +8,7 @@
 // Controls: left-drag a body to pull it (a target with a force cap; release
 // lets go), left-drag elsewhere to orbit, right-drag or shift+left-drag to
 // pan, wheel to zoom, right click to throw a ball; Space pauses, N steps, R
-// resets, Tab / Shift+Tab change scene, Esc quits.
+// resets, Tab / Shift+Tab change scene, F12 saves a screenshot, Esc quits.
 #include "render.hpp"
 #include "scenes.hpp"
 
@@ -458,6 +458,22 @@ public:
         ImGui::End();
     }
 
+    /// Writes the back buffer to sinew_<scene>_<step>.png in the working folder.
+    void save_window(int w, int h) {
+        screenshot_ = false;
+        std::vector<std::uint8_t> rgb(static_cast<std::size_t>(w) * h * 3), flipped(rgb.size());
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        glReadBuffer(GL_BACK);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
+        const std::size_t row = static_cast<std::size_t>(w) * 3;
+        for (int y = 0; y < h; ++y) std::memcpy(&flipped[y * row], &rgb[(h - 1 - y) * row], row);
+        const std::string name = "sinew_" + scene_->name + "_" + std::to_string(step_) + ".png";
+        const bool ok = stbi_write_png(name.c_str(), w, h, 3, flipped.data(), w * 3) != 0;
+        std::printf("%s %s\n", ok ? "saved" : "could not write", name.c_str());
+        std::fflush(stdout);
+    }
+
     /// Builds the panel `frames` times and draws the last into the bound framebuffer.
     void draw_panel(int frames) {
         for (int f = 0; f < frames; ++f) {
@@ -542,6 +558,7 @@ public:
                     if (k == SDLK_SPACE) paused_ = !paused_;
                     if (k == SDLK_n) single_step_ = true;
                     if (k == SDLK_r) load(scene_index_);
+                    if (k == SDLK_F12) screenshot_ = true;
                     if (k == SDLK_TAB) choose((scene_index_ + ((e.key.keysym.mod & KMOD_SHIFT) ? count - 1 : 1)) % count);
                 }
                 if (e.type == SDL_MOUSEBUTTONDOWN && !io.WantCaptureMouse) {
@@ -581,6 +598,7 @@ public:
             single_step_ = false;
             render(view(w, h));
             draw_panel(1);
+            if (screenshot_) save_window(w, h);
             SDL_GL_SwapWindow(window);
         }
         return 0;
@@ -594,7 +612,7 @@ private:
     std::unique_ptr<Scene> scene_;
     int scene_index_ = 0;
     int step_ = 0;
-    bool paused_ = false, single_step_ = false;
+    bool paused_ = false, single_step_ = false, screenshot_ = false;
     bool draw_contacts_ = false, draw_bounds_ = false, show_sleep_ = false;
     float yaw_ = 0.0f, pitch_ = 0.3f, distance_ = 5.0f;
     Vec3 target_{};
