@@ -226,14 +226,13 @@ public:
             auto bones = r.body.read_bones();
             if (!bones) continue;
             for (int i = 0; i < kHumanoidBones; ++i) {
-                static const int kind[kHumanoidBones] = {0, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1, 2, 2, 3, 2, 2, 3};
-                const Color colors[4] = {r.shirt, hex(0xe8b48f), hex(0x3b3f4a), hex(0x5a3a28)};
                 const Transform& t = (*bones)[i];
                 const float len = humanoid_bone_length(i, r.height), rad = humanoid_bone_radius(i, r.height);
-                // The capsule's ends sit a radius inside the bone's ends, except along the feet.
-                const float inset = kind[i] == 3 ? 0.0f : std::min(0.5f * rad, 0.25f * len);
+                // The capsule's ends sit half a radius inside the bone's ends, except along the feet.
+                const bool foot = i == 13 || i == 16;
+                const float inset = foot ? 0.0f : std::min(0.5f * rad, 0.25f * len);
                 dynamic_.capsule(apply(t, v3(0, inset, 0)), apply(t, v3(0, len - inset, 0)), rad,
-                                 tint(r.body, colors[kind[i]]), 10, 3);
+                                 tint(r.body, humanoid_bone_color(i, r.shirt)), 10, 3);
             }
         }
         for (const RigidDraw& r : scene_->rigids) {
@@ -312,7 +311,7 @@ public:
         if (!ball) return false;
         (void)ball->apply_impulse(def.transform.position, dir * (14.0f * def.mass));
         RigidDraw d;
-        d.body = *ball, d.shape = Shape::Sphere, d.radius = def.radius, d.color = hex(0xe0533d), d.thrown = true;
+        d.body = *ball, d.shape = Shape::Sphere, d.radius = def.radius, d.color = hex(0xe0533d);
         scene_->rigids.push_back(d);
         scene_->constraints += 1;
         balls_.push_back(*ball);

@@ -32,9 +32,6 @@ T must(sinew::Expected<T> e, const char* what) {
     return std::move(e).value();
 }
 
-const Color kSkin = hex(0xe8b48f);
-const Color kTrousers = hex(0x3b3f4a);
-const Color kShoes = hex(0x5a3a28);
 
 // The humanoid preset at 1.8 m (src/ragdoll/humanoid.rs): bone lengths and radii.
 constexpr float kBoneLength[kHumanoidBones] = {0.13f, 0.17f, 0.20f, 0.10f, 0.23f, 0.30f, 0.26f, 0.18f, 0.30f,
@@ -608,7 +605,6 @@ std::unique_ptr<Scene> wardrobe(const Settings& set) {
     std::vector<Vec3> vertices;
     std::vector<std::uint32_t> indices;
     std::vector<Color> colors;
-    std::vector<std::uint8_t> unused;
     for (int r = 0; r < down; ++r) {
         const float s = float(r) / (down - 1);
         const float radius = 0.17f + 0.2f * s, y = 1.0f - 0.48f * s;
@@ -730,6 +726,14 @@ std::unique_ptr<Scene> motors(const Settings& set) {
 }
 
 }  // namespace
+
+Color humanoid_bone_color(int bone, Color shirt) {
+    // Shirt on the torso and upper arms, skin on the neck, head, forearms and
+    // hands, trousers on the legs, shoes on the feet.
+    static const int kind[kHumanoidBones] = {0, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1, 2, 2, 3, 2, 2, 3};
+    const Color colors[4] = {shirt, hex(0xe8b48f), hex(0x3b3f4a), hex(0x5a3a28)};
+    return colors[kind[bone]];
+}
 
 float humanoid_bone_length(int bone, float height) { return kBoneLength[bone] * height / 1.8f; }
 float humanoid_bone_radius(int bone, float height) { return kBoneRadius[bone] * height / 1.8f; }

@@ -91,7 +91,6 @@ struct RigidDraw {
     Vec3 half{0.5f, 0.5f, 0.5f};
     float radius = 0.5f;
     Color color = hex(0x888888);
-    bool thrown = false;  // a ball the user threw
 };
 
 /// A particle body drawn as capsules between particle pairs (ropes, chains).
@@ -156,6 +155,8 @@ void apply_motors(Scene& scene, const Settings& s);
 /// library's preset (the C API reads back transforms, not radii).
 float humanoid_bone_length(int bone, float height);
 float humanoid_bone_radius(int bone, float height);
+/// The colour a humanoid's bone is drawn in, wearing `shirt`.
+Color humanoid_bone_color(int bone, Color shirt);
 inline constexpr int kHumanoidBones = 17;
 
 }  // namespace samples
