@@ -109,6 +109,8 @@ fn build_app() -> PathBuf {
         .arg(&build)
         .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display()))
         .arg("-DSINEW_SAMPLES_WERROR=ON")
+        // Compiles in half the time of Release, and keeps the wrapper's asserts.
+        .arg("-DCMAKE_BUILD_TYPE=Debug")
         .env_remove("CARGO_TARGET_DIR"));
     assert!(configure.contains(&format!("libraries in {}", prefix.join("lib").display())), "{configure}");
     run(Command::new("cmake").arg("--build").arg(&build).args(["-j", "2"]));
