@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{compiler, have, lib_dir, root, run, shared_name};
+use common::{compiler, have, lib_dir, root, run, shared_name, stage_prefix};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,24 +24,6 @@ fn fresh_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn copy(from: &Path, to_dir: &Path) {
-    std::fs::create_dir_all(to_dir).unwrap();
-    std::fs::copy(from, to_dir.join(from.file_name().unwrap()))
-        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", from.display(), to_dir.display()));
-}
-
-/// An install prefix as a packager would lay it out: include/, lib/,
-/// lib/cmake/sinew/, lib/pkgconfig/.
-fn stage_prefix(prefix: &Path) {
-    copy(&root().join("include/sinew.h"), &prefix.join("include"));
-    copy(&root().join("bindings/cpp/sinew.hpp"), &prefix.join("include"));
-    copy(&lib_dir().join(shared_name()), &prefix.join("lib"));
-    copy(&lib_dir().join("libsinew.a"), &prefix.join("lib"));
-    copy(&root().join("bindings/cmake/sinewConfig.cmake"), &prefix.join("lib/cmake/sinew"));
-    copy(&root().join("bindings/cmake/sinewConfigVersion.cmake"), &prefix.join("lib/cmake/sinew"));
-    copy(&root().join("bindings/cmake/install/sinew.pc"), &prefix.join("lib/pkgconfig"));
 }
 
 /// Configures and builds examples_c/ in `build`; returns cmake's configure output.

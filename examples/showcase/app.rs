@@ -44,13 +44,18 @@ pub const QUICK_FRAMES: u32 = 8;
 /// Seconds of each scene the quick variant runs: where everything moves.
 pub const QUICK_SECONDS: f32 = 2.0;
 
-/// Tiles per row of the contact sheet.
-const SHEET_COLUMNS: u32 = 4;
+/// Tiles per row of the contact sheet for `tiles` tiles: 3 to 5, whichever
+/// leaves the fewest empty places in the last row (the wider on a tie). Four
+/// columns for eight scenes and the title left two thirds of a row empty.
+fn sheet_columns(tiles: u32) -> u32 {
+    (3..=5).min_by_key(|&c| (tiles.div_ceil(c) * c - tiles, u32::MAX - c)).expect("a non-empty range")
+}
 
 /// The contact sheet's size for `scenes` scenes and a title tile.
 pub fn sheet_size(quick: bool, scenes: u32) -> Size {
     let (w, h) = frame_size(quick);
-    (w * SHEET_COLUMNS, h * (scenes + 1).div_ceil(SHEET_COLUMNS))
+    let columns = sheet_columns(scenes + 1);
+    (w * columns, h * (scenes + 1).div_ceil(columns))
 }
 
 /// What one scene did and wrote.
@@ -206,7 +211,8 @@ fn contact_sheet(tiles: &[(Pixmap, &str, f64)], (w, h): Size, sheet: Size) -> Re
     out.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
     let scale = if w >= 300 { 2.0 } else { 1.0 };
     let bar = 11.0 * scale;
-    let place = |k: u32| ((k % SHEET_COLUMNS * w) as f32, (k / SHEET_COLUMNS * h) as f32);
+    let columns = sheet_columns(tiles.len() as u32 + 1);
+    let place = |k: u32| ((k % columns * w) as f32, (k / columns * h) as f32);
     for (k, (tile, name, ms)) in tiles.iter().enumerate() {
         let (x, y) = place(k as u32);
         out.draw_pixmap(x as i32, y as i32, tile.as_ref(), &PixmapPaint::default(), Transform::identity(), None);

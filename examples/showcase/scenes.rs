@@ -516,6 +516,8 @@ fn bridge() -> Result<Scene> {
         def.position = 0.25 * (a0 + a1 + b0 + b1) + v(0.0, 0.035, 0.0);
         def.rotation = Quat::from_rotation_z(along.y.atan2(along.x));
         def.mass = 1.5;
+        // Rough boards: what lands on them stays (a pair's friction is the geometric mean).
+        def.friction = 0.9;
         let plank = b.world.create_rigid(&def)?;
         let corners: Vec<Vec3> = b.world.positions(plank)?.collect();
         for (i, c) in corners.iter().enumerate() {
@@ -525,21 +527,19 @@ fn bridge() -> Result<Scene> {
         }
         planks.push(plank);
     }
-    // Two crates dropped from 1.3 and 2 m above the deck.
+    // Two crates dropped flat onto the middle of the deck from 0.9 and 1.4 m
+    // above it. Heavier, higher or tilted, they landed on an edge, tipped the
+    // deck and slid off between the hangers.
     let mut crates = Vec::new();
     for (position, half, turn, color) in [
-        (v(-0.9, 2.8, 0.0), v(0.2, 0.15, 0.2), Quat::from_rotation_y(0.3), Rgb::hex(0x3d7a4a)),
-        (
-            v(0.6, 3.4, 0.05),
-            Vec3::splat(0.15),
-            Quat::from_rotation_y(0.5) * Quat::from_rotation_x(0.4),
-            Rgb::hex(0xd8b26a),
-        ),
+        (v(-0.8, 2.1, 0.0), v(0.2, 0.15, 0.2), Quat::from_rotation_y(0.3), Rgb::hex(0x3d7a4a)),
+        (v(0.5, 2.55, 0.0), Vec3::splat(0.15), Quat::from_rotation_y(0.5), Rgb::hex(0xd8b26a)),
     ] {
         let mut def = RigidDef::new(RigidShape::Box { half_extents: half });
         def.position = position;
         def.rotation = turn;
-        def.mass = 8.0;
+        def.mass = 3.0;
+        def.friction = 0.9;
         crates.push((b.world.create_rigid(&def)?, half, color));
     }
     let (rope_color, plank_color) = (Rgb::hex(0xc9a66b), Rgb::hex(0x8c5a32));
@@ -612,7 +612,9 @@ fn chain() -> Result<Scene> {
     let (links, length, radius) = (40u32, 0.07f32, 0.03f32);
     let mut chains = Vec::new();
     let colors = [Rgb::hex(0xa4abb4), Rgb::hex(0xd1a72e), Rgb::hex(0xb8613a)];
-    let places = [(v(-0.6, 0.0, -0.5), 0.3, 1.2), (v(0.6, 0.0, 0.1), 2.2, 2.4), (v(-0.1, 0.0, 0.8), 4.0, 3.6)];
+    // On the slopes above the basin at x = -1.8, which keeps them in view (the
+    // second, dropped on the hilltop at (0.6, 0.1), slid out of the frame).
+    let places = [(v(-0.6, 0.0, -0.5), 0.3, 1.2), (v(-0.3, 0.0, 0.3), 2.2, 2.4), (v(-0.1, 0.0, 0.8), 4.0, 3.6)];
     for ((centre, turn, height), color) in places.into_iter().zip(colors) {
         let points: Vec<Vec3> = (0..=links)
             .map(|i| {

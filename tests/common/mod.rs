@@ -84,6 +84,25 @@ pub fn compiler(cpp: bool) -> cc::Tool {
         .get_compiler()
 }
 
+pub fn copy(from: &Path, to_dir: &Path) {
+    std::fs::create_dir_all(to_dir).unwrap();
+    std::fs::copy(from, to_dir.join(from.file_name().unwrap()))
+        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", from.display(), to_dir.display()));
+}
+
+/// Stages an install prefix as a packager would lay it out: include/,
+/// lib/, lib/cmake/sinew/, lib/pkgconfig/ (the CMake package tests and the
+/// samples app build against it).
+pub fn stage_prefix(prefix: &Path) {
+    copy(&root().join("include/sinew.h"), &prefix.join("include"));
+    copy(&root().join("bindings/cpp/sinew.hpp"), &prefix.join("include"));
+    copy(&lib_dir().join(shared_name()), &prefix.join("lib"));
+    copy(&lib_dir().join("libsinew.a"), &prefix.join("lib"));
+    copy(&root().join("bindings/cmake/sinewConfig.cmake"), &prefix.join("lib/cmake/sinew"));
+    copy(&root().join("bindings/cmake/sinewConfigVersion.cmake"), &prefix.join("lib/cmake/sinew"));
+    copy(&root().join("bindings/cmake/install/sinew.pc"), &prefix.join("lib/pkgconfig"));
+}
+
 /// Runs a command, panics with its output unless it succeeds, returns
 /// stdout followed by stderr.
 pub fn run(cmd: &mut Command) -> String {
