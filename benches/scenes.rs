@@ -112,6 +112,15 @@ fn ok(r: SinewResult) {
 }
 
 /// A world through the C ABI; sleep off so every step is timed at full work.
+/// Destroys a scene's world, asserting it never recovered: a recovery in
+/// a sane scene is a bug, and its timings would be wrong.
+fn destroy(w: *mut SinewWorld) {
+    let mut recoveries = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    assert_eq!(recoveries, 0, "a bench scene recovered a non-finite island");
+    unsafe { sinew_world_destroy(w) };
+}
+
 fn world(substeps: u32, iterations: u32, damping: f32) -> *mut SinewWorld {
     world_on(substeps, iterations, damping, SINEW_SIMD_AUTO, 1)
 }
@@ -186,7 +195,7 @@ fn run_sheet_sinew(n: usize, split: (u32, u32), simd: u32, workers: u32, runs: u
     let steps = 220 / (runs + 2);
     let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 220 - runs * steps, runs, steps);
     let stretch = mean_stretch(&read(w, body, n * n), &s);
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
     (ms, stretch)
 }
 
@@ -208,7 +217,7 @@ fn best_level() -> u32 {
     let w = world(1, 1, 0.0);
     let mut level = 0;
     ok(unsafe { sinew_world_get_simd_level(w, &mut level) });
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
     level
 }
 
@@ -273,7 +282,7 @@ fn cloth_scene(n: u32, runs: usize) {
         defaults.iterations,
         naive_ms / ms
     );
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
 }
 
 /// ms/step of an `n x n` grid cloth at the library's defaults (sleep off)
@@ -289,7 +298,7 @@ fn bending_ms(n: u32, mode: u32, level: u32, runs: usize) -> f64 {
     ok(unsafe { sinew_cloth_create_grid(w, &def, &mut body) });
     let steps = 220 / (runs + 2);
     let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 220 - runs * steps, runs, steps);
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
     ms
 }
 
@@ -368,7 +377,7 @@ fn readback_scene(n: u32) {
         "| sinew_cloth_write_vertices (positions + normals, stride 24) | {us_vb:.1} | {:.2} | |",
         2.0 * bytes / us_vb / 1e3
     );
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
 }
 
 /// Where figure `f` of `k` starts: on a square grid 1 m apart, its feet
@@ -477,7 +486,7 @@ fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
                 ok(unsafe { sinew_world_step(w, DT) });
             }
             let ms = start.elapsed().as_secs_f64() * 1e3 / 300.0;
-            unsafe { sinew_world_destroy(w) };
+            destroy(w);
             ms
         })
         .collect();
@@ -583,7 +592,7 @@ fn terrain_scene(runs: usize) {
             let start = Instant::now();
             mesh_collider(w, &v, &idx);
             let ms = start.elapsed().as_secs_f64() * 1e3;
-            unsafe { sinew_world_destroy(w) };
+            destroy(w);
             ms
         })
         .collect();
@@ -632,7 +641,7 @@ fn terrain_scene(runs: usize) {
             particles += links as usize;
         }
         let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 90, runs, 20);
-        unsafe { sinew_world_destroy(w) };
+        destroy(w);
         (ms, particles)
     };
     let (mesh_ms, particles) = scene(true);
@@ -688,7 +697,7 @@ fn collide_ms(level: u32, runs: usize) -> (f64, u32) {
     let ms = time(|| ok(unsafe { sinew_world_step(w, DT) }), 120 - runs * steps, runs, steps);
     let mut contacts = 0;
     ok(unsafe { sinew_world_read_contacts(w, std::ptr::null_mut(), 0, &mut contacts) });
-    unsafe { sinew_world_destroy(w) };
+    destroy(w);
     (ms, contacts)
 }
 

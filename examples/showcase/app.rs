@@ -178,6 +178,10 @@ fn film(scene: &mut Scene, options: &Options) -> Result<(SceneReport, Pixmap), B
             stepping += start.elapsed();
         }
     }
+    // A recovery in a sane scene is a bug.
+    if scene.world.recovery_count() != 0 {
+        return Err(format!("{}: {} islands recovered", scene.name, scene.world.recovery_count()).into());
+    }
     let gif = options.out.join(format!("{}.gif", scene.name));
     // Frame delays are in hundredths of a second.
     let delay = if options.quick { 20 } else { (100.0 * every as f32 * DT).round() as u16 };
