@@ -719,6 +719,10 @@ int main(void) {
     EXPECT(sinew_world_set_gravity(world, g), SINEW_RESULT_OK);
     SinewVec3 nan_g = {0.0f, NAN, 0.0f};
     EXPECT(sinew_world_set_gravity(world, nan_g), SINEW_RESULT_INVALID_ARGUMENT);
+    SinewVec3 shift = {4.0f, 0.0f, -8.0f};
+    EXPECT(sinew_world_shift_origin(world, shift), SINEW_RESULT_OK);
+    EXPECT(sinew_world_shift_origin(world, nan_g), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_shift_origin(NULL, shift), SINEW_RESULT_NULL_ARGUMENT);
     EXPECT(sinew_world_state_hash(world, NULL), SINEW_RESULT_NULL_ARGUMENT);
     EXPECT(sinew_world_state_hash(NULL, NULL), SINEW_RESULT_NULL_ARGUMENT);
 

@@ -165,9 +165,13 @@ impl Body {
     /// where their substep began, column by column.
     pub fn move_frame(&mut self, origin: Vec3, x: [&mut [f32]; 6]) {
         let by = origin - self.origin;
-        if by == Vec3::ZERO {
-            return;
+        if by != Vec3::ZERO {
+            self.reframe(origin, by, x);
         }
+    }
+
+    /// Puts the frame at `origin` and moves everything kept in it by `-by`.
+    pub fn reframe(&mut self, origin: Vec3, by: Vec3, x: [&mut [f32]; 6]) {
         for (k, a) in x.into_iter().enumerate() {
             let d = by[k % 3];
             a.iter_mut().for_each(|v| *v -= d);

@@ -301,6 +301,42 @@ impl World {
         Ok(())
     }
 
+    /// Moves the world's origin to `offset` (in today's coordinates): from
+    /// now on every position, the bodies', the colliders' and every target,
+    /// is relative to it. Nothing moves; velocities stay. For engines that
+    /// keep their scene near the camera (a floating origin): a body's own
+    /// precision does not need it (see `Body::origin`), but the engine's
+    /// `f32` positions do. An offset on the 4 m grid moves bodies exactly;
+    /// colliders keep `f32` world positions, which round to the new
+    /// coordinates' ulp.
+    pub fn shift_origin(&mut self, offset: Vec3) -> Result<()> {
+        finite_vec(offset, "offset")?;
+        let World { bodies, particles, colliders, .. } = self;
+        for body in bodies.values_mut() {
+            // The frame's new place, exactly in f64, and the grid point
+            // nearest to it; the particles take the difference.
+            let o = body.origin.as_dvec3() - offset.as_dvec3();
+            let g = (o / f64::from(crate::body::ORIGIN_GRID)).round() * f64::from(crate::body::ORIGIN_GRID);
+            let by = (g - o).as_vec3();
+            let r = body.range();
+            let Particles { x, y, z, px, py, pz, .. } = &mut *particles;
+            let columns = [
+                &mut x[r.clone()],
+                &mut y[r.clone()],
+                &mut z[r.clone()],
+                &mut px[r.clone()],
+                &mut py[r.clone()],
+                &mut pz[r],
+            ];
+            body.reframe(g.as_vec3(), by, columns);
+        }
+        for c in colliders.values_mut() {
+            c.position -= offset;
+            c.prev_position -= offset;
+        }
+        Ok(())
+    }
+
     /// How many times a step went non-finite (or out of the coordinate
     /// range) for some island and the island was put back to its state before
     /// that step, at rest. A healthy world keeps this at 0.

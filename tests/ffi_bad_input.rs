@@ -475,6 +475,16 @@ fn world_calls_refuse_bad_input() {
         });
     }
 
+    // sinew_world_shift_origin
+    refused(p, "sinew_world_shift_origin", SINEW_RESULT_NULL_ARGUMENT, || unsafe {
+        sinew_world_shift_origin(ptr::null_mut(), v(1.0, 0.0, 0.0))
+    });
+    for offset in non_finite_vectors(v(4.0, 0.0, -8.0)) {
+        refused(p, "sinew_world_shift_origin", SINEW_RESULT_INVALID_ARGUMENT, || unsafe {
+            sinew_world_shift_origin(p, offset)
+        });
+    }
+
     // sinew_world_get_def
     let def_sentinel = SinewWorldDef {
         gravity: VEC_SENTINEL,

@@ -329,6 +329,7 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                 sinew_joint_destroy(world, j)
             }
             22 => sinew_body_set_sleeping(world, s.body(rng), rng.below(3) as u32),
+            23 if rng.small().is_multiple_of(4) => sinew_world_shift_origin(world, rng.vec3()),
             23 => sinew_world_set_gravity(world, rng.vec3()),
             24 => sinew_world_set_wind(world, rng.vec3()),
             25 => {

@@ -712,6 +712,8 @@ public:
 
     Result step(float dt) { return Result::from_code(::sinew_world_step(world_, dt)); }
     Result set_gravity(Vec3 gravity) { return Result::from_code(::sinew_world_set_gravity(world_, gravity)); }
+    /// Moves the world's origin to `offset`: nothing moves, every position is then relative to it.
+    Result shift_origin(Vec3 offset) { return Result::from_code(::sinew_world_shift_origin(world_, offset)); }
     /// The wind every cloth feels (m/s); wakes every body.
     Result set_wind(Vec3 wind) { return Result::from_code(::sinew_world_set_wind(world_, wind)); }
     Expected<WorldDef> def() const {

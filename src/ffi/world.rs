@@ -324,6 +324,28 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
     })
 }
 
+/// Moves the world's origin to `offset` (world space, in the coordinates
+/// used until now): from this call on every position the world takes or
+/// gives (particles, colliders, targets, frames, bones, contacts, rays) is
+/// relative to the new origin. Nothing moves and velocities stay, so the
+/// simulation goes on as it would have. For engines with a floating origin
+/// (Unity) or large worlds: each body already keeps its own positions
+/// relative to a point near it, so physics is as precise far away as near
+/// the origin; this keeps the `f32` values the engine reads and writes
+/// small. Bodies move to the new coordinates exactly when the offset is a
+/// multiple of 4 m (else to the rounding of their own size); colliders keep
+/// `f32` world positions, which round to the new coordinates' ulp.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
+/// changed). Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_shift_origin(world: *mut SinewWorld, offset: SinewVec3) -> SinewResult {
+    ffi_boundary!("sinew_world_shift_origin", {
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.shift_origin(offset.into())?))
+    })
+}
+
 /// How many times a step went non-finite (or beyond +-1e15 m) for some group
 /// of coupled bodies, which sinew then put back to where they were before that
 /// step, at rest. A healthy world keeps this at 0; a rising count means the

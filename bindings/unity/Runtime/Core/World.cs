@@ -122,6 +122,14 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>Moves the world's origin to <paramref name="offset"/> (a floating origin): nothing moves.</summary>
+        public void ShiftOrigin(SinewVec3 offset)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_shift_origin(w, offset)); }
+            finally { Release(); }
+        }
+
         public void SetGravity(SinewVec3 gravity)
         {
             SinewWorld* w = Acquire();

@@ -990,6 +990,14 @@ namespace Sinew
 #endif
 
         /// <summary>
+        /// Spacing of the points a body's particles are kept relative to, metres:
+        /// a power of two, so every such point is exact in `f32`, a world position
+        /// `origin + local` is rounded once, and moving a body's frame from one
+        /// point to another is exact (see [`Body::origin`]).
+        /// </summary>
+        public const float ORIGIN_GRID = 4.0f;
+
+        /// <summary>
         /// Sticks compute their length with a true square root (default).
         /// </summary>
         public const uint SINEW_DISTANCE_METHOD_EXACT = 0;
@@ -2185,6 +2193,25 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_world_set_gravity(SinewWorld* world, SinewVec3 gravity);
+
+        /// <summary>
+        /// Moves the world's origin to `offset` (world space, in the coordinates
+        /// used until now): from this call on every position the world takes or
+        /// gives (particles, colliders, targets, frames, bones, contacts, rays) is
+        /// relative to the new origin. Nothing moves and velocities stay, so the
+        /// simulation goes on as it would have. For engines with a floating origin
+        /// (Unity) or large worlds: each body already keeps its own positions
+        /// relative to a point near it, so physics is as precise far away as near
+        /// the origin; this keeps the `f32` values the engine reads and writes
+        /// small. Bodies move to the new coordinates exactly when the offset is a
+        /// multiple of 4 m (else to the rounding of their own size); colliders keep
+        /// `f32` world positions, which round to the new coordinates' ulp.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
+        /// changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_shift_origin", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_shift_origin(SinewWorld* world, SinewVec3 offset);
 
         /// <summary>
         /// How many times a step went non-finite (or beyond +-1e15 m) for some group
