@@ -1331,3 +1331,15 @@ fn errors_last_error_message_is_thread_local_and_sticky() {
     });
     assert_ne!(last_error(), message);
 }
+
+/// Regression: a refused `dt` gave "must be finite and > 0" without the
+/// header's range, and printed 2 as "2e0".
+#[test]
+fn a_refused_dt_names_the_range_in_plain_numbers() {
+    let w = TestWorld::new();
+    for (dt, got) in [(0.0, "got 0"), (2.0, "got 2"), (f32::NAN, "got NaN"), (1e-7, "got 0.0000001")] {
+        refused(w.0, "sinew_world_step", SINEW_RESULT_INVALID_ARGUMENT, || unsafe { sinew_world_step(w.0, dt) });
+        let message = last_error();
+        assert!(message.contains("dt must be in [0.000001, 1] seconds") && message.ends_with(got), "{message:?}");
+    }
+}
