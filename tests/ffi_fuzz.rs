@@ -170,6 +170,7 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                     def.bend_mode = rng.below(3) as u32;
                     def.self_collision = rng.below(3) as u32;
                     def.cloth_collision = rng.below(3) as u32;
+                    def.plane = rng.below(3) as u32;
                     def.transform.position = rng.vec3();
                 }
                 let mut id = SinewBodyId::default();
