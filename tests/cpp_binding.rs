@@ -1,21 +1,27 @@
 //! The C++ wrapper `bindings/cpp/sinew.hpp`: compiled with the system C++
-//! compiler and with the other of g++ / clang++ when it is installed, at
-//! `-std=c++17` and `-std=c++20` with `-Wall -Wextra -Werror -pedantic`, with
-//! exceptions off (`-fno-exceptions`) and on (`SINEW_CPP_EXCEPTIONS`), linked
-//! against the library cargo built, and run: `tests/cpp/wrapper_check.cpp`
-//! checks every wrapper call's numbers and codes (frame attachments and a
-//! skinned cloth in 30 m/s wind included), `examples_c/cpp_rope.cpp` is
-//! the example users copy from.
+//! compiler and with the other of g++ / clang++, at `-std=c++17` and
+//! `-std=c++20` with `-Wall -Wextra -Werror -pedantic`, with exceptions off
+//! (`-fno-exceptions`) and on (`SINEW_CPP_EXCEPTIONS`), linked against the
+//! library cargo built, and run: `tests/cpp/wrapper_check.cpp` checks every
+//! wrapper call's numbers and codes (frame attachments and a skinned cloth
+//! in 30 m/s wind included), `examples_c/cpp_rope.cpp` is the example users
+//! copy from.
+//!
+//! A plain `cargo test` covers every compiler, standard and error mode in
+//! pairs (each compiler with both standards, each standard in both modes);
+//! `SINEW_LONG_TESTS=1` (`.ci/run`) builds the full product and runs the
+//! wrapper check under valgrind. A missing second compiler is a visible skip,
+//! and a failure when `CI` is set.
 
 mod common;
 
-use common::{compiler, have, header_functions, lib_dir, root, run};
+use common::{compiler, have, header_functions, lib_dir, long_tests, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The C++ compilers to test with: the one the `cc` crate picks, plus
 /// clang++ or g++ (whichever that one is not) when installed.
-fn compilers() -> Vec<(String, PathBuf)> {
+fn compilers(test: &str) -> Vec<(String, PathBuf)> {
     let tool = compiler(true);
     assert!(!tool.is_like_msvc(), "the C++ harness supports GCC and Clang only");
     let mut list = vec![("default".to_string(), tool.path().to_path_buf())];
@@ -23,7 +29,7 @@ fn compilers() -> Vec<(String, PathBuf)> {
     if have(other) {
         list.push((other.to_string(), PathBuf::from(other)));
     } else {
-        eprintln!("{other} not installed: the C++ wrapper is checked with {} only", tool.path().display());
+        common::missing_tool(test, other);
     }
     list
 }
@@ -49,23 +55,33 @@ fn build_cpp(compiler: &Path, source: &Path, std: &str, extra: &[&str], exe: &Pa
     run(&mut cmd);
 }
 
-fn variants() -> [(&'static str, &'static str, &'static [&'static str]); 4] {
-    [
-        ("cxx17", "c++17", &["-fno-exceptions"]),
-        ("cxx20", "c++20", &["-fno-exceptions"]),
-        ("cxx17_exc", "c++17", &["-DSINEW_CPP_EXCEPTIONS"]),
-        ("cxx20_exc", "c++20", &["-DSINEW_CPP_EXCEPTIONS"]),
-    ]
+/// (tag, standard, flags): both standards, exceptions off and on.
+const VARIANTS: [(&str, &str, &[&str]); 4] = [
+    ("cxx17", "c++17", &["-fno-exceptions"]),
+    ("cxx20_exc", "c++20", &["-DSINEW_CPP_EXCEPTIONS"]),
+    ("cxx20", "c++20", &["-fno-exceptions"]),
+    ("cxx17_exc", "c++17", &["-DSINEW_CPP_EXCEPTIONS"]),
+];
+
+/// The variants compiler `k` (0 the default, 1 the other) builds: all of
+/// them in a long run; else two, chosen so the pair of compilers covers
+/// every variant and each compiler both standards and both modes.
+fn variants_for(k: usize) -> Vec<(&'static str, &'static str, &'static [&'static str])> {
+    if long_tests() { VARIANTS.to_vec() } else { VARIANTS[2 * k..2 * k + 2].to_vec() }
 }
 
 #[test]
 fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
     let out = common::out_dir("cpp");
     let source = root().join("tests/cpp/wrapper_check.cpp");
-    for (name, cxx) in compilers() {
-        for (tag, std, extra) in variants() {
+    let compilers = compilers("cpp_binding::wrapper_check_passes_with_every_compiler_standard_and_error_mode");
+    // With one compiler, it builds every variant.
+    let one = compilers.len() == 1;
+    for (k, (name, cxx)) in compilers.iter().enumerate() {
+        let variants = if one { VARIANTS.to_vec() } else { variants_for(k) };
+        for (tag, std, extra) in variants {
             let exe = out.join(format!("wrapper_check_{name}_{tag}"));
-            build_cpp(&cxx, &source, std, extra, &exe);
+            build_cpp(cxx, &source, std, extra, &exe);
             let text = run(&mut Command::new(&exe));
             assert!(text.contains("all checks passed"), "{name} {tag}:\n{text}");
             assert!(text.contains("largest length error"), "{name} {tag}:\n{text}");
@@ -84,8 +100,13 @@ fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
 
 #[test]
 fn wrapper_check_is_clean_under_valgrind() {
+    let test = "cpp_binding::wrapper_check_is_clean_under_valgrind";
+    if !long_tests() {
+        common::skip_long(test, "valgrind over the C++ wrapper check");
+        return;
+    }
     if !have("valgrind") {
-        eprintln!("valgrind not installed: skipped");
+        common::missing_tool(test, "valgrind");
         return;
     }
     let out = common::out_dir("cpp");
@@ -98,18 +119,40 @@ fn wrapper_check_is_clean_under_valgrind() {
     assert!(text.contains("all checks passed"), "{text}");
 }
 
+/// The examples users copy from: each with both compilers, at C++17 with
+/// one and C++20 with the other (both standards with each in a long run).
+/// Returns each run's output.
+fn run_cpp_example(test: &str, file: &str, verdict: &str) -> Vec<String> {
+    let out = common::out_dir("cpp");
+    let source = root().join("examples_c").join(file);
+    let stem = file.trim_end_matches(".cpp");
+    let compilers = compilers(test);
+    let mut outputs = Vec::new();
+    for (k, (name, cxx)) in compilers.iter().enumerate() {
+        let standards: &[&str] = if long_tests() || compilers.len() == 1 {
+            &["c++17", "c++20"]
+        } else {
+            [&["c++17"][..], &["c++20"][..]][k]
+        };
+        for std in standards {
+            let exe = out.join(format!("{stem}_{name}_{}", std.replace("++", "xx")));
+            build_cpp(cxx, &source, std, &[], &exe);
+            let text = run(&mut Command::new(&exe));
+            println!("{name} {std}:\n{text}");
+            assert!(text.contains(verdict), "{name} {std}:\n{text}");
+            outputs.push(text);
+        }
+    }
+    outputs
+}
+
 #[test]
 fn cpp_rope_example_swings_rigidly_and_replays() {
-    let out = common::out_dir("cpp");
-    let source = root().join("examples_c/cpp_rope.cpp");
-    for (name, cxx) in compilers() {
-        for std in ["c++17", "c++20"] {
-            let exe = out.join(format!("cpp_rope_{name}_{}", std.replace("++", "xx")));
-            build_cpp(&cxx, &source, std, &[], &exe);
-            let text = run(&mut Command::new(&exe));
-            assert!(text.contains("largest stick error"), "{name} {std}:\n{text}");
-            assert!(text.contains("ok: the rope swings rigidly and the snapshot replays bit for bit"), "{text}");
-        }
+    let test = "cpp_binding::cpp_rope_example_swings_rigidly_and_replays";
+    for text in
+        run_cpp_example(test, "cpp_rope.cpp", "ok: the rope swings rigidly and the snapshot replays bit for bit")
+    {
+        assert!(text.contains("largest stick error"), "{text}");
     }
 }
 

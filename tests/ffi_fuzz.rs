@@ -6,7 +6,9 @@
 //! position may become non-finite, and every 500 calls the world's snapshot
 //! must restore into a fresh world that hashes alike and steps on alike.
 //!
-//! `cargo test --test ffi_fuzz` runs a short, fixed sequence; a long run:
+//! `cargo test --test ffi_fuzz` runs a short, fixed sequence (20,000 calls);
+//! `SINEW_LONG_TESTS=1` (`.ci/run`) adds 100,000 calls from another seed and
+//! a sequence under valgrind. Longer still:
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
 //! `SINEW_FUZZ_CHECK_EVERY=1` checks the snapshot after every call, to find
 //! the call that broke one (messages name the call's arm in `call`).
@@ -815,6 +817,16 @@ fn random_call_sequences_return_defined_codes_and_the_world_keeps_stepping() {
     fuzz(env_or("SINEW_FUZZ_CALLS", 20_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
 }
 
+/// The long fuzz: 100,000 calls from a second seed (`SINEW_LONG_TESTS=1`).
+#[test]
+fn a_long_random_call_sequence_returns_defined_codes() {
+    if !common::long_tests() {
+        common::skip_long("ffi_fuzz::a_long_random_call_sequence_returns_defined_codes", "100,000 fuzz calls");
+        return;
+    }
+    fuzz(100_000, env_or("SINEW_FUZZ_SEED", 0x5EED) ^ 0x10_0000);
+}
+
 /// The sequence [`a_short_fuzz_sequence_is_clean_under_valgrind`] runs under
 /// valgrind (ignored in a plain run: it is the same as the test above).
 #[test]
@@ -826,12 +838,17 @@ fn fuzz_sequence_for_valgrind() {
 /// The stand-in for miri (which needs a nightly toolchain): this test
 /// executable runs a short fuzz sequence under valgrind's memcheck, which
 /// fails on an invalid read or write, a use of uninitialised memory or a
-/// leak, in the Rust code and across the C ABI alike. Skipped (with a note)
-/// when valgrind is not installed.
+/// leak, in the Rust code and across the C ABI alike. A long run
+/// (`SINEW_LONG_TESTS=1`); fails when valgrind is missing and `CI` is set.
 #[test]
 fn a_short_fuzz_sequence_is_clean_under_valgrind() {
+    let test = "ffi_fuzz::a_short_fuzz_sequence_is_clean_under_valgrind";
+    if !common::long_tests() {
+        common::skip_long(test, "the fuzz sequence under valgrind");
+        return;
+    }
     if !common::have("valgrind") {
-        eprintln!("valgrind not installed: the fuzz sequence did not run under it");
+        common::missing_tool(test, "valgrind");
         return;
     }
     let exe = std::env::current_exe().expect("the test executable");
@@ -906,7 +923,7 @@ fn fuzz(calls: u64, seed: u64) {
         let code = call(w, other, &mut s, &mut rng);
         assert!(defined(code), "call {k} returned {code}");
         codes[code as usize] += 1;
-        // A refused call changes nothing (shared/API.md).
+        // A refused call changes nothing (the README's API conventions).
         if code != SINEW_RESULT_OK {
             assert_eq!((hash(w), hash(other)), before, "call {k} returned {code} but changed a world");
         }

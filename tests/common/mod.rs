@@ -98,6 +98,41 @@ pub fn have(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
+/// Whether the long runs are on: `SINEW_LONG_TESTS=1` (`.ci/run` sets it).
+/// They are valgrind over every C and C++ program, the long fuzz and the
+/// thread stress at full length; a plain `cargo test` leaves them out and
+/// says so (see [`skip_long`]).
+pub fn long_tests() -> bool {
+    std::env::var_os("SINEW_LONG_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Prints one line on the process's real stdout. `cargo test` captures
+/// `print!` and `eprint!` of passing tests and shows nothing of them, but
+/// not writes to the stdout handle: this line shows up in the run's output.
+fn note(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// A tool a test needs is not installed: fails the test when `CI` is set
+/// (CI must install it; `.ci/run` does), else prints
+/// `SKIPPED <test>: <tool> not installed` where `cargo test` shows it. The
+/// caller returns after this.
+pub fn missing_tool(test: &str, tool: &str) {
+    let line = format!("SKIPPED {test}: {tool} not installed (`.ci/run` installs it)");
+    assert!(std::env::var_os("CI").is_none(), "{line}; CI is set, so this fails instead");
+    note(&line);
+}
+
+/// A long run left out of a plain `cargo test`: prints
+/// `SKIPPED <test>: long run, set SINEW_LONG_TESTS=1` where `cargo test`
+/// shows it. The caller returns (or takes its short path) after this.
+pub fn skip_long(test: &str, what: &str) {
+    note(&format!("SKIPPED {test}: {what} is a long run; SINEW_LONG_TESTS=1 runs it (`.ci/run` does)"));
+}
+
 /// Names of the functions `include/sinew.h` declares (cbindgen puts each
 /// declaration's first line at column 0: `type name(`).
 pub fn header_functions() -> Vec<String> {
@@ -112,4 +147,15 @@ pub fn header_functions() -> Vec<String> {
         .collect();
     assert!(functions.len() >= 30, "found only {functions:?}");
     functions
+}
+
+/// The first fenced code block in `lang` (```c, ```cpp, ```rust) after the
+/// README's "## Examples" heading: the tests compile and run each.
+pub fn readme_block(readme: &str, lang: &str) -> String {
+    let examples = readme.find("\n## Examples").expect("README has an \"## Examples\" section");
+    let fence = format!("\n```{lang}\n");
+    let start =
+        examples + readme[examples..].find(&fence).unwrap_or_else(|| panic!("no ```{lang} block")) + fence.len();
+    let end = start + readme[start..].find("\n```").expect("the block ends");
+    readme[start..end].to_string()
 }
