@@ -4,8 +4,10 @@
 //! (`-fno-exceptions`) and on (`SINEW_CPP_EXCEPTIONS`), linked against the
 //! library cargo built, and run: `tests/cpp/wrapper_check.cpp` checks every
 //! wrapper call's numbers and codes (frame attachments and a skinned cloth
-//! in 30 m/s wind included), `examples_c/cpp_rope.cpp` is the example users
-//! copy from.
+//! in 30 m/s wind included), `tests/cpp/value_on_error.cpp` that
+//! `Expected::value()` on a failure throws or aborts in every build mode,
+//! `examples_c/cpp_rope.cpp` and `examples_c/cpp_ragdoll.cpp` are the
+//! examples users copy from.
 //!
 //! A plain `cargo test` covers every compiler, standard and error mode in
 //! pairs (each compiler with both standards, each standard in both modes);
@@ -84,6 +86,7 @@ fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
             build_cpp(cxx, &source, std, extra, &exe);
             let text = run(&mut Command::new(&exe));
             assert!(text.contains("all checks passed"), "{name} {tag}:\n{text}");
+            assert!(text.contains("quaternion helpers checked"), "{name} {tag}:\n{text}");
             assert!(text.contains("largest length error"), "{name} {tag}:\n{text}");
             assert!(text.contains("cloth, joints and sleep checked"), "{name} {tag}:\n{text}");
             assert!(text.contains("frames and skin checked"), "{name} {tag}:\n{text}");
@@ -117,6 +120,40 @@ fn wrapper_check_is_clean_under_valgrind() {
         .args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
         .arg(&exe));
     assert!(text.contains("all checks passed"), "{text}");
+}
+
+/// `Expected<T>::value()` on a failed call, with and without NDEBUG: with
+/// exceptions on (plain, and in SINEW_CPP_EXCEPTIONS mode) it throws
+/// sinew::Error, with them off it prints the code and message and aborts.
+#[test]
+#[cfg(unix)]
+fn value_on_a_failure_throws_or_aborts_in_every_build_mode() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let out = common::out_dir("cpp");
+    let source = root().join("tests/cpp/value_on_error.cpp");
+    let cxx = compiler(true).path().to_path_buf();
+    for (tag, flags) in [
+        ("noexc_debug", &["-fno-exceptions"][..]),
+        ("noexc_release", &["-fno-exceptions", "-DNDEBUG", "-O2"]),
+        ("exc_release", &["-DNDEBUG", "-O2"]),
+        ("sinew_exc", &["-DSINEW_CPP_EXCEPTIONS"]),
+    ] {
+        let exe = out.join(format!("value_on_error_{tag}"));
+        build_cpp(&cxx, &source, "c++17", flags, &exe);
+        let output = Command::new(&exe).output().expect("run value_on_error");
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        if tag.starts_with("noexc") {
+            assert_eq!(output.status.signal(), Some(6), "{tag}: not aborted: {:?}\n{stdout}{stderr}", output.status);
+            assert!(
+                stderr
+                    .contains("Expected::value() on a failed call: SINEW_RESULT_INVALID_ARGUMENT: sinew_world_create:"),
+                "{tag}: {stderr}"
+            );
+        } else {
+            assert!(output.status.success(), "{tag}: {:?}\n{stdout}{stderr}", output.status);
+            assert!(stdout.contains("threw sinew::Error SINEW_RESULT_INVALID_ARGUMENT"), "{tag}: {stdout}");
+        }
+    }
 }
 
 /// The examples users copy from: each with both compilers, at C++17 with
@@ -153,6 +190,16 @@ fn cpp_rope_example_swings_rigidly_and_replays() {
         run_cpp_example(test, "cpp_rope.cpp", "ok: the rope swings rigidly and the snapshot replays bit for bit")
     {
         assert!(text.contains("largest stick error"), "{text}");
+    }
+}
+
+#[test]
+fn cpp_ragdoll_example_turns_takes_a_hit_and_recovers() {
+    let test = "cpp_binding::cpp_ragdoll_example_turns_takes_a_hit_and_recovers";
+    for text in
+        run_cpp_example(test, "cpp_ragdoll.cpp", "ok: the figure turned with its animation, took the hit and recovered")
+    {
+        assert!(text.contains("pushed") && text.contains("hit in the chest"), "{text}");
     }
 }
 
