@@ -118,10 +118,10 @@ fn note(line: &str) {
 
 /// A tool a test needs is not installed: fails the test when `CI` is set
 /// (CI must install it; `.ci/run` does), else prints
-/// `SKIPPED <test>: <tool> not installed` where `cargo test` shows it. The
-/// caller returns after this.
+/// `SKIPPED <test>: <tool> not installed, ...` where `cargo test` shows it.
+/// The caller then skips what needs the tool (the whole test, or a part).
 pub fn missing_tool(test: &str, tool: &str) {
-    let line = format!("SKIPPED {test}: {tool} not installed (`.ci/run` installs it)");
+    let line = format!("SKIPPED {test}: {tool} not installed, what needs it did not run (`.ci/run` installs it)");
     assert!(std::env::var_os("CI").is_none(), "{line}; CI is set, so this fails instead");
     note(&line);
 }
