@@ -12,6 +12,9 @@
 //!   calls one core method and maps the error.
 //!
 //! A step reads as a stage list: see [`solver`].
+//!
+//! Start at [`World`]: its docs show particles, cloth, ragdolls and motors
+//! in short examples that run as doc-tests.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
