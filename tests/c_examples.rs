@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{compiler, have, header_functions, lib_dir, long_tests, root, run};
+use common::{compiler, header_functions, lib_dir, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -66,13 +66,10 @@ fn run_example(name: &str) -> String {
 /// time; fails on an invalid access, an uninitialised read or a definite leak.
 #[test]
 fn every_c_example_is_clean_under_valgrind() {
-    let test = "c_examples::every_c_example_is_clean_under_valgrind";
-    if !long_tests() {
-        common::skip_long(test, "valgrind over the C examples");
-        return;
-    }
-    if !have("valgrind") {
-        common::missing_tool(test, "valgrind");
+    if !common::long_run_under_valgrind(
+        "c_examples::every_c_example_is_clean_under_valgrind",
+        "valgrind over the C examples",
+    ) {
         return;
     }
     let exes: Vec<(&str, &str, PathBuf)> = EXAMPLES.iter().map(|&(n, v)| (n, v, build_c(n))).collect();
@@ -80,10 +77,7 @@ fn every_c_example_is_clean_under_valgrind() {
         for pair in exes.chunks(exes.len().div_ceil(2)) {
             s.spawn(move || {
                 for (name, verdict, exe) in pair {
-                    let text = run(Command::new("valgrind")
-                        .args(["--quiet", "--error-exitcode=99", "--leak-check=full"])
-                        .arg("--errors-for-leak-kinds=definite")
-                        .arg(exe));
+                    let text = run(common::memcheck().arg(exe));
                     assert!(text.contains(verdict), "{name} under valgrind:\n{text}");
                 }
             });

@@ -104,21 +104,14 @@ fn wrapper_check_passes_with_every_compiler_standard_and_error_mode() {
 #[test]
 fn wrapper_check_is_clean_under_valgrind() {
     let test = "cpp_binding::wrapper_check_is_clean_under_valgrind";
-    if !long_tests() {
-        common::skip_long(test, "valgrind over the C++ wrapper check");
-        return;
-    }
-    if !have("valgrind") {
-        common::missing_tool(test, "valgrind");
+    if !common::long_run_under_valgrind(test, "valgrind over the C++ wrapper check") {
         return;
     }
     let out = common::out_dir("cpp");
     let exe = out.join("wrapper_check_valgrind");
     let cxx = compiler(true).path().to_path_buf();
     build_cpp(&cxx, &root().join("tests/cpp/wrapper_check.cpp"), "c++17", &[], &exe);
-    let text = run(Command::new("valgrind")
-        .args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
-        .arg(&exe));
+    let text = run(common::memcheck().arg(&exe));
     assert!(text.contains("all checks passed"), "{text}");
 }
 

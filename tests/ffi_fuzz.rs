@@ -843,12 +843,7 @@ fn fuzz_sequence_for_valgrind() {
 #[test]
 fn a_short_fuzz_sequence_is_clean_under_valgrind() {
     let test = "ffi_fuzz::a_short_fuzz_sequence_is_clean_under_valgrind";
-    if !common::long_tests() {
-        common::skip_long(test, "the fuzz sequence under valgrind");
-        return;
-    }
-    if !common::have("valgrind") {
-        common::missing_tool(test, "valgrind");
+    if !common::long_run_under_valgrind(test, "the fuzz sequence under valgrind") {
         return;
     }
     let exe = std::env::current_exe().expect("the test executable");
@@ -856,8 +851,7 @@ fn a_short_fuzz_sequence_is_clean_under_valgrind() {
     // Definite leaks fail; "possibly lost" blocks are the test harness's own
     // (the main thread's handle, kept by std until exit).
     let text = common::run(
-        std::process::Command::new("valgrind")
-            .args(["--quiet", "--error-exitcode=1", "--leak-check=full", "--errors-for-leak-kinds=definite"])
+        common::memcheck()
             .arg("--show-possibly-lost=no")
             .arg(&exe)
             .args(["fuzz_sequence_for_valgrind", "--exact", "--ignored", "--test-threads=1", "--nocapture"])

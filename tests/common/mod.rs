@@ -149,13 +149,25 @@ pub fn header_functions() -> Vec<String> {
     functions
 }
 
-/// The first fenced code block in `lang` (```c, ```cpp, ```rust) after the
-/// README's "## Examples" heading: the tests compile and run each.
-pub fn readme_block(readme: &str, lang: &str) -> String {
-    let examples = readme.find("\n## Examples").expect("README has an \"## Examples\" section");
-    let fence = format!("\n```{lang}\n");
-    let start =
-        examples + readme[examples..].find(&fence).unwrap_or_else(|| panic!("no ```{lang} block")) + fence.len();
-    let end = start + readme[start..].find("\n```").expect("the block ends");
-    readme[start..end].to_string()
+/// valgrind's memcheck with the options every test uses: fails (exit 99)
+/// on an invalid access, an uninitialised read or a definite leak.
+pub fn memcheck() -> Command {
+    let mut cmd = Command::new("valgrind");
+    cmd.args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"]);
+    cmd
+}
+
+/// Whether a long run under valgrind goes ahead: not without
+/// `SINEW_LONG_TESTS` ([`skip_long`]) nor without valgrind
+/// ([`missing_tool`], a failure when `CI` is set).
+pub fn long_run_under_valgrind(test: &str, what: &str) -> bool {
+    if !long_tests() {
+        skip_long(test, what);
+        return false;
+    }
+    if !have("valgrind") {
+        missing_tool(test, "valgrind");
+        return false;
+    }
+    true
 }
