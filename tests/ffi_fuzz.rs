@@ -6,7 +6,7 @@
 //! position may become non-finite, and every 500 calls the world's snapshot
 //! must restore into a fresh world that hashes alike and steps on alike.
 //!
-//! `cargo test --test ffi_fuzz` runs a short, fixed sequence (20,000 calls);
+//! `cargo test --test ffi_fuzz` runs a short, fixed sequence (10,000 calls);
 //! `SINEW_LONG_TESTS=1` (`.ci/run`) adds 100,000 calls from another seed and
 //! a sequence under valgrind. Longer still:
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
@@ -814,7 +814,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 #[test]
 fn random_call_sequences_return_defined_codes_and_the_world_keeps_stepping() {
-    fuzz(env_or("SINEW_FUZZ_CALLS", 20_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
+    fuzz(env_or("SINEW_FUZZ_CALLS", 10_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
 }
 
 /// The long fuzz: 100,000 calls from a second seed (`SINEW_LONG_TESTS=1`).
