@@ -66,3 +66,9 @@ pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.
 pub use glam::{Quat, Vec3};
+
+/// The README's Rust example, run as a doc-test (its other blocks are C,
+/// C++ and shell, which rustdoc leaves alone).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

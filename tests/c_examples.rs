@@ -1,7 +1,8 @@
 //! Compiles the C programs of `examples_c/` against the real header and the
 //! library cargo built for these tests, with the system C compiler
 //! (`-std=c99 -Wall -Wextra -Werror -pedantic`), and runs them; checks that
-//! the header compiles as C++11. With `SINEW_LONG_TESTS=1` (`.ci/run` sets it) every example
+//! the header compiles as C++11 and that the README's C example compiles
+//! and runs. With `SINEW_LONG_TESTS=1` (`.ci/run` sets it) every example
 //! also runs under valgrind's memcheck; a plain `cargo test` says it left
 //! that out.
 
@@ -116,6 +117,19 @@ fn ragdoll_tumbles_down_the_stairs() {
 #[test]
 fn motors_hold_a_pose_take_a_hit_and_recover() {
     println!("{}", run_example("motors"));
+}
+
+/// The README's C example (the first ```c block after "## Examples"), in a
+/// main(), compiles without a warning and runs.
+#[test]
+fn readme_c_example_compiles_and_runs() {
+    let source = common::readme_program("c");
+    let src = out_dir().join("readme_example.c");
+    std::fs::write(&src, source).unwrap();
+    let exe = out_dir().join("readme_example");
+    build_c_file(&src, &exe);
+    let text = run(&mut Command::new(&exe));
+    assert!(text.contains("readme example done"), "{text}");
 }
 
 #[test]

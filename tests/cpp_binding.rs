@@ -7,7 +7,7 @@
 //! in 30 m/s wind included), `tests/cpp/value_on_error.cpp` that
 //! `Expected::value()` on a failure throws or aborts in every build mode,
 //! `examples_c/cpp_rope.cpp` and `examples_c/cpp_ragdoll.cpp` are the
-//! examples users copy from.
+//! examples users copy from, and the README's C++ example runs.
 //!
 //! A plain `cargo test` covers every compiler, standard and error mode in
 //! pairs (each compiler with both standards, each standard in both modes);
@@ -194,6 +194,20 @@ fn cpp_ragdoll_example_turns_takes_a_hit_and_recovers() {
     {
         assert!(text.contains("pushed") && text.contains("hit in the chest"), "{text}");
     }
+}
+
+/// The README's C++ example (the first ```cpp block after "## Examples"),
+/// in a main(), compiles without a warning and runs.
+#[test]
+fn readme_cpp_example_compiles_and_runs() {
+    let source = common::readme_program("cpp");
+    let out = common::out_dir("cpp");
+    let src = out.join("readme_example.cpp");
+    std::fs::write(&src, source).unwrap();
+    let exe = out.join("readme_example");
+    build_cpp(compiler(true).path(), &src, "c++17", &[], &exe);
+    let text = run(&mut Command::new(&exe));
+    assert!(text.contains("readme example done"), "{text}");
 }
 
 /// Adding a C function means adding a wrapper method: this fails until then.

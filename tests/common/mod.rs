@@ -149,6 +149,30 @@ pub fn header_functions() -> Vec<String> {
     functions
 }
 
+/// The first fenced code block in `lang` (```c or ```cpp) after the
+/// README's "## Examples" heading, made a whole program: its `#include`
+/// lines, then the rest inside `main`, which ends by printing
+/// "readme example done". The tests compile and run it (the ```rust block
+/// runs as a doc-test).
+pub fn readme_program(lang: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let examples = readme.find("\n## Examples").expect("README has an \"## Examples\" section");
+    let fence = format!("\n```{lang}\n");
+    let start =
+        examples + readme[examples..].find(&fence).unwrap_or_else(|| panic!("no ```{lang} block")) + fence.len();
+    let end = start + readme[start..].find("\n```").expect("the block ends");
+    let (includes, body): (Vec<&str>, Vec<&str>) = readme[start..end].lines().partition(|l| l.starts_with("#include"));
+    let (stdio, main, done) = match lang {
+        "c" => ("<stdio.h>", "int main(void)", "puts(\"readme example done\");"),
+        _ => ("<cstdio>", "int main()", "std::puts(\"readme example done\");"),
+    };
+    format!(
+        "{}\n#include {stdio}\n{main} {{\n{}\n    {done}\n    return 0;\n}}\n",
+        includes.join("\n"),
+        body.join("\n")
+    )
+}
+
 /// valgrind's memcheck with the options every test uses: fails (exit 99)
 /// on an invalid access, an uninitialised read or a definite leak.
 pub fn memcheck() -> Command {
