@@ -38,8 +38,13 @@ pub fn lib_dir() -> PathBuf {
         let mut cmd = Command::new(cargo);
         cmd.current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target_dir);
         match profile_folder.as_str() {
-            // The dev and test profiles share target/debug; a dev build puts the libraries there.
-            "debug" => {}
+            // target/debug holds the dev and the test profile's outputs; the test
+            // profile is this executable's: optimised (opt-level 2), it reuses the
+            // dependencies `cargo test` built, and the C, C++ and C# programs run
+            // (under valgrind too) several times faster than on a dev build.
+            "debug" => {
+                cmd.args(["--profile", "test"]);
+            }
             "release" => {
                 cmd.arg("--release");
             }
