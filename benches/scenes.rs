@@ -1,4 +1,4 @@
-//! The benchmark harness (shared/BENCHMARKS.md): each scene side by side with
+//! The benchmark harness: each scene side by side with
 //! the naive textbook loop, in the same process, medians of timed runs.
 //!
 //! `cargo bench` runs every scene; `cargo bench -- quick` only the small ones.

@@ -78,6 +78,18 @@
 #define SINEW_BEND_DIHEDRAL 1
 
 /**
+ * Grid plane: the grid lies in its transform's local XY plane, +X along
+ * columns, -Y along rows, facing +Z: a curtain (default).
+ */
+#define SINEW_GRID_PLANE_XY 0
+
+/**
+ * Grid plane: the grid lies flat in its transform's local XZ plane, +X along
+ * columns, +Z along rows, facing +Y: a tablecloth or a mat on the floor.
+ */
+#define SINEW_GRID_PLANE_XZ 1
+
+/**
  * Shape: a box of `half_extents` (colliders and rigid bodies).
  */
 #define SINEW_SHAPE_BOX 0
@@ -412,8 +424,9 @@ typedef struct SinewCollisionStick {
 typedef struct SinewClothGridDef {
     /**
      * The grid lies in this frame's local XY plane, +X along columns, -Y
-     * along rows, origin at the top-left vertex. Default: identity (a
-     * curtain hanging in the world XY plane, facing +Z).
+     * along rows, origin at the top-left vertex (or in its XZ plane: see
+     * `plane`). Default: identity (a curtain hanging in the world XY plane,
+     * facing +Z).
      */
     struct SinewTransform transform;
     /**
@@ -484,6 +497,12 @@ typedef struct SinewClothGridDef {
      * Vertices keep `thickness` from other cloths that also set this; default 0.
      */
     SinewBool cloth_collision;
+    /**
+     * `SINEW_GRID_PLANE_*`: the plane of `transform` the grid lies in;
+     * default `SINEW_GRID_PLANE_XY`. `SINEW_GRID_PLANE_XZ` lays it flat
+     * (rows along +Z, facing +Y) with no rotation to work out.
+     */
+    uint32_t plane;
     /**
      * Set by `sinew_default_cloth_grid_def`; do not touch.
      */
@@ -1490,7 +1509,7 @@ struct SinewClothGridDef sinew_default_cloth_grid_def(void);
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
  * (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
- * negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
+ * negative compliances, unknown pin bits, bend or tether mode or plane, tether_scale < 1;
  * `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
  * `max_constraints`: its sticks, bends and tethers). Threading: write lock.
  */

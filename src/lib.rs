@@ -12,6 +12,9 @@
 //!   calls one core method and maps the error.
 //!
 //! A step reads as a stage list: see [`solver`].
+//!
+//! Start at [`World`]: its docs show particles, cloth, ragdolls and motors
+//! in short examples that run as doc-tests.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -63,3 +66,9 @@ pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.
 pub use glam::{Quat, Vec3};
+
+/// The README's Rust example, run as a doc-test (its other blocks are C,
+/// C++ and shell, which rustdoc leaves alone).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

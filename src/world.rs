@@ -103,7 +103,114 @@ impl WorldSettings {
     }
 }
 
-/// A simulation world.
+/// A simulation world: particles, bodies made of them (free particles with
+/// sticks, cloth, ragdolls, rigid bodies), joints between bodies, and
+/// colliders, advanced by [`World::step`]. This is the whole Rust API; the C
+/// functions of `include/sinew.h` are thin calls into it.
+///
+/// Every method validates its input completely before it changes anything:
+/// a refused call returns an [`Error`] and leaves the world as it was.
+/// Positions are in world space, metres; times in seconds; masses in kg.
+///
+/// # Particles and sticks
+///
+/// A pendulum: particle 0 pinned (inverse mass 0), a rigid stick to a 1 kg
+/// particle 1 m away, let go level with the pin. A second later it has
+/// swung through the bottom and nearly up to the other side.
+///
+/// ```
+/// use sinew::{DistanceConstraint, Vec3, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default())?;
+/// let rope = world.create_particles(&[Vec3::ZERO, Vec3::X], Some(&[0.0, 1.0]))?;
+/// // rest_length < 0: the current distance; compliance 0: rigid.
+/// let stick = DistanceConstraint { a: 0, b: 1, rest_length: -1.0, compliance: 0.0 };
+/// world.add_distance_constraints(rope, &[stick])?;
+/// for _ in 0..60 {
+///     world.step(1.0 / 60.0)?;
+/// }
+/// let bob = world.positions(rope)?.nth(1).unwrap();
+/// assert!((bob.length() - 1.0).abs() < 1e-3, "the stick holds: {bob}");
+/// assert!(bob.x < -0.9 && bob.y < 0.0, "it swung over: {bob}");
+/// # Ok::<(), sinew::Error>(())
+/// ```
+///
+/// # Cloth
+///
+/// A grid ([`GridDef`](crate::GridDef): 16 x 16 vertices 0.1 m apart, top
+/// edge pinned by default) hangs as a curtain; laid flat with
+/// [`GridDef::in_xz_plane`](crate::GridDef::in_xz_plane), unpinned, it drapes
+/// over a ball. [`World::create_cloth_mesh`] takes an engine's mesh instead.
+///
+/// ```
+/// use sinew::{ColliderShape, GridDef, Quat, Vec3, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default())?;
+/// world.create_collider(ColliderShape::Sphere { radius: 0.3 }, Vec3::ZERO, Quat::IDENTITY, 0.5)?;
+/// let def = GridDef { position: Vec3::new(-0.75, 0.5, -0.75), pins: 0, ..GridDef::default() };
+/// let cloth = world.create_cloth_grid(&def.in_xz_plane())?;
+/// for _ in 0..120 {
+///     world.step(1.0 / 60.0)?;
+/// }
+/// let lowest = world.positions(cloth)?.map(|p| p.y).fold(f32::INFINITY, f32::min);
+/// let highest = world.positions(cloth)?.map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+/// assert!(highest > 0.25 && highest < 0.35, "the middle rests on the ball: {highest}");
+/// assert!(lowest < 0.0, "the corners hang down: {lowest}");
+/// let normals = world.cloth_normals(cloth)?; // one per particle, for rendering
+/// assert_eq!(normals.len(), 256);
+/// # Ok::<(), sinew::Error>(())
+/// ```
+///
+/// # Ragdolls
+///
+/// [`World::create_humanoid`] builds the 17-bone preset (bone names and
+/// order in [`HUMANOID_BONES`](crate::HUMANOID_BONES)) standing on the
+/// point between its feet, facing +Z; [`World::create_ragdoll`] builds one
+/// from an engine's skeleton ([`RagdollDef`](crate::RagdollDef)). Without
+/// motor targets a ragdoll is limp.
+///
+/// ```
+/// use sinew::{ColliderShape, Quat, Vec3, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default())?;
+/// let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+/// world.create_collider(floor, Vec3::ZERO, Quat::IDENTITY, 0.8)?;
+/// let doll = world.create_humanoid(Vec3::new(0.0, 0.5, 0.0), Quat::IDENTITY, 1.8)?;
+/// let chest = world.ragdoll_find_bone(doll, "chest")?.unwrap();
+/// let (at, _) = world.ragdoll_bones(doll)?.nth(chest as usize).unwrap();
+/// world.apply_bone_impulse(doll, chest, at, Vec3::new(0.0, 0.0, -20.0))?; // a shove
+/// for _ in 0..180 {
+///     world.step(1.0 / 60.0)?;
+/// }
+/// // Each bone's world transform (head position, frame), for the skeleton.
+/// let bones: Vec<(Vec3, Quat)> = world.ragdoll_bones(doll)?.collect();
+/// assert_eq!(bones.len(), 17);
+/// assert!(bones.iter().all(|(p, _)| p.y > -0.01 && p.y < 0.6), "it fell and lies on the floor");
+/// # Ok::<(), sinew::Error>(())
+/// ```
+///
+/// # Motors
+///
+/// Each frame, give the animation's pose as motor targets (world space, one
+/// transform per bone; [`World::set_ragdoll_motor_targets_local`] takes
+/// local ones); the motors drive the bones towards it with a strength (0
+/// limp, 1 animated) and force and torque caps, so a hit still pushes the
+/// body off the pose and the motors pull it back.
+///
+/// ```
+/// use sinew::{ColliderShape, Quat, Vec3, World, WorldSettings};
+/// let mut world = World::new(WorldSettings::default())?;
+/// let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+/// world.create_collider(floor, Vec3::ZERO, Quat::IDENTITY, 0.8)?;
+/// let doll = world.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8)?;
+/// let pose: Vec<(Vec3, Quat)> = world.ragdoll_bones(doll)?.collect(); // stand as built
+/// world.set_ragdoll_motor_strength(doll, 0.3, 1000.0)?; // firm, at most 1000 N per bone
+/// let head = world.ragdoll_find_bone(doll, "head")?.unwrap();
+/// for _ in 0..120 {
+///     world.set_ragdoll_motor_targets(doll, &pose)?;
+///     world.step(1.0 / 60.0)?;
+/// }
+/// let (held, _) = world.ragdoll_bones(doll)?.nth(head as usize).unwrap();
+/// assert!(held.distance(pose[head as usize].0) < 0.05, "the motors hold the head: {held}");
+/// # Ok::<(), sinew::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct World {
     pub(crate) settings: WorldSettings,

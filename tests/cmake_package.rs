@@ -2,8 +2,9 @@
 //! the pkg-config files: `examples_c/CMakeLists.txt` is configured with
 //! `find_package(sinew CONFIG REQUIRED)` from the repository layout (cargo's
 //! target folder) and from a staged install prefix, built, and its programs
-//! run and checked. Skipped with a message when cmake (or pkg-config) is not
-//! installed; CI installs them.
+//! run and checked. When cmake (or pkg-config) is not installed each test
+//! prints a `SKIPPED` line (and fails when `CI` is set); `.ci/run` installs
+//! them.
 
 mod common;
 
@@ -11,11 +12,11 @@ use common::{compiler, have, lib_dir, root, run, shared_name, stage_prefix};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn cmake_missing() -> bool {
+fn cmake_missing(test: &str) -> bool {
     if have("cmake") {
         return false;
     }
-    eprintln!("cmake not installed: the CMake package test is skipped (CI installs cmake)");
+    common::missing_tool(&format!("cmake_package::{test}"), "cmake");
     true
 }
 
@@ -63,7 +64,7 @@ fn run_examples(build: &Path, with_static: bool) {
 
 #[test]
 fn cmake_finds_the_cargo_build_in_the_repository() {
-    if cmake_missing() {
+    if cmake_missing("cmake_finds_the_cargo_build_in_the_repository") {
         return;
     }
     let lib = lib_dir();
@@ -85,7 +86,7 @@ fn cmake_finds_the_cargo_build_in_the_repository() {
 
 #[test]
 fn cmake_finds_an_install_prefix() {
-    if cmake_missing() {
+    if cmake_missing("cmake_finds_an_install_prefix") {
         return;
     }
     let dir = fresh_dir("prefix");
@@ -102,7 +103,7 @@ fn cmake_finds_an_install_prefix() {
 
 #[test]
 fn cmake_reports_a_missing_library_and_a_wrong_version() {
-    if cmake_missing() {
+    if cmake_missing("cmake_reports_a_missing_library_and_a_wrong_version") {
         return;
     }
     let dir = fresh_dir("failures");
@@ -177,7 +178,7 @@ fn build_with_pkg_config(pc_path: &Path, defines: &[String], exe: &Path) {
 #[test]
 fn pkg_config_works_from_the_repository_and_an_install_prefix() {
     if !have("pkg-config") {
-        eprintln!("pkg-config not installed: skipped");
+        common::missing_tool("cmake_package::pkg_config_works_from_the_repository_and_an_install_prefix", "pkg-config");
         return;
     }
     let dir = fresh_dir("pkg-config");

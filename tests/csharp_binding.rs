@@ -10,8 +10,9 @@
 //! 30 m/s wind, ragdolls (the preset fitted to a T-posed character through
 //! `RagdollRig` reads back without a snap; motors bend an elbow and a knee to
 //! a target pose in a second, a limp doll does not follow), and the codes
-//! and messages of bad input. Skipped with
-//! a message when Mono is not installed; CI installs mono-mcs and mono-runtime.
+//! and messages of bad input. When Mono is not installed each test prints a
+//! `SKIPPED` line (and fails when `CI` is set); `.ci/run` installs
+//! mono-mcs and mono-runtime.
 
 mod common;
 
@@ -20,11 +21,11 @@ use sinew::ffi::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn mono_missing() -> bool {
+fn mono_missing(test: &str) -> bool {
     if have("mcs") && have("mono") {
         return false;
     }
-    eprintln!("mcs/mono not installed: the C# binding test is skipped (CI installs mono-mcs and mono-runtime)");
+    common::missing_tool(&format!("csharp_binding::{test}"), "Mono (mcs and mono)");
     true
 }
 
@@ -52,7 +53,7 @@ fn mcs(args: &[&str], sources: &[PathBuf], out: &Path) {
 
 #[test]
 fn runtime_assembly_compiles_without_unity() {
-    if mono_missing() {
+    if mono_missing("runtime_assembly_compiles_without_unity") {
         return;
     }
     let out = common::out_dir("csharp").join("Sinew.dll");
@@ -62,7 +63,7 @@ fn runtime_assembly_compiles_without_unity() {
 
 #[test]
 fn binding_test_runs_under_mono() {
-    if mono_missing() {
+    if mono_missing("binding_test_runs_under_mono") {
         return;
     }
     let dir = common::out_dir("csharp");
@@ -112,7 +113,7 @@ fn binding_test_runs_under_mono() {
 /// the C# and the calls into `Sinew.World`, not Unity's own signatures.
 #[test]
 fn components_compile_against_unity_api_stubs() {
-    if mono_missing() {
+    if mono_missing("components_compile_against_unity_api_stubs") {
         return;
     }
     let dir = common::out_dir("csharp");

@@ -637,7 +637,7 @@ fn every_header_function_and_struct_is_translated() {
     assert!(!cs.contains(" bool "), "no C# bool in the P/Invoke layer");
 }
 
-/// The cloth functions of shared/API.md, as cbindgen will print them: adding
+/// The cloth functions of the normative C API, as cbindgen will print them: adding
 /// them to the header must need no change here, only a regeneration.
 #[test]
 fn the_coming_cloth_and_ragdoll_declarations_translate() {

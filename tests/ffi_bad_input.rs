@@ -1348,3 +1348,67 @@ fn errors_last_error_message_is_thread_local_and_sticky() {
     });
     assert_ne!(last_error(), message);
 }
+
+/// Regression: a refused `dt` gave "must be finite and > 0" without the
+/// header's range, and printed 2 as "2e0".
+#[test]
+fn a_refused_dt_names_the_range_in_plain_numbers() {
+    let w = TestWorld::new();
+    for (dt, got) in [(0.0, "got 0"), (2.0, "got 2"), (f32::NAN, "got NaN"), (1e-7, "got 0.0000001")] {
+        refused(w.0, "sinew_world_step", SINEW_RESULT_INVALID_ARGUMENT, || unsafe { sinew_world_step(w.0, dt) });
+        let message = last_error();
+        assert!(message.contains("dt must be in [0.000001, 1] seconds") && message.ends_with(got), "{message:?}");
+    }
+}
+
+/// `plane` of the grid def: XY (the default) hangs a curtain, XZ lays the
+/// same grid flat, rows along +Z and facing +Y; any other value is refused.
+#[test]
+fn cloth_grid_plane_lays_the_grid_flat_or_is_refused() {
+    let w = TestWorld::new();
+    let corner = v(1.0, 2.0, 3.0);
+    let grid = |plane| SinewClothGridDef {
+        columns: 3,
+        rows: 4,
+        spacing: 0.5,
+        pin_flags: 0,
+        plane,
+        transform: SinewTransform { position: corner, rotation: IDENTITY },
+        ..sinew_default_cloth_grid_def()
+    };
+    assert_eq!(sinew_default_cloth_grid_def().plane, SINEW_GRID_PLANE_XY);
+    let read = |body| {
+        let mut out = vec![v(0.0, 0.0, 0.0); 12];
+        let mut n = 0;
+        ok(unsafe { sinew_body_read_positions(w.0, body, out.as_mut_ptr(), 12, &mut n) });
+        assert_eq!(n, 12);
+        out
+    };
+    let normals = |body| {
+        let mut out = vec![v(0.0, 0.0, 0.0); 12];
+        let mut n = 0;
+        ok(unsafe { sinew_cloth_read_normals(w.0, body, out.as_mut_ptr(), 12, &mut n) });
+        out
+    };
+    for (plane, row_step, facing) in [
+        (SINEW_GRID_PLANE_XY, v(0.0, -0.5, 0.0), v(0.0, 0.0, 1.0)),
+        (SINEW_GRID_PLANE_XZ, v(0.0, 0.0, 0.5), v(0.0, 1.0, 0.0)),
+    ] {
+        let mut body = BODY_SENTINEL;
+        ok(unsafe { sinew_cloth_create_grid(w.0, &grid(plane), &mut body) });
+        for (i, (p, n)) in read(body).iter().zip(normals(body)).enumerate() {
+            let (r, c) = ((i / 3) as f32, (i % 3) as f32);
+            let want = v(corner.x + 0.5 * c + r * row_step.x, corner.y + r * row_step.y, corner.z + r * row_step.z);
+            let off = ((p.x - want.x).powi(2) + (p.y - want.y).powi(2) + (p.z - want.z).powi(2)).sqrt();
+            assert!(off < 1e-5, "plane {plane}: particle {i} at {p:?}, expected {want:?}");
+            let facing_error = (n.x - facing.x).abs() + (n.y - facing.y).abs() + (n.z - facing.z).abs();
+            assert!(facing_error < 1e-5, "plane {plane}: normal {n:?}, expected {facing:?}");
+        }
+    }
+    let mut id = BODY_SENTINEL;
+    refused(w.0, "sinew_cloth_create_grid", SINEW_RESULT_INVALID_ARGUMENT, || unsafe {
+        sinew_cloth_create_grid(w.0, &grid(2), &mut id)
+    });
+    assert!(last_error().contains("plane 2 is not a SINEW_GRID_PLANE_* value"), "{}", last_error());
+    assert_eq!(id, BODY_SENTINEL);
+}

@@ -6,7 +6,9 @@
 //! position may become non-finite, and every 500 calls the world's snapshot
 //! must restore into a fresh world that hashes alike and steps on alike.
 //!
-//! `cargo test --test ffi_fuzz` runs a short, fixed sequence; a long run:
+//! `cargo test --test ffi_fuzz` runs a short, fixed sequence (10,000 calls);
+//! `SINEW_LONG_TESTS=1` (`.ci/run`) adds 50,000 calls from another seed and
+//! a sequence under valgrind. Longer still:
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
 //! `SINEW_FUZZ_CHECK_EVERY=1` checks the snapshot after every call, to find
 //! the call that broke one (messages name the call's arm in `call`).
@@ -170,6 +172,7 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                     def.bend_mode = rng.below(3) as u32;
                     def.self_collision = rng.below(3) as u32;
                     def.cloth_collision = rng.below(3) as u32;
+                    def.plane = rng.below(3) as u32;
                     def.transform.position = rng.vec3();
                 }
                 let mut id = SinewBodyId::default();
@@ -816,7 +819,17 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 #[test]
 fn random_call_sequences_return_defined_codes_and_the_world_keeps_stepping() {
-    fuzz(env_or("SINEW_FUZZ_CALLS", 20_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
+    fuzz(env_or("SINEW_FUZZ_CALLS", 10_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
+}
+
+/// The long fuzz: 50,000 calls from a second seed (`SINEW_LONG_TESTS=1`).
+#[test]
+fn a_long_random_call_sequence_returns_defined_codes() {
+    if !common::long_tests() {
+        common::skip_long("ffi_fuzz::a_long_random_call_sequence_returns_defined_codes", "50,000 fuzz calls");
+        return;
+    }
+    fuzz(50_000, env_or("SINEW_FUZZ_SEED", 0x5EED) ^ 0x10_0000);
 }
 
 /// The sequence [`a_short_fuzz_sequence_is_clean_under_valgrind`] runs under
@@ -830,12 +843,12 @@ fn fuzz_sequence_for_valgrind() {
 /// The stand-in for miri (which needs a nightly toolchain): this test
 /// executable runs a short fuzz sequence under valgrind's memcheck, which
 /// fails on an invalid read or write, a use of uninitialised memory or a
-/// leak, in the Rust code and across the C ABI alike. Skipped (with a note)
-/// when valgrind is not installed.
+/// leak, in the Rust code and across the C ABI alike. A long run
+/// (`SINEW_LONG_TESTS=1`); fails when valgrind is missing and `CI` is set.
 #[test]
 fn a_short_fuzz_sequence_is_clean_under_valgrind() {
-    if !common::have("valgrind") {
-        eprintln!("valgrind not installed: the fuzz sequence did not run under it");
+    let test = "ffi_fuzz::a_short_fuzz_sequence_is_clean_under_valgrind";
+    if !common::long_run_under_valgrind(test, "the fuzz sequence under valgrind") {
         return;
     }
     let exe = std::env::current_exe().expect("the test executable");
@@ -843,8 +856,7 @@ fn a_short_fuzz_sequence_is_clean_under_valgrind() {
     // Definite leaks fail; "possibly lost" blocks are the test harness's own
     // (the main thread's handle, kept by std until exit).
     let text = common::run(
-        std::process::Command::new("valgrind")
-            .args(["--quiet", "--error-exitcode=1", "--leak-check=full", "--errors-for-leak-kinds=definite"])
+        common::memcheck()
             .arg("--show-possibly-lost=no")
             .arg(&exe)
             .args(["fuzz_sequence_for_valgrind", "--exact", "--ignored", "--test-threads=1", "--nocapture"])
@@ -910,7 +922,7 @@ fn fuzz(calls: u64, seed: u64) {
         let code = call(w, other, &mut s, &mut rng);
         assert!(defined(code), "call {k} returned {code}");
         codes[code as usize] += 1;
-        // A refused call changes nothing (shared/API.md).
+        // A refused call changes nothing (the README's API conventions).
         if code != SINEW_RESULT_OK {
             assert_eq!((hash(w), hash(other)), before, "call {k} returned {code} but changed a world");
         }

@@ -2,8 +2,11 @@
 //! with one stepped alone; one world shared by four threads (a stepper, two
 //! readers and a writer of targets); stress runs under a watchdog (six
 //! threads stepping, reading, setting targets, creating and destroying on
-//! one world for two seconds; four worlds stepping in parallel); and the
-//! panic boundary, where a panic poisons its world and only its world.
+//! one world for 0.5 s, 2 s with `SINEW_LONG_TESTS=1`; four worlds stepping
+//! in parallel); and the panic boundary, where a panic poisons its world
+//! and only its world.
+
+mod common;
 
 use sinew::ffi::*;
 use std::ffi::c_char;
@@ -336,8 +339,11 @@ fn a_panic_poisons_its_world_and_only_its_world() {
 
 // ---- stress --------------------------------------------------------------------
 
-/// How long each stress test hammers its worlds.
-const STRESS: Duration = Duration::from_secs(2);
+/// How long each stress test hammers its worlds: 2 s in a long run
+/// (`SINEW_LONG_TESTS=1`, `.ci/run`), 0.5 s in a plain `cargo test`.
+fn stress() -> Duration {
+    if common::long_tests() { Duration::from_secs(2) } else { Duration::from_millis(500) }
+}
 /// A stress test still running after this has deadlocked.
 const WATCHDOG: Duration = Duration::from_secs(120);
 
@@ -430,14 +436,14 @@ fn check_consistent(world: *mut SinewWorld, bodies: &[SinewBodyId]) {
 }
 
 #[test]
-fn one_world_stressed_by_six_threads_for_two_seconds() {
+fn one_world_stressed_by_six_threads() {
     let counts = with_watchdog("stress-one-world", || {
         let world = Arc::new(Shared(create_world()));
         let cloth = build_cloth(world.get());
         let ragdoll = humanoid(world.get(), 2.0);
         // Bodies made by the creating thread, live or destroyed since.
         let made = Arc::new(Mutex::new(Vec::<SinewBodyId>::new()));
-        let deadline = Instant::now() + STRESS;
+        let deadline = Instant::now() + stress();
         let start = Arc::new(Barrier::new(6));
         // Each thread's closure makes a few C calls and returns how many.
         let spawn = |name: &str, f: Box<dyn Fn(*mut SinewWorld, u64) -> u64 + Send>| {
@@ -554,7 +560,7 @@ fn one_world_stressed_by_six_threads_for_two_seconds() {
         counts
     });
     let total: u64 = counts.iter().map(|(_, n)| n).sum();
-    println!("{total} C calls in {STRESS:?} on one world, by thread: {counts:?}");
+    println!("{total} C calls in {:?} on one world, by thread: {counts:?}", stress());
     for (name, n) in &counts {
         assert!(*n > 0, "the {name} thread never got a call in");
     }
@@ -592,7 +598,7 @@ fn script(world: *mut SinewWorld, steps: u32) -> u64 {
 #[test]
 fn four_worlds_stepping_in_parallel_end_alike() {
     let (hashes, steps) = with_watchdog("stress-four-worlds", || {
-        // Steps for about STRESS of wall time, measured on one world first;
+        // Steps for about stress() of wall time, measured on one world first;
         // at most 400: the script's ropes pile up on the ragdoll, so later
         // steps cost many times the first 30 (2000 steps took 70-116 s on
         // two loaded cores, against a 120 s watchdog).
@@ -601,7 +607,7 @@ fn four_worlds_stepping_in_parallel_end_alike() {
         let probe = script(world, 30);
         unsafe { sinew_world_destroy(world) };
         let per_step = t0.elapsed() / 30;
-        let steps = (STRESS.as_secs_f64() / per_step.as_secs_f64().max(1e-6)).clamp(60.0, 400.0) as u32;
+        let steps = (stress().as_secs_f64() / per_step.as_secs_f64().max(1e-6)).clamp(60.0, 400.0) as u32;
         let start = Arc::new(Barrier::new(4));
         let threads: Vec<_> = (0..4)
             .map(|_| {

@@ -2,10 +2,11 @@
  * sinew.hpp: header-only C++17 wrapper over the C API in sinew.h.
  *
  * - sinew::World owns a SinewWorld* (move-only; destroys it in its destructor).
- * - sinew::Body, sinew::Cloth (a Body with the cloth calls), sinew::Collider
- *   and sinew::Joint are light values: an id plus the world pointer. They do
- *   not own anything and are valid while their World lives; a destroyed or
- *   stale id makes calls return SINEW_RESULT_INVALID_ID.
+ * - sinew::Body, and the Bodies with the calls of their kind sinew::Cloth,
+ *   sinew::Ragdoll and sinew::Rigid, sinew::Collider and sinew::Joint are
+ *   light values: an id plus the world pointer. They do not own anything and
+ *   are valid while their World lives; a destroyed or stale id makes calls
+ *   return SINEW_RESULT_INVALID_ID.
  * - Arrays are (pointer, count); with C++20's std::span (when
  *   __cpp_lib_span is defined) every array call also takes spans.
  * - No exceptions by default: calls return sinew::Result (code + message,
@@ -15,6 +16,11 @@
  *   throw sinew::Error (a std::runtime_error carrying the code) instead; the
  *   return types stay the same (always successful), so code written for
  *   either mode compiles in both, and the results lose [[nodiscard]].
+ * - Expected<T>::value() (and * and ->) on a failure never returns a made-up
+ *   value, in any build mode (NDEBUG or not): it throws sinew::Error when the
+ *   compiler has exceptions on, and prints the code and message to stderr and
+ *   calls std::abort() when they are off (-fno-exceptions).
+ * - Quaternion helpers: quat_axis_angle, quat_multiply, rotate.
  *
  * Threading, ownership and error semantics are those of the C functions
  * (see sinew.h). Compiles with -std=c++17 -Wall -Wextra -pedantic, with or
@@ -26,8 +32,11 @@
 #include "sinew.h"
 
 #include <cassert>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
@@ -45,8 +54,18 @@
 #define SINEW_CPP_HAS_SPAN 0
 #endif
 
-#if defined(SINEW_CPP_EXCEPTIONS)
+// Whether the compiler has exceptions on (g++/clang++ without -fno-exceptions, MSVC /EHsc).
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define SINEW_CPP_HAS_EXCEPTIONS 1
 #include <stdexcept>
+#else
+#define SINEW_CPP_HAS_EXCEPTIONS 0
+#endif
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+#if !SINEW_CPP_HAS_EXCEPTIONS
+#error "SINEW_CPP_EXCEPTIONS needs exceptions enabled in the compiler"
+#endif
 #define SINEW_CPP_NODISCARD
 #else
 #define SINEW_CPP_NODISCARD [[nodiscard]]
@@ -130,8 +149,34 @@ inline ColliderDef default_collider_def() noexcept { return ::sinew_default_coll
 /// The identity rotation.
 inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
 
-#if defined(SINEW_CPP_EXCEPTIONS)
-/// A failed call, thrown when SINEW_CPP_EXCEPTIONS is defined.
+/// The rotation by `angle` radians about `axis` (right-handed: counter-clockwise
+/// seen from the tip of the axis). The axis need not be unit; a zero or
+/// non-finite axis gives the identity.
+inline Quat quat_axis_angle(Vec3 axis, float angle) noexcept {
+    const float length = std::sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(length > 0.0f) || !std::isfinite(length)) return identity_quat();
+    const float s = std::sin(0.5f * angle) / length;
+    return Quat{axis.x * s, axis.y * s, axis.z * s, std::cos(0.5f * angle)};
+}
+
+/// The Hamilton product a * b: the rotation b, then a (as in glam, Unity,
+/// Godot). E.g. a bone's world rotation = parent's world rotation * local.
+inline constexpr Quat quat_multiply(const Quat& a, const Quat& b) noexcept {
+    return Quat{a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+/// `v` rotated by the unit quaternion `q`.
+inline constexpr Vec3 rotate(const Quat& q, const Vec3& v) noexcept {
+    // v' = v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z).
+    const Vec3 t{2.0f * (q.y * v.z - q.z * v.y), 2.0f * (q.z * v.x - q.x * v.z), 2.0f * (q.x * v.y - q.y * v.x)};
+    return Vec3{v.x + q.w * t.x + (q.y * t.z - q.z * t.y), v.y + q.w * t.y + (q.z * t.x - q.x * t.z),
+                v.z + q.w * t.z + (q.x * t.y - q.y * t.x)};
+}
+
+#if SINEW_CPP_HAS_EXCEPTIONS
+/// A failed call: thrown by every call when SINEW_CPP_EXCEPTIONS is defined,
+/// and by Expected<T>::value() on a failure whenever exceptions are on.
 class Error : public std::runtime_error {
 public:
     Error(SinewResult code, const std::string& message)
@@ -194,17 +239,19 @@ public:
     const std::string& message() const noexcept { return result_.message(); }
     const Result& result() const noexcept { return result_; }
 
-    /// The value; only meaningful when ok() (asserted in debug builds).
+    /// The value. On a failure, in every build mode: throws sinew::Error when
+    /// exceptions are on, else prints the code and message to stderr and
+    /// aborts. Test ok() first to handle a failure without either.
     T& value() & {
-        assert(ok());
+        if (!ok()) fail();
         return value_;
     }
     const T& value() const& {
-        assert(ok());
+        if (!ok()) fail();
         return value_;
     }
     T&& value() && {
-        assert(ok());
+        if (!ok()) fail();
         return std::move(value_);
     }
     T value_or(T fallback) const { return ok() ? value_ : std::move(fallback); }
@@ -214,6 +261,16 @@ public:
     const T* operator->() const { return &value(); }
 
 private:
+    [[noreturn]] void fail() const {
+#if SINEW_CPP_HAS_EXCEPTIONS
+        throw Error(result_.code(), result_.message());
+#else
+        std::fprintf(stderr, "sinew: Expected::value() on a failed call: %s: %s\n", result_.name(),
+                     result_.message().c_str());
+        std::abort();
+#endif
+    }
+
     T value_{};
     Result result_;
 };

@@ -158,6 +158,24 @@ impl Default for GridDef {
     }
 }
 
+impl GridDef {
+    /// The same grid laid flat in its frame's XZ plane (the C
+    /// `SINEW_GRID_PLANE_XZ`): +X along columns, +Z along rows, facing +Y,
+    /// so with an identity rotation it lies on a floor. The frame turns a
+    /// quarter turn about its X axis (+Y onto -Z) before it is placed.
+    ///
+    /// ```
+    /// use sinew::{GridDef, Vec3};
+    /// let mat = GridDef { columns: 3, rows: 2, spacing: 0.5, pins: 0, ..GridDef::default() }.in_xz_plane();
+    /// // Row 1 lies 0.5 m along +Z, at the height of row 0.
+    /// assert!((mat.rotation * Vec3::new(0.0, -0.5, 0.0) - Vec3::new(0.0, 0.0, 0.5)).length() < 1e-6);
+    /// ```
+    pub fn in_xz_plane(self) -> GridDef {
+        let quarter_turn = Quat::from_xyzw(-std::f32::consts::FRAC_1_SQRT_2, 0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2);
+        GridDef { rotation: self.rotation * quarter_turn, ..self }
+    }
+}
+
 /// A cloth from an engine's triangle mesh.
 #[derive(Debug, Clone, Copy)]
 pub struct MeshDef<'a> {

@@ -13,7 +13,7 @@
 //! With `alpha = 0` this is exactly Jakobsen's rigid stick. Note the sign: a
 //! stretched stick (`C > 0`) gives `dlambda < 0`, which pulls the particles
 //! together. The article's exact-sqrt pseudo-code (`x1 -= delta*0.5*diff`)
-//! has it backwards (shared/seeds/README.md, erratum); the test
+//! has it backwards (an erratum; Fratarcangeli's slides have the right sign); the test
 //! `stick_projection_sign` pins it.
 //!
 //! [`DistanceMethod::SqrtApprox`] replaces `|d|` with one Newton step of the

@@ -1,5 +1,5 @@
 //! Shape matching (Mueller et al. 2005, "Meshless deformations based on shape
-//! matching"; shared/seeds/004): a cluster of particles is pulled to the rigid
+//! matching"): a cluster of particles is pulled to the rigid
 //! placement of its rest shape that fits it best.
 //!
 //! With masses `m_i`, rest offsets `r_i` from the rest centre of mass and

@@ -6,7 +6,7 @@
 //! correction it applies in one substep is at most `F h^2 w` (the distance a
 //! force `F` moves a mass `1/w` from rest in time `h`). Physics keeps the last
 //! word: a weak or capped target lets a hit push the particle off the pose and
-//! pulls it back afterwards (the Doom 3 "Armed Mine" motors, shared/seeds/001).
+//! pulls it back afterwards (the motors of "Armed Mine: animation-driven physics in Doom 3").
 //!
 //! The target point is interpolated across the substeps of a step, from where
 //! it was at the end of the previous step to the new position, so a new

@@ -222,7 +222,7 @@ pub(crate) unsafe fn checked_slice<'a, T>(p: *const T, count: usize, what: &str)
     Ok(unsafe { std::slice::from_raw_parts(p, count) })
 }
 
-/// The readback protocol (shared/API.md): `out == NULL && capacity == 0` asks
+/// The readback protocol (the README's API conventions): `out == NULL && capacity == 0` asks
 /// for the count; a too small buffer gets nothing and `BUFFER_TOO_SMALL`; the
 /// count is stored through `store_count` in all three cases and on success.
 ///

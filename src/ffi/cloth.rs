@@ -26,13 +26,21 @@ pub const SINEW_BEND_DISTANCE: u32 = 0;
 /// folds sharper; `bend_compliance` is then in rad/(N m).
 pub const SINEW_BEND_DIHEDRAL: u32 = 1;
 
+/// Grid plane: the grid lies in its transform's local XY plane, +X along
+/// columns, -Y along rows, facing +Z: a curtain (default).
+pub const SINEW_GRID_PLANE_XY: u32 = 0;
+/// Grid plane: the grid lies flat in its transform's local XZ plane, +X along
+/// columns, +Z along rows, facing +Y: a tablecloth or a mat on the floor.
+pub const SINEW_GRID_PLANE_XZ: u32 = 1;
+
 /// A rectangular cloth. Fill from `sinew_default_cloth_grid_def()`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SinewClothGridDef {
     /// The grid lies in this frame's local XY plane, +X along columns, -Y
-    /// along rows, origin at the top-left vertex. Default: identity (a
-    /// curtain hanging in the world XY plane, facing +Z).
+    /// along rows, origin at the top-left vertex (or in its XZ plane: see
+    /// `plane`). Default: identity (a curtain hanging in the world XY plane,
+    /// facing +Z).
     pub transform: SinewTransform,
     /// Vertices along X, >= 2; default 16.
     pub columns: u32,
@@ -70,6 +78,10 @@ pub struct SinewClothGridDef {
     pub self_collision: SinewBool,
     /// Vertices keep `thickness` from other cloths that also set this; default 0.
     pub cloth_collision: SinewBool,
+    /// `SINEW_GRID_PLANE_*`: the plane of `transform` the grid lies in;
+    /// default `SINEW_GRID_PLANE_XY`. `SINEW_GRID_PLANE_XZ` lays it flat
+    /// (rows along +Z, facing +Y) with no rotation to work out.
+    pub plane: u32,
     /// Set by `sinew_default_cloth_grid_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -188,6 +200,7 @@ pub extern "C" fn sinew_default_cloth_grid_def() -> SinewClothGridDef {
         lift: o.lift,
         self_collision: o.self_collision as SinewBool,
         cloth_collision: o.cloth_collision as SinewBool,
+        plane: SINEW_GRID_PLANE_XY,
         internal_cookie: GRID_COOKIE,
     }
 }
@@ -200,7 +213,7 @@ pub extern "C" fn sinew_default_cloth_grid_def() -> SinewClothGridDef {
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
 /// (zero-initialised), columns or rows < 2, spacing <= 0, mass <= 0, NaN/inf,
-/// negative compliances, unknown pin bits, bend or tether mode, tether_scale < 1;
+/// negative compliances, unknown pin bits, bend or tether mode or plane, tether_scale < 1;
 /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
 /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
 #[unsafe(no_mangle)]
@@ -224,6 +237,11 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
             spacing: d.spacing,
             pins: d.pin_flags,
             options: options_of!(d, d.shear_compliance),
+        };
+        let grid = match d.plane {
+            SINEW_GRID_PLANE_XY => grid,
+            SINEW_GRID_PLANE_XZ => grid.in_xz_plane(),
+            v => return Err(Failure::invalid(format!("plane {v} is not a SINEW_GRID_PLANE_* value"))),
         };
         let id = world.write(|w| Ok(w.create_cloth_grid(&grid)?))?;
         *out = id.into();

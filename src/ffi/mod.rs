@@ -6,7 +6,7 @@
 //! pointers and plain-struct inputs, locks the world, calls one core method and
 //! maps the error. No physics here.
 //!
-//! Conventions (shared/API.md): results are `SinewResult` codes, outputs are
+//! Conventions (the README's "API conventions"): results are `SinewResult` codes, outputs are
 //! written only on success, `NULL` with a count of 0 is an empty array, ids are
 //! values whose generation is unique in the process, enum-like inputs arrive as
 //! `uint32_t` and are checked.

@@ -78,7 +78,7 @@ pub struct RagdollDef {
 }
 
 impl RagdollDef {
-    /// The ready human figure (see [`humanoid`]), standing on `position`
+    /// The ready human figure (bones in [`crate::HUMANOID_BONES`]), standing on `position`
     /// facing the frame's +Z, `height` metres tall.
     pub fn humanoid(position: Vec3, rotation: Quat, height: f32) -> RagdollDef {
         humanoid::def(position, rotation, height)
@@ -227,7 +227,7 @@ fn check_def(def: &RagdollDef) -> Result<RagdollDef> {
 impl World {
     /// Creates a ragdoll from a skeleton at its rest pose, at rest.
     ///
-    /// Refused: no bones or more than [`MAX_BONES`], a root other than bone
+    /// Refused: no bones or more than 1024 (`MAX_BONES`), a root other than bone
     /// 0, a parent that does not come before its child, NaN/inf, a zero
     /// rotation, a negative radius, a mass <= 0, limits out of range, and a
     /// bone of zero length (its `length`, or the distance to its first
@@ -280,7 +280,7 @@ impl World {
         Ok(id)
     }
 
-    /// Creates the ready human figure of [`humanoid`], standing on `position`
+    /// Creates the ready human figure ([`crate::HUMANOID_BONES`]), standing on `position`
     /// (between its feet) facing the frame's +Z, `height` metres tall.
     pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
         finite_vec(position, "root.position")?;

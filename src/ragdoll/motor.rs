@@ -1,6 +1,6 @@
 //! Motors: a ragdoll driven towards the animation's pose with a limited
 //! torque, physics keeping the last word (the Doom 3 "Armed Mine" motor
-//! joints, shared/seeds/001).
+//! joints of "Armed Mine: animation-driven physics in Doom 3").
 //!
 //! Each bone with a parent has a ball-and-socket motor drive: with `R_p`,
 //! `R_c` the world rotations of parent and child and `T_p`, `T_c` their

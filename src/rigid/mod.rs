@@ -1,5 +1,5 @@
-//! Particle rigid bodies (Jakobsen, "Rigid bodies"; shape matching,
-//! shared/seeds/004): a solid made of particles, in one of two models.
+//! Particle rigid bodies (Jakobsen, "Rigid bodies"; shape matching after
+//! Mueller et al. 2005): a solid made of particles, in one of two models.
 //!
 //! - **Tetrahedron.** Four particles and six rigid sticks carry the body; the
 //!   collision shape is embedded in it. Every collision point is a fixed
@@ -345,7 +345,7 @@ impl World {
     /// Creates a rigid body at rest.
     ///
     /// Refused: NaN/inf, sizes <= 0 (a capsule's `half_height` may be 0), a
-    /// convex shape of no or more than [`MAX_CONVEX_POINTS`] points, a
+    /// convex shape of no or more than 256 (`MAX_CONVEX_POINTS`) points, a
     /// shape larger than 1000 m, a mass <= 0, a stiffness outside (0, 1], a
     /// negative radius or friction, a radius larger than the shape.
     pub fn create_rigid(&mut self, def: &RigidDef) -> Result<BodyId> {

@@ -38,8 +38,13 @@ pub fn lib_dir() -> PathBuf {
         let mut cmd = Command::new(cargo);
         cmd.current_dir(root()).args(["build", "--lib", "--target-dir"]).arg(&target_dir);
         match profile_folder.as_str() {
-            // The dev and test profiles share target/debug; a dev build puts the libraries there.
-            "debug" => {}
+            // target/debug holds the dev and the test profile's outputs; the test
+            // profile is this executable's: optimised (opt-level 2), it reuses the
+            // dependencies `cargo test` built, and the C, C++ and C# programs run
+            // (under valgrind too) several times faster than on a dev build.
+            "debug" => {
+                cmd.args(["--profile", "test"]);
+            }
             "release" => {
                 cmd.arg("--release");
             }
@@ -117,6 +122,41 @@ pub fn have(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
+/// Whether the long runs are on: `SINEW_LONG_TESTS=1` (`.ci/run` sets it).
+/// They are valgrind over every C and C++ program, the long fuzz and the
+/// thread stress at full length; a plain `cargo test` leaves them out and
+/// says so (see [`skip_long`]).
+pub fn long_tests() -> bool {
+    std::env::var_os("SINEW_LONG_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Prints one line on the process's real stdout. `cargo test` captures
+/// `print!` and `eprint!` of passing tests and shows nothing of them, but
+/// not writes to the stdout handle: this line shows up in the run's output.
+fn note(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// A tool a test needs is not installed: fails the test when `CI` is set
+/// (CI must install it; `.ci/run` does), else prints
+/// `SKIPPED <test>: <tool> not installed, ...` where `cargo test` shows it.
+/// The caller then skips what needs the tool (the whole test, or a part).
+pub fn missing_tool(test: &str, tool: &str) {
+    let line = format!("SKIPPED {test}: {tool} not installed, what needs it did not run (`.ci/run` installs it)");
+    assert!(std::env::var_os("CI").is_none(), "{line}; CI is set, so this fails instead");
+    note(&line);
+}
+
+/// A long run left out of a plain `cargo test`: prints
+/// `SKIPPED <test>: long run, set SINEW_LONG_TESTS=1` where `cargo test`
+/// shows it. The caller returns (or takes its short path) after this.
+pub fn skip_long(test: &str, what: &str) {
+    note(&format!("SKIPPED {test}: {what} is a long run; SINEW_LONG_TESTS=1 runs it (`.ci/run` does)"));
+}
+
 /// Names of the functions `include/sinew.h` declares (cbindgen puts each
 /// declaration's first line at column 0: `type name(`).
 pub fn header_functions() -> Vec<String> {
@@ -131,4 +171,51 @@ pub fn header_functions() -> Vec<String> {
         .collect();
     assert!(functions.len() >= 30, "found only {functions:?}");
     functions
+}
+
+/// The first fenced code block in `lang` (```c or ```cpp) after the
+/// README's "## Examples" heading, made a whole program: its `#include`
+/// lines, then the rest inside `main`, which ends by printing
+/// "readme example done". The tests compile and run it (the ```rust block
+/// runs as a doc-test).
+pub fn readme_program(lang: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let examples = readme.find("\n## Examples").expect("README has an \"## Examples\" section");
+    let fence = format!("\n```{lang}\n");
+    let start =
+        examples + readme[examples..].find(&fence).unwrap_or_else(|| panic!("no ```{lang} block")) + fence.len();
+    let end = start + readme[start..].find("\n```").expect("the block ends");
+    let (includes, body): (Vec<&str>, Vec<&str>) = readme[start..end].lines().partition(|l| l.starts_with("#include"));
+    let (stdio, main, done) = match lang {
+        "c" => ("<stdio.h>", "int main(void)", "puts(\"readme example done\");"),
+        _ => ("<cstdio>", "int main()", "std::puts(\"readme example done\");"),
+    };
+    format!(
+        "{}\n#include {stdio}\n{main} {{\n{}\n    {done}\n    return 0;\n}}\n",
+        includes.join("\n"),
+        body.join("\n")
+    )
+}
+
+/// valgrind's memcheck with the options every test uses: fails (exit 99)
+/// on an invalid access, an uninitialised read or a definite leak.
+pub fn memcheck() -> Command {
+    let mut cmd = Command::new("valgrind");
+    cmd.args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"]);
+    cmd
+}
+
+/// Whether a long run under valgrind goes ahead: not without
+/// `SINEW_LONG_TESTS` ([`skip_long`]) nor without valgrind
+/// ([`missing_tool`], a failure when `CI` is set).
+pub fn long_run_under_valgrind(test: &str, what: &str) -> bool {
+    if !long_tests() {
+        skip_long(test, what);
+        return false;
+    }
+    if !have("valgrind") {
+        missing_tool(test, "valgrind");
+        return false;
+    }
+    true
 }

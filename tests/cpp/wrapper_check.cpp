@@ -82,6 +82,31 @@ float length(sinew::Vec3 v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z
 
 bool same(sinew::Vec3 a, sinew::Vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
+bool near(sinew::Vec3 a, sinew::Vec3 b) { return distance(a, b) < 1e-6f; }
+
+// The quaternion helpers against rotations worked out by hand.
+void check_quaternions() {
+    const float half_pi = 1.5707963f;
+    const sinew::Vec3 x{1.0f, 0.0f, 0.0f}, y{0.0f, 1.0f, 0.0f}, z{0.0f, 0.0f, 1.0f};
+    // A quarter turn about +Y takes +X to -Z and +Z to +X (right-handed).
+    const sinew::Quat yaw = sinew::quat_axis_angle({0.0f, 2.0f, 0.0f}, half_pi);  // axis need not be unit
+    CHECK(std::fabs(yaw.y - std::sqrt(0.5f)) < 1e-6f && std::fabs(yaw.w - std::sqrt(0.5f)) < 1e-6f);
+    CHECK(near(sinew::rotate(yaw, x), {0.0f, 0.0f, -1.0f}));
+    CHECK(near(sinew::rotate(yaw, z), x));
+    // A quarter turn about +X takes +Y to +Z; the product applies b first:
+    // yaw * pitch on +Y = yaw(pitch(+Y)) = yaw(+Z) = +X.
+    const sinew::Quat pitch = sinew::quat_axis_angle(x, half_pi);
+    CHECK(near(sinew::rotate(pitch, y), z));
+    CHECK(near(sinew::rotate(sinew::quat_multiply(yaw, pitch), y), x));
+    CHECK(near(sinew::rotate(sinew::quat_multiply(pitch, yaw), y), z));
+    const sinew::Quat id = sinew::quat_multiply(yaw, sinew::quat_axis_angle({0.0f, 1.0f, 0.0f}, -half_pi));
+    CHECK(std::fabs(id.w - 1.0f) < 1e-6f && near(sinew::rotate(id, z), z));
+    // A zero axis gives the identity, not NaN.
+    const sinew::Quat none = sinew::quat_axis_angle({0.0f, 0.0f, 0.0f}, 1.0f);
+    CHECK(none.x == 0.0f && none.y == 0.0f && none.z == 0.0f && none.w == 1.0f);
+    std::printf("quaternion helpers checked\n");
+}
+
 // Cloth, joints, sleep: a grid hanging from its top edge, a welded mesh, a
 // particle joined to a cloth corner.
 void check_cloth() {
@@ -985,6 +1010,7 @@ int main() {
     std::printf("exceptions mode checked\n");
 #endif
 
+    check_quaternions();
     check_cloth();
     check_character();
     check_ragdoll();

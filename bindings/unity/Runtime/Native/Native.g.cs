@@ -259,8 +259,9 @@ namespace Sinew
     {
         /// <summary>
         /// The grid lies in this frame's local XY plane, +X along columns, -Y
-        /// along rows, origin at the top-left vertex. Default: identity (a
-        /// curtain hanging in the world XY plane, facing +Z).
+        /// along rows, origin at the top-left vertex (or in its XZ plane: see
+        /// `plane`). Default: identity (a curtain hanging in the world XY plane,
+        /// facing +Z).
         /// </summary>
         public SinewTransform transform;
         /// <summary>
@@ -331,6 +332,12 @@ namespace Sinew
         /// Vertices keep `thickness` from other cloths that also set this; default 0.
         /// </summary>
         public uint cloth_collision;
+        /// <summary>
+        /// `SINEW_GRID_PLANE_*`: the plane of `transform` the grid lies in;
+        /// default `SINEW_GRID_PLANE_XY`. `SINEW_GRID_PLANE_XZ` lays it flat
+        /// (rows along +Z, facing +Y) with no rotation to work out.
+        /// </summary>
+        public uint plane;
         /// <summary>
         /// Set by `sinew_default_cloth_grid_def`; do not touch.
         /// </summary>
@@ -1051,6 +1058,18 @@ namespace Sinew
         public const uint SINEW_BEND_DIHEDRAL = 1;
 
         /// <summary>
+        /// Grid plane: the grid lies in its transform's local XY plane, +X along
+        /// columns, -Y along rows, facing +Z: a curtain (default).
+        /// </summary>
+        public const uint SINEW_GRID_PLANE_XY = 0;
+
+        /// <summary>
+        /// Grid plane: the grid lies flat in its transform's local XZ plane, +X along
+        /// columns, +Z along rows, facing +Y: a tablecloth or a mat on the floor.
+        /// </summary>
+        public const uint SINEW_GRID_PLANE_XZ = 1;
+
+        /// <summary>
         /// Shape: a box of `half_extents` (colliders and rigid bodies).
         /// </summary>
         public const uint SINEW_SHAPE_BOX = 0;
@@ -1474,7 +1493,7 @@ namespace Sinew
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a def without its cookie
         /// (zero-initialised), columns or rows &lt; 2, spacing &lt;= 0, mass &lt;= 0, NaN/inf,
-        /// negative compliances, unknown pin bits, bend or tether mode, tether_scale &lt; 1;
+        /// negative compliances, unknown pin bits, bend or tether mode or plane, tether_scale &lt; 1;
         /// `LIMIT_EXCEEDED` (the world's `max_particles`, `max_bodies`,
         /// `max_constraints`: its sticks, bends and tethers). Threading: write lock.
         /// </summary>
