@@ -424,8 +424,10 @@ impl World {
             // The frame's new place, exactly in f64, and the grid point
             // nearest to it; the particles take the difference.
             let o = body.origin.as_dvec3() - offset.as_dvec3();
-            let g = (o / f64::from(crate::body::ORIGIN_GRID)).round() * f64::from(crate::body::ORIGIN_GRID);
-            let by = (g - o).as_vec3();
+            let grid = f64::from(crate::body::ORIGIN_GRID);
+            // (As f32: beyond 6.7e7 m a grid point rounds to a coarser one.)
+            let g = ((o / grid).round() * grid).as_vec3();
+            let by = (g.as_dvec3() - o).as_vec3();
             let r = body.range();
             let Particles { x, y, z, px, py, pz, .. } = &mut *particles;
             let columns = [
@@ -436,7 +438,7 @@ impl World {
                 &mut py[r.clone()],
                 &mut pz[r],
             ];
-            body.reframe(g.as_vec3(), by, columns);
+            body.reframe(g, by, columns);
         }
         for c in colliders.values_mut() {
             c.position -= offset;
