@@ -135,7 +135,7 @@ impl Particles {
     }
 
     /// Borrows a range for substeps of length `h`.
-    pub fn view_in_substep(&mut self, r: Range<usize>, h: f32) -> ParticlesMut<'_> {
+    fn view_in_substep(&mut self, r: Range<usize>, h: f32) -> ParticlesMut<'_> {
         ParticlesMut {
             x: &mut self.x[r.clone()],
             y: &mut self.y[r.clone()],
@@ -150,6 +150,13 @@ impl Particles {
             h,
             inv_h: 1.0 / h,
         }
+    }
+
+    /// A range's positions and substep starts, column by column: what
+    /// moves when a body's frame moves (`Body::move_frame`).
+    pub fn frame_columns(&mut self, r: Range<usize>) -> [&mut [f32]; 6] {
+        let Particles { x, y, z, px, py, pz, .. } = self;
+        [&mut x[r.clone()], &mut y[r.clone()], &mut z[r.clone()], &mut px[r.clone()], &mut py[r.clone()], &mut pz[r]]
     }
 
     /// The arrays as pointers, for islands stepped on several threads.

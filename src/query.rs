@@ -189,7 +189,7 @@ impl World {
                 continue;
             }
             for i in 0..body.count {
-                let position = body.origin + self.particles.position(body.first + i);
+                let position = self.world_position(body, i);
                 let distance = position.distance(point);
                 if distance <= best.map_or(max, |b| b.distance) && best.is_none_or(|b| distance < b.distance) {
                     best = Some(ParticleHit { body: BodyId::from(h), particle: i as u32, position, distance });

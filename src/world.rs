@@ -428,17 +428,7 @@ impl World {
             // (As f32: beyond 6.7e7 m a grid point rounds to a coarser one.)
             let g = ((o / grid).round() * grid).as_vec3();
             let by = (g.as_dvec3() - o).as_vec3();
-            let r = body.range();
-            let Particles { x, y, z, px, py, pz, .. } = &mut *particles;
-            let columns = [
-                &mut x[r.clone()],
-                &mut y[r.clone()],
-                &mut z[r.clone()],
-                &mut px[r.clone()],
-                &mut py[r.clone()],
-                &mut pz[r],
-            ];
-            body.reframe(g, by, columns);
+            body.reframe(g, by, particles.frame_columns(body.range()));
         }
         for c in colliders.values_mut() {
             c.position -= offset;
@@ -835,6 +825,12 @@ impl World {
     /// particles, targets and motor goals are kept relative to.
     pub fn body_origin(&self, id: BodyId) -> Result<Vec3> {
         Ok(self.body(id)?.origin)
+    }
+
+    /// Particle `i` of `body` in world space: its frame's origin added,
+    /// rounded once.
+    pub(crate) fn world_position(&self, body: &Body, i: usize) -> Vec3 {
+        body.origin + self.particles.position(body.first + i)
     }
 
     /// Positions of a body's particles in double precision: exact, however

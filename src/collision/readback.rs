@@ -48,7 +48,7 @@ impl World {
                     if depth <= 0.0 {
                         return None;
                     }
-                    let at = |k: usize| b.origin + self.particles.position(b.first + e.particles[k] as usize);
+                    let at = |k: usize| self.world_position(b, e.particles[k] as usize);
                     let center: Vec3 = (0..4).map(|k| at(k) * e.weights[k]).sum();
                     let heaviest = (0..4).fold(0, |m, k| if e.weights[k] > e.weights[m] { k } else { m });
                     Some(Contact {
@@ -75,7 +75,7 @@ impl World {
                         body: id,
                         particle: i as u32,
                         collider: collider(c.source[k]),
-                        point: b.origin + self.particles.position(k) - normal * r,
+                        point: self.world_position(b, i) - normal * r,
                         normal,
                         depth,
                         speed: c.step_speed[k],

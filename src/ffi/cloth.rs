@@ -472,7 +472,7 @@ pub unsafe extern "C" fn sinew_cloth_write_vertices(
             };
             if !positions.is_null() {
                 for (k, &i) in cloth.vertex_map.iter().enumerate() {
-                    put(positions, position_stride, k, b.origin + w.particles.position(b.first + i as usize));
+                    put(positions, position_stride, k, w.world_position(b, i as usize));
                 }
             }
             if !normals.is_null() {

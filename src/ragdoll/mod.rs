@@ -328,7 +328,7 @@ impl World {
     pub fn ragdoll_bones(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = (Vec3, Quat)> + '_> {
         let (body, r) = self.ragdoll(id)?;
         Ok((0..r.bone_count()).map(move |b| {
-            let head = body.origin + self.particles.position(body.first + r.heads[b] as usize);
+            let head = self.world_position(body, r.heads[b] as usize);
             (head, r.clusters.world_rotation(b).normalize())
         }))
     }

@@ -234,7 +234,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         let center = (body.bounds.0 + body.bounds.1) * 0.5;
         if !body.sleeping && center.abs().max_element() > ORIGIN_GRID {
             let origin = grid_origin(body.origin + center);
-            body.move_frame(origin, frame_columns(&mut world.particles, body.range()));
+            body.move_frame(origin, world.particles.frame_columns(body.range()));
         }
     }
     let mut islands = std::mem::take(&mut world.scratch.islands);
@@ -245,7 +245,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         let origin = world.bodies.slots[members[0] as usize].value.as_ref().expect("live").origin;
         for &i in &members[1..] {
             let body = world.bodies.slots[i as usize].value.as_mut().expect("live");
-            body.move_frame(origin, frame_columns(&mut world.particles, body.range()));
+            body.move_frame(origin, world.particles.frame_columns(body.range()));
         }
     }
     #[cfg(feature = "test-hooks")]
@@ -580,13 +580,6 @@ fn solve_island(
             ragdoll.motors.end_step();
         }
     }
-}
-
-/// A body's positions and substep starts, column by column (for
-/// [`Body::move_frame`]).
-fn frame_columns(p: &mut Particles, r: std::ops::Range<usize>) -> [&mut [f32]; 6] {
-    let Particles { x, y, z, px, py, pz, .. } = p;
-    [&mut x[r.clone()], &mut y[r.clone()], &mut z[r.clone()], &mut px[r.clone()], &mut py[r.clone()], &mut pz[r]]
 }
 
 /// Copies the island's positions and velocities.
