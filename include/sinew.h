@@ -730,7 +730,9 @@ typedef struct SinewJointId {
 } SinewJointId;
 
 /**
- * A particle that touched a collider during the last step.
+ * A particle that touched a collider during the last step, or two bodies
+ * that touched each other (then `collider` is the null id and
+ * `other_body` is set).
  */
 typedef struct SinewContact {
     /**
@@ -738,19 +740,23 @@ typedef struct SinewContact {
      */
     struct SinewBodyId body;
     /**
-     * The particle's index within the body.
+     * The particle's index within the body (between bodies: the body's
+     * particle nearest the contact).
      */
     uint32_t particle;
     /**
-     * The collider it touched last (possibly destroyed since the step).
+     * The collider it touched last (possibly destroyed since the step);
+     * the null id (0) for a contact between bodies.
      */
     struct SinewColliderId collider;
     /**
-     * Where the particle's sphere meets the surface, at the end of the step.
+     * Where the particle's sphere meets the surface (between bodies: where
+     * `body`'s surface meets the other's), at the end of the step.
      */
     struct SinewVec3 point;
     /**
-     * The surface's unit normal, out of the collider.
+     * The surface's unit normal, out of the collider (between bodies: out
+     * of the other body, into `body`).
      */
     struct SinewVec3 normal;
     /**
@@ -762,6 +768,15 @@ typedef struct SinewContact {
      * an impact's strength, for sounds.
      */
     float speed;
+    /**
+     * The other body of a contact between bodies (possibly destroyed
+     * since the step); the null id (0) for a contact with a collider.
+     */
+    struct SinewBodyId other_body;
+    /**
+     * The other body's particle nearest the contact (0 with a collider).
+     */
+    uint32_t other_particle;
 } SinewContact;
 
 /**
@@ -1915,7 +1930,10 @@ SinewBool sinew_joint_is_valid(const struct SinewWorld *world, struct SinewJoint
  * The contacts of the last step: one per particle that touched a collider
  * (its last collider and normal), in body order then particle order, and
  * one per collision point of a rigid body that touched (after the body's
- * particles; `particle` is the point's heaviest particle).
+ * particles; `particle` is the point's heaviest particle); then the
+ * contacts between bodies, one per pair of their pieces that touched (a
+ * particle's ball, a collision stick such as a ragdoll's bone capsule, a
+ * rigid body's solid), with `other_body` set.
  * Sleeping bodies report none. Poll it after `sinew_world_step`; no
  * callbacks run during the step.
  *

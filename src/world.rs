@@ -228,6 +228,8 @@ pub struct World {
     /// Scratch of the step.
     pub(crate) prepared: StepColliders,
     pub(crate) contacts: Contacts,
+    /// The last step's contacts between bodies, for the readback.
+    pub(crate) touches: Vec<crate::collision::bodies::Touch>,
     pub(crate) scratch: Scratch,
     /// How steps run (SIMD level, workers): never part of the state, kept
     /// across a restore.
@@ -330,6 +332,7 @@ impl World {
             recoveries: 0,
             prepared: StepColliders::default(),
             contacts: Contacts::default(),
+            touches: Vec::new(),
             scratch: Scratch::default(),
             execution: Exec::default(),
         })

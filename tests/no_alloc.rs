@@ -67,6 +67,16 @@ fn scene() -> (World, sinew::BodyId) {
     let bent = GridDef { position: Vec3::new(0.0, 0.0, 3.0), columns: 16, rows: 16, options, ..GridDef::default() };
     w.create_cloth_grid(&bent).unwrap();
     w.create_humanoid(Vec3::new(-2.0, 0.0, 0.0), Quat::from_rotation_z(1.0), 1.8).unwrap();
+    // Two lying one above the other and a crate on them: contacts between
+    // bodies.
+    let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    w.create_humanoid(Vec3::new(-4.0, -0.85, 0.0), lying, 1.8).unwrap();
+    w.create_humanoid(Vec3::new(-4.0, -0.45, 0.1), Quat::from_rotation_y(0.3) * lying, 1.8).unwrap();
+    let def = RigidDef {
+        position: Vec3::new(-4.0, 0.0, -0.9),
+        ..RigidDef::new(RigidShape::Box { half_extents: Vec3::new(0.3, 0.1, 0.2) })
+    };
+    w.create_rigid(&def).unwrap();
     let def = RigidDef {
         position: Vec3::new(2.0, 0.0, 0.0),
         ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.2) })
@@ -96,6 +106,7 @@ fn a_warm_step_allocates_nothing() {
         for _ in 0..60 {
             w.step(1.0 / 60.0).unwrap();
         }
+        assert!(w.contacts().any(|c| !c.other_body.is_null()), "the scene has no contacts between bodies");
         let n = allocations(|| {
             for _ in 0..30 {
                 w.step(1.0 / 60.0).unwrap();

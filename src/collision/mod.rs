@@ -19,6 +19,7 @@
 //! Collision sticks (`stick`) are capsules between two particles, pushed with
 //! Jakobsen's barycentric weights.
 
+pub mod bodies;
 pub mod bvh;
 pub mod capsule;
 pub mod convex;

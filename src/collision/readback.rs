@@ -4,21 +4,31 @@
 //!
 //! Nothing is stored for it: the friction stage keeps, per particle, the
 //! deepest push of the step, the last collider and normal, and the fastest
-//! approach; the readback walks those arrays in body order.
+//! approach; the readback walks those arrays in body order. Contacts
+//! between bodies are kept by the step as a list (`bodies::Touch`), one per
+//! pair of pieces that touched, and come after.
 
-use crate::pool::{BodyId, ColliderId};
+use crate::pool::{BodyId, ColliderId, Handle};
 use crate::world::World;
 use glam::Vec3;
 
-/// A particle that touched a collider during the last step.
+/// A particle that touched a collider during the last step, or two bodies
+/// that touched each other.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {
     /// The body.
     pub body: BodyId,
-    /// The particle's index within the body.
+    /// The particle's index within the body (between bodies: the body's
+    /// particle nearest the contact).
     pub particle: u32,
-    /// The collider it touched last (it may have been destroyed since).
+    /// The collider it touched last (it may have been destroyed since); the
+    /// null id for a contact between bodies.
     pub collider: ColliderId,
+    /// The other body of a contact between bodies (it may have been
+    /// destroyed since); the null id for a contact with a collider.
+    pub other_body: BodyId,
+    /// The other body's particle nearest the contact (0 with a collider).
+    pub other_particle: u32,
     /// Where the particle's sphere touches the surface, at the end of the step.
     pub point: Vec3,
     /// The surface normal, out of the collider.
@@ -33,56 +43,81 @@ pub struct Contact {
 impl World {
     /// The contacts of the last step, in body order and particle order (a
     /// rigid body's collision points after its particles, reported at their
-    /// heaviest particle). A sleeping body has none; a body created since
-    /// the last step has none.
+    /// heaviest particle), then the contacts between bodies, one per pair
+    /// of pieces that touched (a particle's ball, a collision stick, a rigid
+    /// body's solid), in the step's order. A sleeping body has none; a body
+    /// created since the last step has none.
     pub fn contacts(&self) -> impl Iterator<Item = Contact> + '_ {
         let c = &self.contacts;
         let sources = &self.prepared.last().sources;
         let collider = move |k: u32| sources.get(k as usize).map_or(ColliderId::default(), |s| s.id);
-        self.bodies.iter().flat_map(move |(h, b)| {
-            let id = BodyId::from(h);
-            let points = b.rigid.iter().filter(move |_| !b.sleeping).flat_map(move |r| {
-                let pc = &r.contacts;
-                r.points.iter().enumerate().filter_map(move |(j, e)| {
-                    let depth = *pc.step_depth.get(j)?;
-                    if depth <= 0.0 {
-                        return None;
-                    }
-                    let at = |k: usize| self.world_position(b, e.particles[k] as usize);
-                    let center: Vec3 = (0..4).map(|k| at(k) * e.weights[k]).sum();
-                    let heaviest = (0..4).fold(0, |m, k| if e.weights[k] > e.weights[m] { k } else { m });
-                    Some(Contact {
-                        body: id,
-                        particle: e.particles[heaviest],
-                        collider: collider(pc.source[j]),
-                        point: center - pc.normal[j] * r.radius,
-                        normal: pc.normal[j],
-                        depth,
-                        speed: pc.step_speed[j],
+        self.bodies
+            .iter()
+            .flat_map(move |(h, b)| {
+                let id = BodyId::from(h);
+                let points = b.rigid.iter().filter(move |_| !b.sleeping).flat_map(move |r| {
+                    let pc = &r.contacts;
+                    r.points.iter().enumerate().filter_map(move |(j, e)| {
+                        let depth = *pc.step_depth.get(j)?;
+                        if depth <= 0.0 {
+                            return None;
+                        }
+                        let at = |k: usize| self.world_position(b, e.particles[k] as usize);
+                        let center: Vec3 = (0..4).map(|k| at(k) * e.weights[k]).sum();
+                        let heaviest = (0..4).fold(0, |m, k| if e.weights[k] > e.weights[m] { k } else { m });
+                        Some(Contact {
+                            body: id,
+                            particle: e.particles[heaviest],
+                            collider: collider(pc.source[j]),
+                            other_body: BodyId::default(),
+                            other_particle: 0,
+                            point: center - pc.normal[j] * r.radius,
+                            normal: pc.normal[j],
+                            depth,
+                            speed: pc.step_speed[j],
+                        })
                     })
-                })
-            });
-            (0..b.count)
-                .filter_map(move |i| {
-                    let k = b.first + i;
-                    let depth = *c.step_depth.get(k)?;
-                    if depth <= 0.0 || b.sleeping {
-                        return None;
-                    }
-                    let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
-                    let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
-                    Some(Contact {
-                        body: id,
-                        particle: i as u32,
-                        collider: collider(c.source[k]),
-                        point: self.world_position(b, i) - normal * r,
-                        normal,
-                        depth,
-                        speed: c.step_speed[k],
+                });
+                (0..b.count)
+                    .filter_map(move |i| {
+                        let k = b.first + i;
+                        let depth = *c.step_depth.get(k)?;
+                        if depth <= 0.0 || b.sleeping {
+                            return None;
+                        }
+                        let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
+                        let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
+                        Some(Contact {
+                            body: id,
+                            particle: i as u32,
+                            collider: collider(c.source[k]),
+                            other_body: BodyId::default(),
+                            other_particle: 0,
+                            point: self.world_position(b, i) - normal * r,
+                            normal,
+                            depth,
+                            speed: c.step_speed[k],
+                        })
                     })
-                })
-                .chain(points)
-        })
+                    .chain(points)
+            })
+            .chain(self.touches.iter().map(move |t| {
+                let id = |slot: u32| {
+                    let generation = self.bodies.slots.get(slot as usize).map_or(0, |s| s.generation);
+                    BodyId::from(Handle { index1: slot + 1, generation })
+                };
+                Contact {
+                    body: id(t.body_a),
+                    particle: t.particle_a,
+                    collider: ColliderId::default(),
+                    other_body: id(t.body_b),
+                    other_particle: t.particle_b,
+                    point: t.point,
+                    normal: t.normal,
+                    depth: t.depth,
+                    speed: t.speed,
+                }
+            }))
     }
 
     /// How many contacts [`World::contacts`] yields.

@@ -5,25 +5,36 @@ use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, optional_ou
 use super::types::*;
 use crate::{BodyId, ColliderHit, Contact, ParticleHit, RayHit};
 
-/// A particle that touched a collider during the last step.
+/// A particle that touched a collider during the last step, or two bodies
+/// that touched each other (then `collider` is the null id and
+/// `other_body` is set).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SinewContact {
     /// The body.
     pub body: SinewBodyId,
-    /// The particle's index within the body.
+    /// The particle's index within the body (between bodies: the body's
+    /// particle nearest the contact).
     pub particle: u32,
-    /// The collider it touched last (possibly destroyed since the step).
+    /// The collider it touched last (possibly destroyed since the step);
+    /// the null id (0) for a contact between bodies.
     pub collider: SinewColliderId,
-    /// Where the particle's sphere meets the surface, at the end of the step.
+    /// Where the particle's sphere meets the surface (between bodies: where
+    /// `body`'s surface meets the other's), at the end of the step.
     pub point: SinewVec3,
-    /// The surface's unit normal, out of the collider.
+    /// The surface's unit normal, out of the collider (between bodies: out
+    /// of the other body, into `body`).
     pub normal: SinewVec3,
     /// The deepest push-out of one substep, metres.
     pub depth: f32,
     /// The fastest approach along the normal during the step, m/s (>= 0):
     /// an impact's strength, for sounds.
     pub speed: f32,
+    /// The other body of a contact between bodies (possibly destroyed
+    /// since the step); the null id (0) for a contact with a collider.
+    pub other_body: SinewBodyId,
+    /// The other body's particle nearest the contact (0 with a collider).
+    pub other_particle: u32,
 }
 
 impl From<Contact> for SinewContact {
@@ -36,6 +47,8 @@ impl From<Contact> for SinewContact {
             normal: c.normal.into(),
             depth: c.depth,
             speed: c.speed,
+            other_body: c.other_body.into(),
+            other_particle: c.other_particle,
         }
     }
 }
@@ -43,7 +56,10 @@ impl From<Contact> for SinewContact {
 /// The contacts of the last step: one per particle that touched a collider
 /// (its last collider and normal), in body order then particle order, and
 /// one per collision point of a rigid body that touched (after the body's
-/// particles; `particle` is the point's heaviest particle).
+/// particles; `particle` is the point's heaviest particle); then the
+/// contacts between bodies, one per pair of their pieces that touched (a
+/// particle's ball, a collision stick such as a ragdoll's bone capsule, a
+/// rigid body's solid), with `other_body` set.
 /// Sleeping bodies report none. Poll it after `sinew_world_step`; no
 /// callbacks run during the step.
 ///

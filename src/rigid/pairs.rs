@@ -25,7 +25,7 @@ use crate::collision::capsule::Capsule;
 use crate::collision::cuboid::Cuboid;
 use crate::collision::friction::tangential_cut;
 use crate::collision::sphere::Sphere;
-use crate::collision::{Shape, ball_contact};
+use crate::collision::{Shape, ball_contact, segment};
 use crate::particles::ParticlesMut;
 use crate::ragdoll::motion;
 use glam::{Mat3, Vec3};
@@ -48,9 +48,16 @@ pub struct Pair {
 /// A body seen as a rigid body for one pass.
 #[derive(Debug, Clone, Copy)]
 pub struct Frame {
-    center: Vec3,
+    pub(crate) center: Vec3,
     inv_mass: f32,
     inv_inertia: Mat3,
+}
+
+impl Frame {
+    /// A body that does not move (a placeholder for members not rigid).
+    pub(crate) fn fixed() -> Frame {
+        Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO }
+    }
 }
 
 /// Largest speed of a body's particles (m/s).
@@ -129,7 +136,7 @@ pub fn begin_substep(pairs: &mut [Pair]) {
 }
 
 /// Two distinct elements of a slice, mutably, in the order asked.
-fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+pub(crate) fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     if a < b {
         let (lo, hi) = v.split_at_mut(b);
         (&mut lo[a], &mut hi[0])
@@ -141,7 +148,7 @@ fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 
 /// The body as a rigid body now; a body with a pinned particle does not
 /// move (inverse mass 0).
-fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
+pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     let c = center(r, p);
     let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
     let (mass, inertia) = r.clusters.mass_properties(0, p, c);
@@ -152,13 +159,13 @@ fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
 }
 
 /// `1/M + (r x n) . I^-1 (r x n)` at `q` along `n`.
-fn inv_mass_at(f: &Frame, q: Vec3, n: Vec3) -> f32 {
+pub(crate) fn inv_mass_at(f: &Frame, q: Vec3, n: Vec3) -> f32 {
     let rn = (q - f.center).cross(n);
     f.inv_mass + rn.dot(f.inv_inertia * rn)
 }
 
 /// Moves the body as a rigid body by the push `push` (lambda n) at `q`.
-fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, previous: bool) {
+pub(crate) fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, previous: bool) {
     let linear = push * f.inv_mass;
     let turn = f.inv_inertia * (q - f.center).cross(push);
     for &i in &r.clusters.particle {
@@ -179,7 +186,7 @@ fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, pr
 
 /// Where sphere `x` of radius `radius` touches body `b`'s solid: the normal
 /// (out of the solid) and the depth.
-fn touch(rb: &Rigid, pb: &ParticlesMut, c: Vec3, x: Vec3, radius: f32) -> Option<(Vec3, f32)> {
+pub(crate) fn touch(rb: &Rigid, pb: &ParticlesMut, c: Vec3, x: Vec3, radius: f32) -> Option<(Vec3, f32)> {
     let turn = rb.clusters.rotation[0];
     let origin = c + turn * rb.origin;
     match &rb.def.shape {
@@ -197,6 +204,39 @@ fn touch(rb: &Rigid, pb: &ParticlesMut, c: Vec3, x: Vec3, radius: f32) -> Option
             .filter_map(|e| ball_contact(x, e.position(pb), rb.radius + radius, Vec3::Y))
             .fold(None, |best: Option<(Vec3, f32)>, hit| match best {
                 Some(b) if b.1 >= hit.1 => Some(b),
+                _ => Some(hit),
+            }),
+    }
+}
+
+/// Where the capsule of radius `radius` around `a b` touches body `b`'s
+/// solid: `(s, normal, depth)`, the capsule's point `a + s (b - a)` to be
+/// moved along the normal (out of the solid) by the depth.
+pub(crate) fn touch_stick(
+    rb: &Rigid,
+    pb: &ParticlesMut,
+    c: Vec3,
+    a: Vec3,
+    b: Vec3,
+    radius: f32,
+) -> Option<(f32, Vec3, f32)> {
+    let turn = rb.clusters.rotation[0];
+    let origin = c + turn * rb.origin;
+    match &rb.def.shape {
+        RigidShape::Box { half_extents } => {
+            segment::vs_box(a, b, radius, origin, Mat3::from_quat(turn * rb.def.rotation), *half_extents)
+        }
+        RigidShape::Sphere { radius: big } => segment::vs_sphere(a, b, radius, origin, *big),
+        RigidShape::Capsule { half_height, radius: thick } => {
+            let axis = turn * rb.def.rotation * Vec3::Y * *half_height;
+            segment::vs_capsule(a, b, radius, origin - axis, origin + axis, *thick)
+        }
+        RigidShape::Convex { .. } => rb
+            .points
+            .iter()
+            .filter_map(|e| segment::vs_sphere(a, b, radius, e.position(pb), rb.radius))
+            .fold(None, |best: Option<(f32, Vec3, f32)>, hit| match best {
+                Some(b) if b.2 >= hit.2 => Some(b),
                 _ => Some(hit),
             }),
     }
@@ -220,7 +260,7 @@ pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut
     frames.clear();
     frames.extend(island.iter().zip(views.iter()).map(|(b, p)| match &b.rigid {
         Some(r) => frame(r, p),
-        None => Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO },
+        None => Frame::fixed(),
     }));
     for pair in pairs.iter_mut() {
         let (a, b) = (pair.a as usize, pair.b as usize);

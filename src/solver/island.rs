@@ -1,7 +1,8 @@
 //! Islands: bodies that must be stepped together because something couples
-//! them within a relaxation pass: a joint between their particles, two
-//! cloths that collide with each other, or two rigid bodies, whose swept
-//! bounds overlap.
+//! them within a relaxation pass: a joint between their particles, or
+//! contact: two bodies that collide with each other (two cloths, two rigid
+//! bodies, any two of other kinds whose layers meet) whose swept bounds
+//! overlap.
 //! Everything else is an island of one body, which runs all its substeps while
 //! its particles are in cache.
 //!
@@ -10,8 +11,10 @@
 //! bodies in slot order, so the step's order is fixed.
 
 use crate::body::Body;
+use crate::collision::bodies;
 use crate::constraints::joint::Joint;
 use crate::pool::Pool;
+use glam::Vec3;
 
 /// Union-find over body slots.
 #[derive(Debug, Default, Clone)]
@@ -52,10 +55,14 @@ pub(crate) struct Islands {
     members: Vec<u32>,
     ranges: Vec<std::ops::Range<usize>>,
     sets: Sets,
-    /// Scratch: bodies of one class; each slot's island; island sizes.
-    class: Vec<u32>,
+    /// Scratch: each slot's island; island sizes; the sweep's boxes (their
+    /// low x and slot).
     island_of: Vec<u32>,
     sizes: Vec<usize>,
+    sweep: Vec<Swept>,
+    /// Pairs of body slots that collide with each other this step
+    /// (`collision::bodies`), lower slot first.
+    contacts: Vec<(u32, u32)>,
 }
 
 impl Islands {
@@ -69,28 +76,80 @@ impl Islands {
         &self.members[self.ranges[k].clone()]
     }
 
+    /// The pairs of bodies (slots) that may collide with each other this
+    /// step; some may be in islands left out, asleep.
+    pub(crate) fn contacts(&self) -> &[(u32, u32)] {
+        &self.contacts
+    }
+
     /// The islands, each a list of body slots.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &[u32]> {
         self.ranges.iter().map(|r| &self.members[r.clone()])
     }
 }
 
-/// Joins the bodies of one class (cloths that collide with cloths, rigid
-/// bodies) whose swept bounds, grown by their radii, overlap.
-fn join_touching(sets: &mut Sets, members: &mut Vec<u32>, bodies: &Pool<Body>, class: fn(&Body) -> bool) {
-    let n = bodies.slots.len() as u32;
-    members.clear();
-    members.extend((0..n).filter(|&i| bodies.slots[i as usize].value.as_ref().is_some_and(class)));
-    for (k, &a) in members.iter().enumerate() {
-        for &b in &members[k + 1..] {
-            let (ba, bb) = (bodies.slots[a as usize].value.as_ref(), bodies.slots[b as usize].value.as_ref());
-            let (ba, bb) = (ba.expect("live"), bb.expect("live"));
-            let grow = ba.radius + bb.radius;
+/// A body as the sweep sees it: its swept bounds in world space (each
+/// body's are in its own frame), grown by what any coupling below grows
+/// them by; how far its pieces reach beyond its particles; its slot.
+#[derive(Debug, Clone, Copy)]
+struct Swept {
+    lo: Vec3,
+    hi: Vec3,
+    reach: f32,
+    slot: u32,
+}
+
+impl Swept {
+    fn new(b: &Body, slot: u32, slack: f32) -> Swept {
+        let reach = bodies::reach(b);
+        let g = b.radius.max(reach + slack);
+        Swept { lo: b.bounds.0 + b.origin - g, hi: b.bounds.1 + b.origin + g, reach, slot }
+    }
+}
+
+/// Joins the bodies that meet within a pass: two cloths that collide with
+/// cloths, two rigid bodies, whose swept bounds grown by their radii
+/// overlap; and two bodies that collide with each other
+/// ([`bodies::collide`]) whose bounds grown by their pieces' reach and
+/// `slack` overlap (those pairs are listed in `contacts`). One sort and
+/// sweep along x over the bodies' boxes, so the search grows with the
+/// bodies and the pairs found, not with the square of the bodies.
+fn join_touching(
+    sets: &mut Sets,
+    sweep: &mut Vec<Swept>,
+    contacts: &mut Vec<(u32, u32)>,
+    bodies: &Pool<Body>,
+    slack: f32,
+) {
+    let live = |i: u32| bodies.slots[i as usize].value.as_ref().expect("live");
+    sweep.clear();
+    sweep.extend(
+        (0..bodies.slots.len() as u32)
+            .filter_map(|i| Some(Swept::new(bodies.slots[i as usize].value.as_ref()?, i, slack))),
+    );
+    sweep.sort_unstable_by(|a, b| a.lo.x.total_cmp(&b.lo.x).then(a.slot.cmp(&b.slot)));
+    contacts.clear();
+    for (k, a) in sweep.iter().enumerate() {
+        let ba = live(a.slot);
+        for b in &sweep[k + 1..] {
+            if b.lo.x > a.hi.x || b.lo.x.is_nan() {
+                break;
+            }
+            if !(a.lo.cmple(b.hi).all() && b.lo.cmple(a.hi).all()) {
+                continue;
+            }
+            let bb = live(b.slot);
             // In world space: each body's bounds are in its own frame.
-            let ((alo, ahi), (blo, bhi)) = (ba.bounds, bb.bounds);
-            let (alo, ahi, blo, bhi) = (alo + ba.origin, ahi + ba.origin, blo + bb.origin, bhi + bb.origin);
-            if (alo - grow).cmple(bhi).all() && blo.cmple(ahi + grow).all() {
-                sets.union(a, b);
+            let ((lo_a, hi_a), (lo_b, hi_b)) = (ba.bounds, bb.bounds);
+            let (lo_a, hi_a, lo_b, hi_b) = (lo_a + ba.origin, hi_a + ba.origin, lo_b + bb.origin, hi_b + bb.origin);
+            let near = |grow: f32| (lo_a - grow).cmple(hi_b).all() && lo_b.cmple(hi_a + grow).all();
+            let same_class = (colliding_cloth(ba) && colliding_cloth(bb)) || (rigid(ba) && rigid(bb));
+            if same_class && near(ba.radius + bb.radius) {
+                sets.union(a.slot, b.slot);
+            }
+            if bodies::collide(ba, bb) && near(a.reach + b.reach + 2.0 * slack) {
+                sets.union(a.slot, b.slot);
+                contacts.push((a.slot.min(b.slot), a.slot.max(b.slot)));
             }
         }
     }
@@ -99,16 +158,15 @@ fn join_touching(sets: &mut Sets, members: &mut Vec<u32>, bodies: &Pool<Body>, c
 /// Groups the live bodies into islands (slot indices, into `out`); wakes
 /// islands with an awake member and leaves out the ones asleep. Bodies'
 /// `bounds` must be current.
-pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, out: &mut Islands) {
+pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, slack: f32, out: &mut Islands) {
     let n = bodies.slots.len();
-    let Islands { members, ranges, sets, class, island_of, sizes } = out;
+    let Islands { members, ranges, sets, island_of, sizes, sweep, contacts } = out;
     sets.parent.clear();
     sets.parent.extend(0..n as u32);
     for (_, j) in joints.iter() {
         sets.union(j.body_a.index1 - 1, j.body_b.index1 - 1);
     }
-    join_touching(sets, class, bodies, colliding_cloth);
-    join_touching(sets, class, bodies, rigid);
+    join_touching(sets, sweep, contacts, bodies, slack);
     // Islands numbered by their lowest slot, members in slot order: a
     // counting sort over the roots.
     island_of.clear();

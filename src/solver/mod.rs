@@ -56,7 +56,7 @@ use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
 use crate::collision::friction::{self, ContactsMut, SharedContacts};
-use crate::collision::{self, Collider, PassContext, StepColliders};
+use crate::collision::{self, Collider, Material, PassContext, Prepared, StepColliders, bodies};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::{MAX_COORDINATE, MAX_SPEED};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
@@ -113,6 +113,12 @@ struct StepContext {
 }
 
 impl StepContext {
+    /// What gravity and a pass's corrections may add to a move over the
+    /// step beyond the velocities (metres): the broad phases' margin.
+    fn slack(&self) -> f32 {
+        self.gravity.length() * self.dt * self.dt + 0.05
+    }
+
     fn new(world: &World, dt: f32) -> Self {
         let s = &world.settings;
         let h = dt / s.substeps as f32;
@@ -147,6 +153,10 @@ pub(crate) struct Scratch {
     bodies: Vec<usize>,
     /// Where each island's joints start in `joints`.
     joint_start: Vec<usize>,
+    /// Pairs of bodies that may collide (island, member, member), and
+    /// where each island's start.
+    body_pairs: Vec<(u32, u32, u32)>,
+    pair_start: Vec<usize>,
     /// One per worker: what stepping an island needs.
     locals: Vec<parking_lot::Mutex<Local>>,
 }
@@ -172,6 +182,11 @@ struct Local {
     backup_rotations: Vec<Quat>,
     /// Collision points of two rigid bodies that may meet this step.
     rigid_pairs: Vec<pairs::Pair>,
+    /// Pieces of two bodies that may meet this step, and the search's buffers.
+    body_contacts: Vec<bodies::Contact>,
+    body_scratch: bodies::Scratch,
+    /// The contacts between bodies of the islands this worker stepped.
+    touches: Vec<bodies::Touch>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
     /// Swept boxes of one body's particles, for the triangle broad phase.
@@ -238,7 +253,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         }
     }
     let mut islands = std::mem::take(&mut world.scratch.islands);
-    island::build(&mut world.bodies, &world.joints, &mut islands);
+    island::build(&mut world.bodies, &world.joints, ctx.slack(), &mut islands);
     // The bodies of an island, coupled within a pass, share its first
     // body's frame.
     for members in islands.iter() {
@@ -283,6 +298,18 @@ pub(crate) fn step(world: &mut World, dt: f32) {
 
     scratch.joint_start.clear();
     scratch.joint_start.extend((0..=islands.len()).map(|k| resolved.partition_point(|&(i, _)| (i as usize) < k)));
+    // Likewise the pairs of bodies that may collide with each other.
+    let body_pairs = &mut scratch.body_pairs;
+    body_pairs.clear();
+    for &(a, b) in islands.contacts() {
+        let ((island, a), (_, b)) = (scratch.island_of[a as usize], scratch.island_of[b as usize]);
+        if island != u32::MAX {
+            body_pairs.push((island, a, b));
+        }
+    }
+    body_pairs.sort_by_key(|&(island, _, _)| island); // stable: the sweep's order within an island
+    scratch.pair_start.clear();
+    scratch.pair_start.extend((0..=islands.len()).map(|k| body_pairs.partition_point(|&(i, _, _)| (i as usize) < k)));
     scratch.bodies.clear();
     scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
     let workers = &*ctx.exec.workers;
@@ -290,12 +317,15 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     if scratch.locals.len() != count {
         scratch.locals.resize_with(count, Default::default);
     }
+    scratch.locals.iter_mut().for_each(|l| l.get_mut().touches.clear());
     let shared = Shared {
         particles: particles.shared(),
         contacts: contacts.shared(),
         bodies: &scratch.bodies,
         joints: resolved.as_mut_ptr() as usize,
         joint_start: &scratch.joint_start,
+        body_pairs: &scratch.body_pairs,
+        pair_start: &scratch.pair_start,
         islands: &islands,
         colliders,
         prepared,
@@ -331,6 +361,13 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         }
     }
     *recoveries += recovered.load(Ordering::Relaxed);
+    // The contacts between bodies, in island order whichever worker took
+    // which island.
+    world.touches.clear();
+    for l in scratch.locals.iter_mut() {
+        world.touches.extend_from_slice(&l.get_mut().touches);
+    }
+    world.touches.sort_unstable_by_key(|t| (t.island, t.order));
     scratch.islands = islands;
     scratch.joints = resolved;
     for c in world.colliders.values_mut() {
@@ -351,6 +388,10 @@ struct Shared<'a> {
     /// The step's resolved joints (address of the first), by island.
     joints: usize,
     joint_start: &'a [usize],
+    /// The step's pairs of bodies that may collide (island, member,
+    /// member), by island.
+    body_pairs: &'a [(u32, u32, u32)],
+    pair_start: &'a [usize],
     islands: &'a island::Islands,
     colliders: &'a Pool<Collider>,
     prepared: &'a StepColliders,
@@ -407,6 +448,9 @@ impl Shared<'_> {
         }
         find_cloth_pairs(&island, &views, ctx, local);
         pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
+        let body_pairs = self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]].iter().map(|&(_, a, b)| (a, b));
+        let (contacts, scratch) = (&mut local.body_contacts, &mut local.body_scratch);
+        bodies::find(&island, &views, body_pairs, island_joints, ctx.dt, ctx.slack(), contacts, scratch);
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);
@@ -417,7 +461,11 @@ impl Shared<'_> {
             recover_rotations(&mut island, &local.backup_rotations);
             island.iter_mut().for_each(|b| b.h_prev = 0.0);
         }
-        update_sleep(&mut island, &mut views, &mut cviews, ctx);
+        let asleep = update_sleep(&mut island, &mut views, &mut cviews, ctx);
+        if !recovered && !asleep {
+            let contacts = &local.body_contacts;
+            bodies::record(k as u32, members, &island, &views, contacts, origin, &mut local.touches);
+        }
         local.views = Lists(recycle(views));
         local.cviews = Lists(recycle(cviews));
         local.island = Lists(recycle(island));
@@ -437,7 +485,7 @@ fn solve_island(
     local: &mut Local,
     workers: &dyn Workers,
 ) {
-    let Local { aero: accel, pairs, rigid_pairs, frames, .. } = local;
+    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, .. } = local;
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
         a.clear();
@@ -457,7 +505,6 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
-    let inv_h = 1.0 / ctx.h;
     for substep in 0..ctx.substeps {
         let prepared = colliders.substep(substep);
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter()) {
@@ -483,60 +530,41 @@ fn solve_island(
         }
         joint::begin_substep(joints);
         pairs::begin_substep(rigid_pairs);
+        bodies::begin_substep(body_contacts);
+        // Bodies that touch each other take their ragdoll passes in turn,
+        // each followed by the contacts between them, so the bones' fits
+        // take those in as they take the ground's; a body alone runs its
+        // passes at once.
+        let interleave = !body_contacts.is_empty();
         for _ in 0..ctx.iterations {
             for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-                let pass = PassContext {
-                    prepared,
-                    h: ctx.h,
-                    inv_h,
-                    material: body.material.as_ref(),
-                    friction_at_push: body.ragdoll.is_none(),
-                    simd: ctx.exec.simd,
-                };
-                body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
-                body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
-                body.bends.project(p, ctx.inv_h2, ctx.exec.simd);
-                body.tethers.project(p);
-                if body.skin.is_active() {
-                    body.skin.project(p);
-                }
-                if let Some(ragdoll) = &mut body.ragdoll {
-                    // Contacts before each pass, so the bones' fits take
-                    // them in, and once more after the last.
+                let material = body.material;
+                let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
+                constraints_pass(body, p, ctx, workers);
+                if !interleave {
                     for _ in 0..PASSES {
-                        if !body.candidates.is_empty() {
-                            collision::project_body(
-                                p,
-                                c,
-                                body.radius,
-                                &body.radii,
-                                &body.sticks,
-                                &body.candidates,
-                                &pass,
-                            );
-                        }
-                        ragdoll.project(p);
+                        ragdoll_pass(body, p, c, &pass);
                     }
+                    contacts_pass(body, p, c, &pass, ctx, rigid_passes);
                 }
-                if let Some(r) = &mut body.rigid {
-                    // Contacts before each pass and once after, as for
-                    // ragdolls; its particles do not collide themselves.
-                    for _ in 0..rigid::PASSES {
-                        r.project(p, &mut body.distances, &body.candidates, prepared, ctx.inv_h2, rigid_passes);
+            }
+            if interleave {
+                for _ in 0..PASSES {
+                    for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+                        let material = body.material;
+                        ragdoll_pass(body, p, c, &pass_context(&material, body.ragdoll.is_some(), prepared, ctx));
                     }
-                    r.collide(p, &body.candidates, prepared);
-                } else if !body.candidates.is_empty() {
-                    collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, &pass);
+                    bodies::project(island, views, body_contacts, frames);
                 }
-                if let Some(ragdoll) = &mut body.ragdoll {
-                    // Bone lengths exactly, the ground holding what it
-                    // pushed this substep across its surface.
-                    let c = &*c;
-                    ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
+                for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+                    let material = body.material;
+                    let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
+                    contacts_pass(body, p, c, &pass, ctx, rigid_passes);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
             self_collision::project(views, pairs);
+            bodies::project(island, views, body_contacts, frames);
             if !rigid_pairs.is_empty() {
                 // Rigid bodies in contact: each pass the pairs, then every
                 // body's collisions and shape, so stacks converge.
@@ -562,6 +590,7 @@ fn solve_island(
             }
         }
         pairs::friction(island, views, rigid_pairs);
+        bodies::friction(island, views, body_contacts);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(ragdoll) = &mut body.ragdoll {
                 ragdoll.project_velocities(p, ctx.h, substep, ctx.substeps);
@@ -579,6 +608,72 @@ fn solve_island(
         if let Some(ragdoll) = &mut body.ragdoll {
             ragdoll.motors.end_step();
         }
+    }
+}
+
+/// What a body's contacts with the colliders need in a pass.
+fn pass_context<'a>(
+    material: &'a Option<Material>,
+    ragdoll: bool,
+    prepared: &'a Prepared,
+    ctx: &StepContext,
+) -> PassContext<'a> {
+    PassContext {
+        prepared,
+        h: ctx.h,
+        inv_h: 1.0 / ctx.h,
+        material: material.as_ref(),
+        friction_at_push: !ragdoll,
+        simd: ctx.exec.simd,
+    }
+}
+
+/// A body's own constraints, one relaxation pass.
+fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, workers: &dyn Workers) {
+    body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
+    body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
+    body.bends.project(p, ctx.inv_h2, ctx.exec.simd);
+    body.tethers.project(p);
+    if body.skin.is_active() {
+        body.skin.project(p);
+    }
+}
+
+/// One of a ragdoll's passes: its contacts with the colliders before it,
+/// so the bones' fits take them in, then its bones, limits and separations.
+fn ragdoll_pass(body: &mut Body, p: &mut ParticlesMut, c: &mut ContactsMut, pass: &PassContext) {
+    if let Some(ragdoll) = &mut body.ragdoll {
+        if !body.candidates.is_empty() {
+            collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, pass);
+        }
+        ragdoll.project(p);
+    }
+}
+
+/// A body's contacts with the colliders at the end of a pass (a rigid body
+/// its passes, contacts before each and once after), then a ragdoll's
+/// bone lengths.
+fn contacts_pass(
+    body: &mut Body,
+    p: &mut ParticlesMut,
+    c: &mut ContactsMut,
+    pass: &PassContext,
+    ctx: &StepContext,
+    rigid_passes: u32,
+) {
+    if let Some(r) = &mut body.rigid {
+        for _ in 0..rigid::PASSES {
+            r.project(p, &mut body.distances, &body.candidates, pass.prepared, ctx.inv_h2, rigid_passes);
+        }
+        r.collide(p, &body.candidates, pass.prepared);
+    } else if !body.candidates.is_empty() {
+        collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, pass);
+    }
+    if let Some(ragdoll) = &mut body.ragdoll {
+        // Bone lengths exactly, the ground holding what it pushed this
+        // substep across its surface.
+        let c = &*c;
+        ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
     }
 }
 
@@ -754,7 +849,7 @@ fn broad_phase(
 ) {
     let (lo, hi) = body.bounds;
     let dt = ctx.dt;
-    let slack = ctx.gravity.length() * dt * dt + 0.05;
+    let slack = ctx.slack();
     let max_radius = body.radii.iter().fold(body.radius, |m, &r| m.max(r));
     let margin = max_radius + slack + 0.25 * (hi - lo).max_element().min(1.0);
     let (first, last) = (colliders.first(), colliders.last());
@@ -782,10 +877,15 @@ fn broad_phase(
 
 /// Sleep: when every particle of every body of the island has been slower
 /// than `sleep_speed` for `sleep_time`, the island stops (velocities zeroed)
-/// until something wakes it.
-fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &mut [ContactsMut], ctx: &StepContext) {
+/// until something wakes it. True when it fell asleep.
+fn update_sleep(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    ctx: &StepContext,
+) -> bool {
     if ctx.sleep_speed <= 0.0 {
-        return;
+        return false;
     }
     let limit2 = ctx.sleep_speed * ctx.sleep_speed;
     let mut all_still = true;
@@ -807,4 +907,5 @@ fn update_sleep(island: &mut [&mut Body], views: &mut [ParticlesMut], cviews: &m
             }
         }
     }
+    all_still
 }

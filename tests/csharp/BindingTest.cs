@@ -797,7 +797,7 @@ static unsafe class BindingTest
     {
         // Layouts of the new structs (64-bit: pointers in SinewColliderDef).
         Check(sizeof(SinewMaterial) == 16 && sizeof(SinewCollisionStick) == 12, "material and stick sizes");
-        Check(sizeof(SinewContact) == 52 && sizeof(SinewRayHit) == 68, "contact and ray hit sizes");
+        Check(sizeof(SinewContact) == 64 && sizeof(SinewRayHit) == 68, "contact and ray hit sizes");
         Check(sizeof(SinewColliderHit) == 40 && sizeof(SinewParticleHit) == 32, "collider and particle hit sizes");
         Check(sizeof(SinewColliderDef) == (IntPtr.Size == 8 ? 168 : 140), "SinewColliderDef is " + sizeof(SinewColliderDef) + " bytes");
         Check(Marshal.SizeOf(typeof(SinewColliderDef)) == sizeof(SinewColliderDef), "SinewColliderDef (pointer fields) is blittable");

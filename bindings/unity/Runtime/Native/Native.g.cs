@@ -573,7 +573,9 @@ namespace Sinew
     }
 
     /// <summary>
-    /// A particle that touched a collider during the last step.
+    /// A particle that touched a collider during the last step, or two bodies
+    /// that touched each other (then `collider` is the null id and
+    /// `other_body` is set).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct SinewContact
@@ -583,19 +585,23 @@ namespace Sinew
         /// </summary>
         public SinewBodyId body;
         /// <summary>
-        /// The particle's index within the body.
+        /// The particle's index within the body (between bodies: the body's
+        /// particle nearest the contact).
         /// </summary>
         public uint particle;
         /// <summary>
-        /// The collider it touched last (possibly destroyed since the step).
+        /// The collider it touched last (possibly destroyed since the step);
+        /// the null id (0) for a contact between bodies.
         /// </summary>
         public SinewColliderId collider;
         /// <summary>
-        /// Where the particle's sphere meets the surface, at the end of the step.
+        /// Where the particle's sphere meets the surface (between bodies: where
+        /// `body`'s surface meets the other's), at the end of the step.
         /// </summary>
         public SinewVec3 point;
         /// <summary>
-        /// The surface's unit normal, out of the collider.
+        /// The surface's unit normal, out of the collider (between bodies: out
+        /// of the other body, into `body`).
         /// </summary>
         public SinewVec3 normal;
         /// <summary>
@@ -607,6 +613,15 @@ namespace Sinew
         /// an impact's strength, for sounds.
         /// </summary>
         public float speed;
+        /// <summary>
+        /// The other body of a contact between bodies (possibly destroyed
+        /// since the step); the null id (0) for a contact with a collider.
+        /// </summary>
+        public SinewBodyId other_body;
+        /// <summary>
+        /// The other body's particle nearest the contact (0 with a collider).
+        /// </summary>
+        public uint other_particle;
     }
 
     /// <summary>
@@ -1854,7 +1869,10 @@ namespace Sinew
         /// The contacts of the last step: one per particle that touched a collider
         /// (its last collider and normal), in body order then particle order, and
         /// one per collision point of a rigid body that touched (after the body's
-        /// particles; `particle` is the point's heaviest particle).
+        /// particles; `particle` is the point's heaviest particle); then the
+        /// contacts between bodies, one per pair of their pieces that touched (a
+        /// particle's ball, a collision stick such as a ragdoll's bone capsule, a
+        /// rigid body's solid), with `other_body` set.
         /// Sleeping bodies report none. Poll it after `sinew_world_step`; no
         /// callbacks run during the step.
         ///

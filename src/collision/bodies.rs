@@ -1,0 +1,618 @@
+//! Contacts between bodies of an island: a ragdoll on a ragdoll, a cloth on
+//! a character, a crate on either.
+//!
+//! Each body collides through its pieces:
+//!
+//! - **balls**: a particle and its radius (the particles of a particle body,
+//!   a cloth's vertices with its thickness);
+//! - **sticks**: the capsule around two particles (a ragdoll's bone
+//!   capsules, a chain's collision sticks);
+//! - **the solid** of a rigid body (its box, ball, capsule or convex hull
+//!   where its fit puts it), as against another rigid body (`rigid::pairs`).
+//!
+//! A ragdoll collides through its sticks alone (its joint particles sit inside
+//! them), a rigid body through its solid alone. Two rigid bodies meet in
+//! `rigid::pairs`, two cloths in `cloth::self_collision`; every other pair of
+//! bodies whose layers meet collides here.
+//!
+//! Once per step the pieces of two bodies that may meet during the step are
+//! listed: where the bodies' swept bounds overlap, each piece whose swept box
+//! reaches into the overlap, paired with the other body's pieces whose boxes
+//! touch its own. Every relaxation pass then pushes each listed pair apart
+//! along the line between its closest points, by the depth, shared by the
+//! two sides in proportion to their inverse masses at the contact: a point
+//! `p = sum c_i x_i` of particles moves as in Jakobsen's embedded-point
+//! response (`w = sum c_i^2 w_i`, `dx_i = c_i w_i lambda n`), a rigid body as a
+//! rigid body (`w = 1/M + (r x n) . I^-1 (r x n)`, Mueller et al. 2020); with
+//! `lambda = depth / (w_a + w_b)` the two sides' momenta change by equal and
+//! opposite amounts. Friction, in the velocity stage, takes the relative
+//! tangential motion at the contact away by `mu * depth` at most (never
+//! reversing it), through the same response; `mu` is the geometric mean of
+//! the two bodies' coefficients.
+//!
+//! A piece joined to the other body by a joint (a cape's pinned corner at a
+//! shoulder, a rope's end at a plank) does not collide with the pieces of the
+//! particle it is joined to (or with the solid it is joined to): the joint
+//! holds it there.
+
+use crate::body::Body;
+use crate::collision::segment;
+use crate::constraints::joint::Resolved;
+use crate::particles::ParticlesMut;
+use crate::rigid::pairs::{self, Frame};
+use crate::rigid::{Rigid, RigidModel};
+use glam::Vec3;
+
+/// Two sticks count as parallel within this squared sine of their angle
+/// (about 6 degrees).
+const PARALLEL: f32 = 0.01;
+
+/// Coulomb coefficient of a body without a material of its own.
+pub(crate) const DEFAULT_FRICTION: f32 = 0.5;
+
+/// What of a body collides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Piece {
+    /// A particle (index within the body).
+    Ball(u32),
+    /// The capsule around two particles.
+    Stick(u32, u32),
+    /// A rigid body's solid.
+    Solid,
+}
+
+/// Two pieces of two bodies that may meet this step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// Island members; `b` holds the solid when there is one.
+    pub a: u32,
+    pub b: u32,
+    pub piece_a: Piece,
+    pub piece_b: Piece,
+    /// Radii of the two pieces (metres; 0 for a solid, which has its own).
+    pub radius_a: f32,
+    pub radius_b: f32,
+    pub friction: f32,
+    /// The current substep's push-out (summed over the passes), its
+    /// direction (into `a`), where along each stick, and the point.
+    pub depth: f32,
+    pub normal: Vec3,
+    pub s_a: f32,
+    pub s_b: f32,
+    pub at: Vec3,
+    /// The deepest push-out of a substep this step, and the fastest
+    /// approach along the normal (m/s, >= 0), for the readback.
+    pub step_depth: f32,
+    pub speed: f32,
+}
+
+/// Two bodies that touched during a step, for the contact readback.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touch {
+    /// The island (its index in the step) and the contact's place in its
+    /// list: the readback's order.
+    pub island: u32,
+    pub order: u32,
+    /// Body slots, and the particle of each nearest the contact (within
+    /// the body).
+    pub body_a: u32,
+    pub particle_a: u32,
+    pub body_b: u32,
+    pub particle_b: u32,
+    /// World space: where `a`'s surface meets `b`'s, the normal into `a`.
+    pub point: Vec3,
+    pub normal: Vec3,
+    pub depth: f32,
+    pub speed: f32,
+}
+
+/// Buffers of [`find`], kept between steps.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    /// Swept boxes of the pieces of each side that reach the overlap.
+    near_a: Vec<(Piece, f32, Vec3, Vec3)>,
+    near_b: Vec<(Piece, f32, Vec3, Vec3)>,
+    /// Joined particles of the island, `(member, particle, member,
+    /// particle)` both ways round, sorted.
+    joined: Vec<(u32, u32, u32, u32)>,
+}
+
+/// Whether a body collides with other bodies here, and how.
+fn kind(b: &Body) -> Option<Kind> {
+    if b.rigid.is_some() {
+        Some(Kind::Solid)
+    } else if b.ragdoll.is_some() {
+        (!b.sticks.is_empty()).then_some(Kind::Sticks)
+    } else {
+        Some(Kind::Balls)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// Particles (and any collision sticks).
+    Balls,
+    /// Collision sticks only.
+    Sticks,
+    Solid,
+}
+
+/// Whether two bodies of an island collide here (rather than in a pair
+/// stage of their own kind, or not at all).
+pub fn collide(a: &Body, b: &Body) -> bool {
+    let (Some(ka), Some(kb)) = (kind(a), kind(b)) else { return false };
+    let cloths = a.cloth.is_some() && b.cloth.is_some();
+    !(cloths || ka == Kind::Solid && kb == Kind::Solid) && a.filter.meets(&b.filter)
+}
+
+/// How far a body's pieces reach beyond its particles (metres).
+pub fn reach(b: &Body) -> f32 {
+    let r = b.radii.iter().fold(b.radius, |m, &r| m.max(r));
+    b.sticks.iter().fold(r, |m, s| m.max(s.radius))
+}
+
+fn body_friction(b: &Body) -> f32 {
+    match (&b.rigid, &b.material) {
+        (Some(r), _) => r.def.friction,
+        (None, Some(m)) => m.friction,
+        (None, None) => DEFAULT_FRICTION,
+    }
+}
+
+fn ball_radius(b: &Body, i: usize) -> f32 {
+    if b.radii.is_empty() { b.radius } else { b.radii[i] }
+}
+
+/// The box swept by particles `ids` from now to where their velocity takes
+/// them in `ahead` seconds, grown by `grow`.
+fn swept(p: &ParticlesMut, ids: &[u32], ahead: f32, grow: f32) -> (Vec3, Vec3) {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for &i in ids {
+        let x = p.position(i as usize);
+        let later = x + p.velocity(i as usize) * ahead;
+        (lo, hi) = (lo.min(x).min(later), hi.max(x).max(later));
+    }
+    (lo - grow, hi + grow)
+}
+
+fn overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+    a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
+}
+
+/// The pieces of `body` whose swept boxes (grown by their radius and
+/// `slack`) reach into `region`.
+fn pieces_near(
+    body: &Body,
+    p: &ParticlesMut,
+    region: (Vec3, Vec3),
+    ahead: f32,
+    slack: f32,
+    out: &mut Vec<(Piece, f32, Vec3, Vec3)>,
+) {
+    out.clear();
+    match kind(body) {
+        Some(Kind::Solid) => {
+            let (lo, hi) = body.bounds;
+            out.push((Piece::Solid, 0.0, lo - body.radius - slack, hi + body.radius + slack));
+        }
+        Some(k) => {
+            if k == Kind::Balls {
+                for i in 0..body.count {
+                    let r = ball_radius(body, i);
+                    if r < 0.0 {
+                        continue; // collides with nothing
+                    }
+                    let (lo, hi) = swept(p, &[i as u32], ahead, r + slack);
+                    if overlap((lo, hi), region) {
+                        out.push((Piece::Ball(i as u32), r, lo, hi));
+                    }
+                }
+            }
+            for s in &body.sticks {
+                let (lo, hi) = swept(p, &[s.a, s.b], ahead, s.radius + slack);
+                if overlap((lo, hi), region) {
+                    out.push((Piece::Stick(s.a, s.b), s.radius, lo, hi));
+                }
+            }
+        }
+        None => {}
+    }
+}
+
+/// The particles of a piece (a solid: none listed, see [`joined`]).
+fn particles_of(piece: Piece) -> ([u32; 2], usize) {
+    match piece {
+        Piece::Ball(i) => ([i, i], 1),
+        Piece::Stick(a, b) => ([a, b], 2),
+        Piece::Solid => ([0, 0], 0),
+    }
+}
+
+/// Whether a joint holds a particle of piece `pa` of member `a` to a
+/// particle of piece `pb` of member `b` (to any particle of `b`, for a solid).
+fn joined(joined: &[(u32, u32, u32, u32)], a: u32, pa: Piece, b: u32, pb: Piece) -> bool {
+    if joined.is_empty() {
+        return false;
+    }
+    let (ia, na) = particles_of(pa);
+    let (ib, nb) = particles_of(pb);
+    ia[..na].iter().any(|&i| {
+        let lo = joined.partition_point(|&j| j < (a, i, b, 0));
+        let hi = joined.partition_point(|&j| j <= (a, i, b, u32::MAX));
+        if pb == Piece::Solid { lo < hi } else { joined[lo..hi].iter().any(|j| ib[..nb].contains(&j.3)) }
+    })
+}
+
+/// Whether a piece cannot move (every particle of it pinned).
+fn pinned(p: &ParticlesMut, piece: Piece) -> bool {
+    let (ids, n) = particles_of(piece);
+    n > 0 && ids[..n].iter().all(|&i| p.inv_mass[i as usize] == 0.0)
+}
+
+/// Lists the pieces of the island's body pairs `pairs` (member indices)
+/// that may meet during the step (`ahead` = its length, s; `slack` what
+/// gravity and corrections may add to a move); `joints` are the island's
+/// joints.
+#[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
+pub fn find(
+    island: &[&mut Body],
+    views: &[ParticlesMut],
+    pairs: impl IntoIterator<Item = (u32, u32)>,
+    joints: &[(u32, Resolved)],
+    ahead: f32,
+    slack: f32,
+    out: &mut Vec<Contact>,
+    scratch: &mut Scratch,
+) {
+    out.clear();
+    let mut pairs = pairs.into_iter().peekable();
+    if pairs.peek().is_none() {
+        return;
+    }
+    let Scratch { near_a, near_b, joined: joins } = scratch;
+    joins.clear();
+    for (_, j) in joints {
+        joins.push((j.body_a, j.a, j.body_b, j.b));
+        joins.push((j.body_b, j.b, j.body_a, j.a));
+    }
+    joins.sort_unstable();
+    for (a, b) in pairs {
+        // The solid, if any, is side b.
+        let (a, b) = if island[a as usize].rigid.is_some() { (b, a) } else { (a, b) };
+        let (ba, bb) = (&*island[a as usize], &*island[b as usize]);
+        let (pa, pb) = (&views[a as usize], &views[b as usize]);
+        let grow = |body: &Body| reach(body) + slack;
+        let (ga, gb) = (grow(ba), grow(bb));
+        let region = ((ba.bounds.0 - ga).max(bb.bounds.0 - gb), (ba.bounds.1 + ga).min(bb.bounds.1 + gb));
+        if !region.0.cmple(region.1).all() {
+            continue;
+        }
+        pieces_near(ba, pa, region, ahead, slack, near_a);
+        if near_a.is_empty() {
+            continue;
+        }
+        pieces_near(bb, pb, region, ahead, slack, near_b);
+        let friction = (body_friction(ba) * body_friction(bb)).sqrt();
+        for &(piece_a, radius_a, alo, ahi) in near_a.iter() {
+            for &(piece_b, radius_b, blo, bhi) in near_b.iter() {
+                if !overlap((alo, ahi), (blo, bhi)) {
+                    continue;
+                }
+                if (pinned(pa, piece_a) && pinned(pb, piece_b)) || radius_a + radius_b <= 0.0 && piece_b != Piece::Solid
+                {
+                    continue;
+                }
+                if joined(joins, a, piece_a, b, piece_b) {
+                    continue;
+                }
+                out.push(Contact {
+                    a,
+                    b,
+                    piece_a,
+                    piece_b,
+                    radius_a,
+                    radius_b,
+                    friction,
+                    depth: 0.0,
+                    normal: Vec3::Y,
+                    s_a: 0.0,
+                    s_b: 0.0,
+                    at: Vec3::ZERO,
+                    step_depth: 0.0,
+                    speed: 0.0,
+                });
+            }
+        }
+    }
+}
+
+/// Forgets the last substep's push-outs.
+pub fn begin_substep(contacts: &mut [Contact]) {
+    for c in contacts {
+        c.depth = 0.0;
+    }
+}
+
+/// The ends of a piece now (a ball's twice).
+fn ends(p: &ParticlesMut, piece: Piece) -> (Vec3, Vec3) {
+    match piece {
+        Piece::Ball(i) => (p.position(i as usize), p.position(i as usize)),
+        Piece::Stick(a, b) => (p.position(a as usize), p.position(b as usize)),
+        Piece::Solid => (Vec3::ZERO, Vec3::ZERO),
+    }
+}
+
+/// `(s_a, s_b, normal into a, depth)` of two capsules (a ball is a capsule
+/// of one point) that touch.
+fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<(f32, f32, Vec3, f32)> {
+    let (mut s, mut t, mut x, mut y) = segment::closest_segment_segment(a.0, a.1, b.0, b.1);
+    let (da, db) = (a.1 - a.0, b.1 - b.0);
+    let (la, lb) = (da.length_squared(), db.length_squared());
+    if la > 0.0 && lb > 0.0 && da.cross(db).length_squared() < PARALLEL * la * lb {
+        // Nearly parallel (one lying along the other): the closest points
+        // are anywhere along the overlap, and the ends the search returns
+        // jump from one end to the other as they move. The middle of the
+        // overlap instead, a contact that stays put.
+        let (u, v) = ((b.0 - a.0).dot(da) / la, (b.1 - a.0).dot(da) / la);
+        let (lo, hi) = (u.min(v).max(0.0), u.max(v).min(1.0));
+        if lo <= hi {
+            s = 0.5 * (lo + hi);
+            x = a.0 + da * s;
+            t = ((x - b.0).dot(db) / lb).clamp(0.0, 1.0);
+            y = b.0 + db * t;
+        }
+    }
+    let d = x - y;
+    let (dist2, r) = (d.length_squared(), ra + rb);
+    if dist2 >= r * r {
+        return None;
+    }
+    let dist = dist2.sqrt();
+    let n = if dist > 1e-9 { d / dist } else { fallback };
+    Some((s, t, n, r - dist))
+}
+
+/// The piece's particles with their weights for the point at `s` along it.
+fn weights(piece: Piece, s: f32) -> ([u32; 2], [f32; 2], usize) {
+    match piece {
+        Piece::Ball(i) => ([i, i], [1.0, 0.0], 1),
+        Piece::Stick(a, b) => ([a, b], [1.0 - s, s], 2),
+        Piece::Solid => ([0, 0], [0.0, 0.0], 0),
+    }
+}
+
+/// `sum c_i^2 w_i`: the inverse mass of a piece at the point with weights `c`.
+fn inv_mass(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> f32 {
+    (0..n).map(|k| c[k] * c[k] * p.inv_mass[ids[k] as usize]).sum()
+}
+
+/// Moves a piece's point (weights `c`) by `push / w_total`'s share: each
+/// particle by `c_i w_i push`; as a change of the substep's displacement
+/// (friction) when `displacement`.
+fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), push: Vec3, displacement: bool) {
+    for k in 0..n {
+        let i = ids[k] as usize;
+        let dx = push * (c[k] * p.inv_mass[i]);
+        if displacement {
+            p.add_displacement(i, dx);
+        } else {
+            p.set_position(i, p.position(i) + dx);
+        }
+    }
+}
+
+/// The island's rigid bodies as rigid bodies for one pass (a tetrahedron's
+/// fit brought up to date); other members get a placeholder.
+fn rigid_frames(island: &mut [&mut Body], views: &[ParticlesMut], frames: &mut Vec<Frame>) {
+    for (body, p) in island.iter_mut().zip(views.iter()) {
+        if let Some(r) = &mut body.rigid
+            && matches!(r.def.model, RigidModel::Tetrahedron)
+        {
+            r.clusters.fit(0, p);
+        }
+    }
+    frames.clear();
+    frames.extend(island.iter().zip(views.iter()).map(|(b, p)| match &b.rigid {
+        Some(r) => pairs::frame(r, p),
+        None => Frame::fixed(),
+    }));
+}
+
+fn solid(body: &Body) -> &Rigid {
+    body.rigid.as_deref().expect("a solid is a rigid body")
+}
+
+/// One pass over the contacts; `frames` is scratch.
+pub fn project(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    contacts: &mut [Contact],
+    frames: &mut Vec<Frame>,
+) {
+    if contacts.is_empty() {
+        return;
+    }
+    if contacts.iter().any(|c| c.piece_b == Piece::Solid) {
+        rigid_frames(island, views, frames);
+    }
+    for c in contacts.iter_mut() {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let (pa, pb) = pairs::two(views, a, b);
+        let ea = ends(pa, c.piece_a);
+        let hit = if c.piece_b == Piece::Solid {
+            let rb = solid(island[b]);
+            let center = frames[b].center;
+            match c.piece_a {
+                Piece::Ball(_) => pairs::touch(rb, pb, center, ea.0, c.radius_a).map(|(n, d)| (0.0, 0.0, n, d)),
+                _ => pairs::touch_stick(rb, pb, center, ea.0, ea.1, c.radius_a).map(|(s, n, d)| (s, 0.0, n, d)),
+            }
+        } else {
+            // Coincident centres: apart the way they came from.
+            let fallback = (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b)))
+                .try_normalize()
+                .unwrap_or(Vec3::Y);
+            capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback)
+        };
+        let Some((s_a, s_b, n, depth)) = hit else { continue };
+        let wa_ids = weights(c.piece_a, s_a);
+        if c.depth == 0.0 {
+            // The approach before this substep's pushes: the velocities are
+            // still those the substep began with.
+            let vb = match c.piece_b {
+                Piece::Solid => mean_velocity(solid(island[b]), pb),
+                piece => velocity(pb, weights(piece, s_b)),
+            };
+            c.speed = c.speed.max(-(velocity(pa, wa_ids) - vb).dot(n));
+        }
+        let q = ea.0.lerp(ea.1, s_a) - n * c.radius_a;
+        let wa = inv_mass(pa, wa_ids);
+        let push = if c.piece_b == Piece::Solid {
+            let fb = &mut frames[b];
+            let wb = pairs::inv_mass_at(fb, q, n);
+            if wa + wb <= 0.0 {
+                continue;
+            }
+            let push = n * (depth / (wa + wb));
+            pairs::shove(solid(island[b]), fb, pb, q, -push, false);
+            push
+        } else {
+            let wb_ids = weights(c.piece_b, s_b);
+            let wb = inv_mass(pb, wb_ids);
+            if wa + wb <= 0.0 {
+                continue;
+            }
+            let push = n * (depth / (wa + wb));
+            move_piece(pb, wb_ids, -push, false);
+            push
+        };
+        move_piece(pa, wa_ids, push, false);
+        c.depth += depth;
+        c.normal = n;
+        c.s_a = s_a;
+        c.s_b = s_b;
+        c.at = q;
+    }
+}
+
+/// The first particle of a piece (for a fallback direction).
+fn ends_first(piece: Piece) -> usize {
+    particles_of(piece).0[0] as usize
+}
+
+/// The displacement over the substep of a piece's point with weights `c`.
+fn moved(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+    (0..n).map(|k| p.displacement(ids[k] as usize) * c[k]).sum()
+}
+
+/// The velocity of a piece's point with weights `c`.
+fn velocity(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+    (0..n).map(|k| p.velocity(ids[k] as usize) * c[k]).sum()
+}
+
+/// The mass-weighted mean velocity of a rigid body's particles.
+fn mean_velocity(r: &Rigid, p: &ParticlesMut) -> Vec3 {
+    let (mut m, mut mv) = (0.0, Vec3::ZERO);
+    for &i in &r.clusters.particle {
+        let w = p.inv_mass[i as usize];
+        if w > 0.0 {
+            (m, mv) = (m + 1.0 / w, mv + p.velocity(i as usize) / w);
+        }
+    }
+    if m > 0.0 { mv / m } else { Vec3::ZERO }
+}
+
+/// The friction stage of the contacts (after the velocities are updated).
+pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], contacts: &mut [Contact]) {
+    for c in contacts.iter_mut() {
+        if c.depth <= 0.0 {
+            continue;
+        }
+        c.step_depth = c.step_depth.max(c.depth);
+        let (a, b) = (c.a as usize, c.b as usize);
+        let (pa, pb) = pairs::two(views, a, b);
+        let wa_ids = weights(c.piece_a, c.s_a);
+        let wa = inv_mass(pa, wa_ids);
+        let rigid_b = (c.piece_b == Piece::Solid).then(|| {
+            let r = solid(island[b]);
+            (r, crate::ragdoll::motion::motion(&r.clusters, 0, pb), pairs::frame(r, pb))
+        });
+        let moved_b = match &rigid_b {
+            Some((_, m, _)) => m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(c.at - m.center)),
+            None => moved(pb, weights(c.piece_b, c.s_b)),
+        };
+        let cut = crate::collision::friction::tangential_cut(
+            moved(pa, wa_ids) - moved_b,
+            c.normal,
+            c.friction,
+            c.friction,
+            c.depth,
+        );
+        let len = cut.length();
+        if len <= 1.0e-12 {
+            continue;
+        }
+        let t = cut / len;
+        match rigid_b {
+            Some((r, _, mut f)) => {
+                let w = wa + pairs::inv_mass_at(&f, c.at, t);
+                if w <= 0.0 {
+                    continue;
+                }
+                pairs::shove(r, &mut f, pb, c.at, cut / w, true);
+                move_piece(pa, wa_ids, -cut / w, true);
+            }
+            None => {
+                let wb_ids = weights(c.piece_b, c.s_b);
+                let w = wa + inv_mass(pb, wb_ids);
+                if w <= 0.0 {
+                    continue;
+                }
+                move_piece(pb, wb_ids, cut / w, true);
+                move_piece(pa, wa_ids, -cut / w, true);
+            }
+        }
+    }
+}
+
+/// The particle of a piece nearest the point (a rigid body: of all its
+/// particles).
+fn nearest(body: &Body, p: &ParticlesMut, piece: Piece, point: Vec3) -> u32 {
+    let (ids, n) = particles_of(piece);
+    let all: &[u32] = match (piece, &body.rigid) {
+        (Piece::Solid, Some(r)) => &r.clusters.particle,
+        _ => &ids[..n],
+    };
+    let distance = |i: u32| p.position(i as usize).distance_squared(point);
+    all.iter().copied().min_by(|&i, &j| distance(i).total_cmp(&distance(j))).unwrap_or(0)
+}
+
+/// Appends the island's contacts that touched this step to `out`, in world
+/// space (`origin`: the island's frame); `slots` are its members' body slots.
+pub fn record(
+    island_index: u32,
+    slots: &[u32],
+    island: &[&mut Body],
+    views: &[ParticlesMut],
+    contacts: &[Contact],
+    origin: Vec3,
+    out: &mut Vec<Touch>,
+) {
+    for (k, c) in contacts.iter().enumerate() {
+        if c.step_depth <= 0.0 {
+            continue;
+        }
+        let (a, b) = (c.a as usize, c.b as usize);
+        out.push(Touch {
+            island: island_index,
+            order: k as u32,
+            body_a: slots[a],
+            particle_a: nearest(island[a], &views[a], c.piece_a, c.at),
+            body_b: slots[b],
+            particle_b: nearest(island[b], &views[b], c.piece_b, c.at),
+            point: c.at + origin,
+            normal: c.normal,
+            depth: c.step_depth,
+            speed: c.speed,
+        });
+    }
+}
