@@ -521,6 +521,74 @@ fn ragdolls_scene(k: usize, runs: usize) {
     }
 }
 
+/// ms per step over the first 5 s of `k` limp humanoids and a 4 m, 40 x 40
+/// cloth on the ground, one thread (the median of `runs`): `piled` drops
+/// them lying across one another in a column over the cloth (each then
+/// collides with the others and the cloth), otherwise they lie 2.5 m apart
+/// beside it; and the contacts between bodies read back after the last step.
+fn pile_ms(k: usize, piled: bool, runs: usize) -> (f64, usize) {
+    let defaults = sinew_default_world_def();
+    let mut contacts = 0;
+    let mut per_run: Vec<f64> = (0..runs)
+        .map(|_| {
+            let w = world(defaults.substeps, defaults.iterations, defaults.damping);
+            let mut c = SinewColliderId::default();
+            ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
+            let mut def = sinew_default_cloth_grid_def();
+            (def.columns, def.rows, def.spacing, def.pin_flags, def.plane) = (40, 40, 0.1, 0, SINEW_GRID_PLANE_XZ);
+            def.transform.position = SinewVec3 { x: -2.0, y: 0.02, z: -2.0 };
+            let mut body = SinewBodyId::default();
+            ok(unsafe { sinew_cloth_create_grid(w, &def, &mut body) });
+            let side = grid_side(k);
+            for f in 0..k {
+                let lying = sinew::Quat::from_rotation_y(f as f32 * 0.9)
+                    * sinew::Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+                let at = if piled {
+                    sinew::Vec3::new(0.0, 0.3 + 0.3 * f as f32, 0.9)
+                } else {
+                    sinew::Vec3::new(4.0 + 2.5 * (f % side) as f32, 0.3, 2.5 * (f / side) as f32)
+                };
+                // `at` is where the feet would stand: lying, they point along -Z of the turn.
+                let root = SinewTransform { position: at.into(), rotation: lying.into() };
+                ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
+            }
+            let start = Instant::now();
+            for _ in 0..300 {
+                ok(unsafe { sinew_world_step(w, DT) });
+            }
+            let ms = start.elapsed().as_secs_f64() * 1e3 / 300.0;
+            let mut all = 0;
+            ok(unsafe { sinew_world_read_contacts(w, std::ptr::null_mut(), 0, &mut all) });
+            let mut read = vec![SinewContact::default(); all as usize];
+            ok(unsafe { sinew_world_read_contacts(w, read.as_mut_ptr(), all, &mut all) });
+            contacts = read.iter().filter(|c| c.other_body.index1 != 0).count();
+            destroy(w);
+            ms
+        })
+        .collect();
+    per_run.sort_by(f64::total_cmp);
+    (per_run[runs / 2], contacts)
+}
+
+fn pile_scene(k: usize, runs: usize) {
+    let (apart, apart_contacts) = pile_ms(k, false, runs);
+    let (piled, piled_contacts) = pile_ms(k, true, runs);
+    println!(
+        "\n### pile-{k}: {k} limp humanoids and a 40 x 40 cloth on the ground, the library's defaults (sleep off), mean over the first 5 s, 1 worker\n"
+    );
+    println!("| scene | ms/step | us per ragdoll | contacts between bodies at 5 s | cost vs apart |");
+    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| apart (2.5 m) beside the cloth | {apart:.3} | {:.1} | {apart_contacts} | 1.00x |",
+        apart * 1e3 / k as f64
+    );
+    println!(
+        "| piled on the cloth | {piled:.3} | {:.1} | {piled_contacts} | {:.2}x |",
+        piled * 1e3 / k as f64,
+        piled / apart
+    );
+}
+
 /// A rolling terrain of 2 n^2 triangles over `size` metres: vertices and
 /// indices.
 fn terrain_mesh(n: u32, size: f32) -> (Vec<SinewVec3>, Vec<u32>) {
@@ -748,6 +816,9 @@ fn main() {
         if !quick {
             ragdolls_scene(1000, 1);
         }
+    }
+    if want("pile") {
+        pile_scene(20, if quick { 1 } else { 3 });
     }
     if want("terrain") {
         terrain_scene(runs);

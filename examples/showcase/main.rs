@@ -1,10 +1,10 @@
 //! The README's first command: `cargo run --release --example showcase`.
 //!
-//! Runs eight scenes headless on the library's default world settings (a flag
+//! Runs ten scenes headless on the library's default world settings (a flag
 //! in wind, a curtain over a sphere and a box, a ragdoll down stairs, a
 //! character following its animation through motors, shoved, a cape on a ragdoll in
 //! wind, a box pyramid knocked over, a rope bridge, chains on
-//! a mesh terrain), prints each one's particle and constraint counts and the
+//! a mesh terrain, humanoids piling up, a blanket over a body), prints each one's particle and constraint counts and the
 //! time per step, and renders them with a small software renderer
 //! (`render.rs`): an animated GIF per scene and a contact sheet of stills,
 //! `showcase.png`, in `target/showcase/`. The scenes (`scenes.rs`) use only

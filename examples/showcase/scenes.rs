@@ -104,7 +104,7 @@ impl Scene {
 
 /// Every scene, in the order of the README.
 pub fn all() -> Vec<fn() -> Result<Scene>> {
-    vec![flag, curtain, stairs, powered, cape, stack, bridge, chain]
+    vec![flag, curtain, stairs, powered, cape, stack, bridge, chain, pile, blanket]
 }
 
 /// Colliders sort this much farther (metres) than they are, so that what
@@ -647,4 +647,94 @@ fn chain() -> Result<Scene> {
     let mut scene = b.finish("chain", title, shot, nothing_before(), draw);
     scene.ground = Some(floor);
     Ok(scene)
+}
+
+/// A humanoid lying on its back, turned `turn` about the vertical, its
+/// pelvis at `at`.
+fn lying_def(at: Vec3, turn: f32) -> RagdollDef {
+    let mut def =
+        RagdollDef::humanoid(Vec3::ZERO, Quat::from_rotation_y(turn) * Quat::from_rotation_x(-FRAC_PI_2), 1.8);
+    let pelvis = def.bones[0].position;
+    def.bones.iter_mut().for_each(|bone| bone.position += at - pelvis);
+    def
+}
+
+/// Bodies collide with bodies: humanoids dropped one after another onto one
+/// spot pile up, and a crate lands on the pile.
+fn pile() -> Result<Scene> {
+    let mut b = Builder::new()?;
+    b.ground()?;
+    let defs: Vec<RagdollDef> =
+        (0..4).map(|k| lying_def(v(0.03 * k as f32, 0.6 + 0.1 * k as f32, 0.0), 0.8 * k as f32 - 0.4)).collect();
+    let radii = bone_radii(&defs[0]);
+    let half = v(0.3, 0.12, 0.22);
+    let first = b.world.create_ragdoll(&defs[0])?;
+    let bodies = std::rc::Rc::new(std::cell::RefCell::new(vec![first]));
+    let crate_id = std::rc::Rc::new(std::cell::Cell::new(None::<BodyId>));
+    let (made, made_crate) = (bodies.clone(), crate_id.clone());
+    let before: Before = Box::new(move |w, step| {
+        let k = made.borrow().len();
+        if k < defs.len() && step == (k as u32) * 36 {
+            made.borrow_mut().push(w.create_ragdoll(&defs[k])?);
+        }
+        if step == 170 {
+            let mut def = RigidDef::new(RigidShape::Box { half_extents: half });
+            (def.position, def.mass) = (v(0.0, 2.0, -0.1), 10.0);
+            def.rotation = Quat::from_rotation_y(0.5);
+            made_crate.set(Some(w.create_rigid(&def)?));
+        }
+        Ok(())
+    });
+    let draw: Draw = Box::new(move |w, pic| {
+        for &id in bodies.borrow().iter() {
+            draw_humanoid(w, id, &radii, pic)?;
+        }
+        if let Some(id) = crate_id.get() {
+            let (p, q) = w.rigid_transform(id)?;
+            pic.cuboid(p, q, half, Rgb::hex(0xb0813f));
+        }
+        Ok(())
+    });
+    let shot = Shot { eye: v(2.6, 1.9, 2.6), target: v(0.0, 0.35, 0.0), fov: 45.0, seconds: 5.0, still_at: 4.5 };
+    Ok(b.finish(
+        "pile",
+        "humanoids dropped one after another pile up on each other; a crate dropped on the pile",
+        shot,
+        before,
+        draw,
+    ))
+}
+
+/// A cloth dropped over a humanoid lying on the ground drapes over it.
+fn blanket() -> Result<Scene> {
+    let mut b = Builder::new()?;
+    b.ground()?;
+    let def = lying_def(v(0.0, 0.14, 0.0), FRAC_PI_2);
+    let body = b.world.create_ragdoll(&def)?;
+    let radii = bone_radii(&def);
+    let columns = 28;
+    let grid = GridDef {
+        position: v(-1.3, 0.9, -0.9),
+        columns,
+        rows: 24,
+        spacing: 0.075,
+        pins: 0,
+        options: ClothOptions { thickness: 0.01, ..ClothOptions::default() },
+        ..GridDef::default()
+    }
+    .in_xz_plane();
+    let cloth = b.world.create_cloth_grid(&grid)?;
+    let (wool, stripe) = (Rgb::hex(0x4f7a4a), Rgb::hex(0xc9b458));
+    let draw: Draw = Box::new(move |w, pic| {
+        draw_humanoid(w, body, &radii, pic)?;
+        draw_grid(w, cloth, columns, pic, |r, c| if (r + c) % 8 == 0 { stripe } else { wool })
+    });
+    let shot = Shot { eye: v(1.2, 2.0, 2.6), target: v(0.0, 0.2, 0.0), fov: 45.0, seconds: 3.0, still_at: 2.8 };
+    Ok(b.finish(
+        "blanket",
+        "a cloth dropped over a humanoid lying on the ground drapes over it",
+        shot,
+        nothing_before(),
+        draw,
+    ))
 }
