@@ -1412,3 +1412,24 @@ fn cloth_grid_plane_lays_the_grid_flat_or_is_refused() {
     assert!(last_error().contains("plane 2 is not a SINEW_GRID_PLANE_* value"), "{}", last_error());
     assert_eq!(id, BODY_SENTINEL);
 }
+
+/// Issue 29: `sinew_body_set_material` made a reference from `material`
+/// before it checked its alignment (undefined behaviour even when refused).
+/// Now a misaligned material is refused before it is read, and the body
+/// keeps the material it had.
+#[test]
+fn a_misaligned_material_is_refused_before_it_is_read() {
+    let w = TestWorld::new();
+    let body = w.body(2);
+    let good = SinewMaterial { friction: 0.7, dynamic_friction: 0.5, restitution: 0.1, combine: 0 };
+    changes(&w, || unsafe { sinew_body_set_material(w.0, body, &good) });
+    // Four materials' worth of bytes, the second copy starting one byte in.
+    let mut raw = [0u32; 12];
+    let misaligned = raw.as_mut_ptr().cast::<u8>().wrapping_add(1).cast::<SinewMaterial>();
+    // SAFETY: `raw` holds 48 bytes, the material 16 from byte 1.
+    unsafe { misaligned.write_unaligned(SinewMaterial { friction: 0.2, ..good }) };
+    refused(w.0, "sinew_body_set_material", SINEW_RESULT_INVALID_ARGUMENT, || unsafe {
+        sinew_body_set_material(w.0, body, misaligned)
+    });
+    assert!(last_error().contains("not aligned"), "{}", last_error());
+}
