@@ -9,6 +9,13 @@
 //! only `out_count`/`out_size` of `BUFFER_TOO_SMALL` get the needed count),
 //! (c) the world's state hash unchanged, (d) a `sinew_last_error_message` that
 //! starts with the function's name.
+//!
+//! SAFETY, for every `unsafe` block in this file without a comment of its
+//! own (all are calls into the C API): the world is one from
+//! `sinew_world_create` not yet destroyed, and each pointer is NULL or
+//! points to a live local or array holding at least the count passed, or is
+//! one of the deliberately bad pointers (NULL with a count, misaligned) that
+//! the API checks and refuses before it reads or writes through it.
 
 use sinew::ffi::*;
 use std::ffi::{CStr, c_char};
