@@ -42,8 +42,9 @@ pub type Task<'a> = dyn Fn(Range<u32>, u32) + Sync + 'a;
 ///   not called after that. A panic in `task` reaches the caller of `run`
 ///   once the other ranges are over.
 ///
-/// sinew's own step checks the first two at run time as well (see
-/// [`run_claimed`](trait.Workers.html#method.run_claimed)); the third it cannot.
+/// sinew's own step checks the second at run time as well (see
+/// [`run_claimed`](trait.Workers.html#method.run_claimed)); the third it
+/// cannot (the task may be gone by then).
 pub unsafe trait Workers: Send + Sync + std::fmt::Debug {
     /// How many workers may run items at once (at least 1).
     fn count(&self) -> u32;
