@@ -3,6 +3,13 @@
 //!
 //! `cargo bench` runs every scene; `cargo bench -- quick` only the small ones.
 //! Scenes are built through the C ABI, as an engine would.
+//!
+//! SAFETY, for every `unsafe` block in this file without a comment of its
+//! own (all are calls into the C API): the world is one from
+//! `sinew_world_create` not yet destroyed, and each pointer is NULL or
+//! points to a live local or array holding at least the count passed, or is
+//! one of the deliberately bad pointers (NULL with a count, misaligned) that
+//! the API checks and refuses before it reads or writes through it.
 
 use sinew::ffi::*;
 use std::hint::black_box;

@@ -7,7 +7,8 @@
  * SinewResult (or documents its default), outputs are written only on
  * success, sinew_last_error_message() explains the last failure on a thread,
  * ids are values (all zero = null), arrays are (pointer, count) with NULL
- * allowed for count 0, booleans are uint32_t.
+ * allowed for count 0, a buffer a call writes must not overlap its other
+ * pointer arguments, booleans are uint32_t.
  */
 
 #ifndef SINEW_H
@@ -1122,7 +1123,10 @@ typedef struct SinewWorldDef {
      * thread that called `sinew_world_step`, during the step. A task calling
      * a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
      * ranges missing, out of bounds or run twice make the step fail with
-     * `SINEW_RESULT_PANIC` (the world is then poisoned).
+     * `SINEW_RESULT_PANIC` (the world is then poisoned; a range handed out
+     * twice is refused before it runs). The callbacks are plain C functions
+     * and must not unwind into sinew: catch a C++ exception inside them
+     * (and do not `longjmp` out); one that escapes is undefined behaviour.
      */
     void *(*enqueue_task)(void (*task)(uint32_t start,
                                        uint32_t end,
@@ -2297,7 +2301,9 @@ SinewResult sinew_world_create(const struct SinewWorldDef *def, struct SinewWorl
  * become invalid. NULL is a no-op. A poisoned world is destroyed too.
  *
  * Threading: may run on any thread (a finalizer's), but no other call may be
- * using or start using this world during or after it.
+ * using or start using this world during or after it. From inside one of
+ * the world's own steps (a task or task callback) it is refused and the
+ * world lives on (`sinew_last_error_message` tells; the step goes on).
  */
 void sinew_world_destroy(struct SinewWorld *world);
 

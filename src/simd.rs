@@ -108,12 +108,16 @@ pub fn dispatch(level: SimdLevel, kernel: &mut impl Kernel) {
     }
 }
 
+/// # Safety
+/// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn run_avx2(kernel: &mut impl Kernel) {
     kernel.run::<x86::V8>();
 }
 
+/// # Safety
+/// The CPU has AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn run_avx512(kernel: &mut impl Kernel) {
@@ -147,6 +151,14 @@ pub trait Lanes: Copy {
     /// # Safety
     /// `p .. p + W` writable.
     unsafe fn store(self, p: *mut f32);
+    /// The first `W` values of `v` (which must hold them: checked), read
+    /// through a pointer that covers them all.
+    #[inline(always)]
+    fn from_slice(v: &[f32]) -> Self {
+        let v = &v[..Self::W];
+        // SAFETY: `v` holds `W` values, and its pointer may read all of them.
+        unsafe { Self::load(v.as_ptr()) }
+    }
     /// True when [`Lanes::unzip`] and [`Lanes::zip`] exist (8 and 16 lanes).
     const UNZIP: bool = false;
     /// Splits the `2W` values of `lo` then `hi` into those at positions `p`
@@ -307,6 +319,7 @@ const fn permutes8() -> [[([i32; 8], [i32; 8]); 4]; 3] {
 /// The tables of [`permutes8`].
 pub(crate) static PERMUTES8: [[([i32; 8], [i32; 8]); 4]; 3] = permutes8();
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Lanes`, the caller's.
 impl Lanes for f32 {
     const W: usize = 1;
     type M = bool;
@@ -411,6 +424,16 @@ mod x86 {
     //! SSE2 (baseline on x86-64), AVX2 and AVX-512F lanes. The AVX types
     //! are only made inside `run_avx2`/`run_avx512`, whose target features
     //! these inlined methods then run under.
+    //!
+    //! SAFETY, for every `unsafe` block and `unsafe fn` in this module (one
+    //! family of one-intrinsic wrappers, hence no comment on each): an
+    //! arithmetic, compare or shuffle intrinsic needs only its target
+    //! feature, which the type's existence proves (SSE2 is baseline; `V8`
+    //! and `V16` are made only under `run_avx2`/`run_avx512`, which
+    //! `dispatch` calls only when `detect` found the feature); a load,
+    //! store, gather or scatter also needs its addresses valid, which is the
+    //! contract of the `Lanes` method it implements (stated on the trait)
+    //! and so its caller's.
     #![allow(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
     use super::Lanes;

@@ -9,6 +9,13 @@
 //! only `out_count`/`out_size` of `BUFFER_TOO_SMALL` get the needed count),
 //! (c) the world's state hash unchanged, (d) a `sinew_last_error_message` that
 //! starts with the function's name.
+//!
+//! SAFETY, for every `unsafe` block in this file without a comment of its
+//! own (all are calls into the C API): the world is one from
+//! `sinew_world_create` not yet destroyed, and each pointer is NULL or
+//! points to a live local or array holding at least the count passed, or is
+//! one of the deliberately bad pointers (NULL with a count, misaligned) that
+//! the API checks and refuses before it reads or writes through it.
 
 use sinew::ffi::*;
 use std::ffi::{CStr, c_char};
@@ -1411,4 +1418,25 @@ fn cloth_grid_plane_lays_the_grid_flat_or_is_refused() {
     });
     assert!(last_error().contains("plane 2 is not a SINEW_GRID_PLANE_* value"), "{}", last_error());
     assert_eq!(id, BODY_SENTINEL);
+}
+
+/// Issue 29: `sinew_body_set_material` made a reference from `material`
+/// before it checked its alignment (undefined behaviour even when refused).
+/// Now a misaligned material is refused before it is read, and the body
+/// keeps the material it had.
+#[test]
+fn a_misaligned_material_is_refused_before_it_is_read() {
+    let w = TestWorld::new();
+    let body = w.body(2);
+    let good = SinewMaterial { friction: 0.7, dynamic_friction: 0.5, restitution: 0.1, combine: 0 };
+    changes(&w, || unsafe { sinew_body_set_material(w.0, body, &good) });
+    // Four materials' worth of bytes, the second copy starting one byte in.
+    let mut raw = [0u32; 12];
+    let misaligned = raw.as_mut_ptr().cast::<u8>().wrapping_add(1).cast::<SinewMaterial>();
+    // SAFETY: `raw` holds 48 bytes, the material 16 from byte 1.
+    unsafe { misaligned.write_unaligned(SinewMaterial { friction: 0.2, ..good }) };
+    refused(w.0, "sinew_body_set_material", SINEW_RESULT_INVALID_ARGUMENT, || unsafe {
+        sinew_body_set_material(w.0, body, misaligned)
+    });
+    assert!(last_error().contains("not aligned"), "{}", last_error());
 }

@@ -12,6 +12,13 @@
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
 //! `SINEW_FUZZ_CHECK_EVERY=1` checks the snapshot after every call, to find
 //! the call that broke one (messages name the call's arm in `call`).
+//!
+//! SAFETY, for every `unsafe` block in this file without a comment of its
+//! own (all are calls into the C API): the world is one from
+//! `sinew_world_create` not yet destroyed, and each pointer is NULL or
+//! points to a live local or array holding at least the count passed, or is
+//! one of the deliberately bad pointers (NULL with a count, misaligned) that
+//! the API checks and refuses before it reads or writes through it.
 
 mod common;
 

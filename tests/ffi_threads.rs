@@ -5,6 +5,13 @@
 //! one world for 0.5 s, 2 s with `SINEW_LONG_TESTS=1`; four worlds stepping
 //! in parallel); and the panic boundary, where a panic poisons its world
 //! and only its world.
+//!
+//! SAFETY, for every `unsafe` block in this file without a comment of its
+//! own (all are calls into the C API): the world is one from
+//! `sinew_world_create` not yet destroyed, and each pointer is NULL or
+//! points to a live local or array holding at least the count passed, or is
+//! one of the deliberately bad pointers (NULL with a count, misaligned) that
+//! the API checks and refuses before it reads or writes through it.
 
 mod common;
 

@@ -24,15 +24,18 @@ unsafe impl GlobalAlloc for Counting {
         if WATCHING.with(|w| w.get()) {
             COUNT.with(|c| c.set(c.get() + 1));
         }
+        // SAFETY: the caller's contract, passed on unchanged.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on unchanged.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if WATCHING.with(|w| w.get()) {
             COUNT.with(|c| c.set(c.get() + 1));
         }
+        // SAFETY: the caller's contract, passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }

@@ -104,18 +104,15 @@ impl<B: Fn(usize) -> Bound, F: FnMut(&mut ParticlesMut, usize)> Kernel for Sweep
         let whole = n - n % V::W;
         let half = V::splat(0.5);
         for start in (0..whole).step_by(V::W) {
-            // SAFETY: `start + W <= n`, the columns' length.
-            let (x, y, z, px, py, pz) = unsafe {
-                let p = &self.p;
-                (
-                    V::load(&p.x[start]),
-                    V::load(&p.y[start]),
-                    V::load(&p.z[start]),
-                    V::load(&p.px[start]),
-                    V::load(&p.py[start]),
-                    V::load(&p.pz[start]),
-                )
-            };
+            let p = &self.p;
+            let (x, y, z, px, py, pz) = (
+                V::from_slice(&p.x[start..]),
+                V::from_slice(&p.y[start..]),
+                V::from_slice(&p.z[start..]),
+                V::from_slice(&p.px[start..]),
+                V::from_slice(&p.py[start..]),
+                V::from_slice(&p.pz[start..]),
+            );
             // The path's middle and half its length, widened by the
             // particles' radius, the sweep's back-off and slack.
             let (mx, my, mz) = (x.add(px).mul(half), y.add(py).mul(half), z.add(pz).mul(half));
@@ -171,9 +168,8 @@ impl<F: FnMut(&mut ParticlesMut, usize)> Kernel for Near<'_, '_, F> {
         let whole = n - n % V::W;
         let r = self.radius;
         for start in (0..whole).step_by(V::W) {
-            // SAFETY: `start + W <= n`, the columns' length.
-            let (x, y, z) =
-                unsafe { (V::load(&self.p.x[start]), V::load(&self.p.y[start]), V::load(&self.p.z[start])) };
+            let p = &self.p;
+            let (x, y, z) = (V::from_slice(&p.x[start..]), V::from_slice(&p.y[start..]), V::from_slice(&p.z[start..]));
             let may = match self.bound {
                 Bound::HalfSpace { normal, offset } => {
                     // Inside when normal . x - offset < r; the slack covers

@@ -309,7 +309,7 @@ impl DistanceSet {
                 if set.serial[k] || (chunks as usize) < PARALLEL_CHUNKS {
                     simd::dispatch(level, &mut pass(Part::Batch(k, 0..chunks)));
                 } else {
-                    workers.run(chunks, MIN_RANGE_CHUNKS, &|range, _| {
+                    workers.run_claimed(chunks, MIN_RANGE_CHUNKS, &|range, _| {
                         simd::dispatch(level, &mut pass(Part::Batch(k, range)));
                     });
                 }
@@ -407,7 +407,8 @@ enum Stage {
 struct Shared(*mut f32);
 
 // SAFETY: within a particle-disjoint batch no two chunks write the same
-// element, and batches are separated by `Workers::run` returning.
+// element, each chunk runs once (`run_claimed` refuses a chunk handed out
+// twice before it runs), and batches are separated by `run_claimed` returning.
 unsafe impl Send for Shared {}
 // SAFETY: as above.
 unsafe impl Sync for Shared {}
@@ -553,6 +554,7 @@ trait Access {
     }
 }
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Access`, the caller's.
 impl Access for Chunk {
     #[inline(always)]
     unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
@@ -599,6 +601,7 @@ impl Contiguous {
     }
 }
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Access`, the caller's.
 impl Access for Contiguous {
     #[inline(always)]
     unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
@@ -630,6 +633,7 @@ struct Runs {
     r: usize,
 }
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Access`, the caller's.
 impl Access for Runs {
     #[inline(always)]
     unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
@@ -666,6 +670,7 @@ struct Blocks {
     d: usize,
 }
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Access`, the caller's.
 impl Access for Blocks {
     #[inline(always)]
     unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {
@@ -725,6 +730,7 @@ impl BlockRuns {
     }
 }
 
+// SAFETY (its `unsafe fn`s): the contracts stated on `Access`, the caller's.
 impl Access for BlockRuns {
     #[inline(always)]
     unsafe fn get<V: Lanes>(&self, of: Of, v: Shared) -> V {

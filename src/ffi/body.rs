@@ -1,7 +1,8 @@
 //! `sinew_body_*`: particle bodies, sticks, targets, motion control, readback.
 
 use super::boundary::{
-    Failure, SinewWorld, checked_out, checked_slice, optional_out, read_into, read_with, vec3s_as_arrays, world_ref,
+    Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, read_into, read_with, vec3s_as_arrays,
+    world_ref,
 };
 use super::collider::{SINEW_COMBINE_AVERAGE, SinewMaterial};
 use super::types::*;
@@ -62,13 +63,17 @@ pub unsafe extern "C" fn sinew_body_create_particles(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_create_particles", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `positions` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let positions = unsafe { checked_slice(positions, count as usize, "positions") }?;
         let inv_masses = if inv_masses.is_null() {
             None
         } else {
+            // SAFETY: `inv_masses` is NULL or valid for reads of `count` elements (the `ffi` contract).
             Some(unsafe { checked_slice(inv_masses, count as usize, "inv_masses") }?)
         };
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         let positions: Vec<Vec3> = positions.iter().map(|&p| p.into()).collect();
         let id = world.write(|w| Ok(w.create_particles(&positions, inv_masses)?))?;
@@ -84,6 +89,7 @@ pub unsafe extern "C" fn sinew_body_create_particles(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_body_destroy(world: *mut SinewWorld, body: SinewBodyId) -> SinewResult {
     ffi_boundary!("sinew_body_destroy", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.destroy_body(body.into())?))
     })
@@ -95,6 +101,7 @@ pub unsafe extern "C" fn sinew_body_destroy(world: *mut SinewWorld, body: SinewB
 pub unsafe extern "C" fn sinew_body_is_valid(world: *const SinewWorld, body: SinewBodyId) -> SinewBool {
     let mut valid = 0;
     let _ = ffi_boundary!("sinew_body_is_valid", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         valid = world.read(|w| Ok(w.is_valid_body(body.into()) as SinewBool))?;
         Ok(())
@@ -126,8 +133,11 @@ pub unsafe extern "C" fn sinew_body_attach_to_frame(
     out_frame: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_attach_to_frame", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `particles` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let particles = unsafe { checked_slice(particles, count as usize, "particles") }?;
+        // SAFETY: `out_frame` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_frame, "out_frame") }?;
         let (p, q) = (frame.position.into(), frame.rotation.into());
         *out = world.write(|w| Ok(w.attach_to_frame(body.into(), particles, p, q)?))?;
@@ -148,6 +158,7 @@ pub unsafe extern "C" fn sinew_body_set_frame(
     transform: SinewTransform,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_frame", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         let (p, q) = (transform.position.into(), transform.rotation.into());
         world.write(|w| Ok(w.set_frame(body.into(), frame, p, q)?))
@@ -167,7 +178,9 @@ pub unsafe extern "C" fn sinew_body_is_sleeping(
     out_sleeping: *mut SinewBool,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_is_sleeping", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_sleeping` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_sleeping, "out_sleeping") }?;
         *out = world.read(|w| Ok(w.is_sleeping(body.into())?))? as SinewBool;
         Ok(())
@@ -185,6 +198,7 @@ pub unsafe extern "C" fn sinew_body_set_sleeping(
     sleeping: SinewBool,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_sleeping", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         if sleeping > 1 {
             return Err(Failure::invalid(format!("sleeping must be 0 or 1, got {sleeping}")));
@@ -203,7 +217,9 @@ pub unsafe extern "C" fn sinew_body_particle_count(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_particle_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_count, "out_count") }?;
         *out = world.read(|w| Ok(w.particle_count(body.into())?))?;
         Ok(())
@@ -226,7 +242,9 @@ pub unsafe extern "C" fn sinew_body_add_distance_constraints(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_add_distance_constraints", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `constraints` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let cs = unsafe { checked_slice(constraints, count as usize, "constraints") }?;
         let cs: Vec<DistanceConstraint> = cs
             .iter()
@@ -248,6 +266,7 @@ pub unsafe extern "C" fn sinew_body_set_distance_method(
     method: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_distance_method", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         let method = DistanceMethod::from_u32(method)
             .ok_or_else(|| Failure::invalid(format!("unknown distance method {method}")))?;
@@ -266,6 +285,7 @@ pub unsafe extern "C" fn sinew_body_set_particle_radius(
     radius: f32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_particle_radius", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_particle_radius(body.into(), radius)?))
     })
@@ -288,7 +308,9 @@ pub unsafe extern "C" fn sinew_body_set_targets(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_targets", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `targets` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let ts = unsafe { checked_slice(targets, count as usize, "targets") }?;
         let ts: Vec<Target> = ts
             .iter()
@@ -309,6 +331,7 @@ pub unsafe extern "C" fn sinew_body_set_targets(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_body_clear_targets(world: *mut SinewWorld, body: SinewBodyId) -> SinewResult {
     ffi_boundary!("sinew_body_clear_targets", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.clear_targets(body.into())?))
     })
@@ -332,7 +355,9 @@ pub unsafe extern "C" fn sinew_body_set_positions(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_positions", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `positions` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let v = vectors(unsafe { checked_slice(positions, count as usize, "positions") }?);
         world.write(|w| Ok(w.set_positions(body.into(), first, &v)?))
     })
@@ -354,7 +379,9 @@ pub unsafe extern "C" fn sinew_body_move_particles(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_move_particles", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `offsets` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let v = vectors(unsafe { checked_slice(offsets, count as usize, "offsets") }?);
         world.write(|w| Ok(w.move_particles(body.into(), first, &v)?))
     })
@@ -378,7 +405,9 @@ pub unsafe extern "C" fn sinew_body_set_velocities(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_velocities", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `velocities` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let v = vectors(unsafe { checked_slice(velocities, count as usize, "velocities") }?);
         world.write(|w| Ok(w.set_velocities(body.into(), first, &v)?))
     })
@@ -402,7 +431,9 @@ pub unsafe extern "C" fn sinew_body_apply_forces(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_apply_forces", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `forces` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let f = vectors(unsafe { checked_slice(forces, count as usize, "forces") }?);
         world.write(|w| Ok(w.apply_forces(body.into(), first, &f)?))
     })
@@ -422,7 +453,9 @@ pub unsafe extern "C" fn sinew_body_set_inv_masses(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_inv_masses", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `inv_masses` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let v = unsafe { checked_slice(inv_masses, count as usize, "inv_masses") }?.to_vec();
         world.write(|w| Ok(w.set_inv_masses(body.into(), first, &v)?))
     })
@@ -436,6 +469,10 @@ enum Quantity {
 }
 
 /// Shared by the per-particle vector readbacks.
+///
+/// # Safety
+/// `world` is NULL or a world, `out` NULL or valid for writes of
+/// `capacity` vectors, `out_count` NULL or valid for a write.
 unsafe fn read_vectors(
     world: *const SinewWorld,
     body: SinewBodyId,
@@ -444,17 +481,21 @@ unsafe fn read_vectors(
     out_count: *mut u32,
     quantity: Quantity,
 ) -> Result<(), Failure> {
+    // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
     let world = unsafe { world_ref(world) }?;
+    // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
     let out_count = unsafe { optional_out(out_count, "out_count") }?;
     world.read(|w| {
         let id = BodyId::from(body);
         match quantity {
             Quantity::Positions => {
                 let columns = w.position_columns(id)?;
+                // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
                 unsafe {
                     read_with(out, capacity, out_count, columns.len(), |o| columns.interleave(vec3s_as_arrays(o)))
                 }
             }
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
             Quantity::Velocities => unsafe {
                 read_into(out, capacity, out_count, w.velocities(id)?.map(SinewVec3::from))
             },
@@ -478,6 +519,7 @@ pub unsafe extern "C" fn sinew_body_read_positions(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_read_positions", {
+        // SAFETY: `world` is NULL or a world, `out` NULL or valid for writes of `capacity` (the `ffi` contract).
         unsafe { read_vectors(world, body, out, capacity, out_count, Quantity::Positions) }
     })
 }
@@ -497,6 +539,7 @@ pub unsafe extern "C" fn sinew_body_read_velocities(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_read_velocities", {
+        // SAFETY: `world` is NULL or a world, `out` NULL or valid for writes of `capacity` (the `ffi` contract).
         unsafe { read_vectors(world, body, out, capacity, out_count, Quantity::Velocities) }
     })
 }
@@ -515,11 +558,16 @@ pub unsafe extern "C" fn sinew_body_set_material(
     material: *const SinewMaterial,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_material", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
-        let material = match unsafe { material.as_ref() } {
-            None => None,
-            Some(_) if !material.is_aligned() => return Err(Failure::invalid("material is not aligned")),
-            Some(m) => Some(SinewMaterial { combine: SINEW_COMBINE_AVERAGE, ..*m }.to_core()?),
+        let material = if material.is_null() {
+            None
+        } else {
+            // SAFETY: non-NULL, so valid for reads of a material (the
+            // `ffi` contract); `checked_ref` refuses it misaligned before
+            // making the reference.
+            let m = unsafe { checked_ref(material, "material") }?;
+            Some(SinewMaterial { combine: SINEW_COMBINE_AVERAGE, ..*m }.to_core()?)
         };
         world.write(|w| Ok(w.set_body_material(body.into(), material)?))
     })
@@ -540,6 +588,7 @@ pub unsafe extern "C" fn sinew_body_set_collision_filter(
     mask: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_set_collision_filter", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_body_filter(body.into(), crate::Filter { layer, mask })?))
     })
@@ -576,7 +625,9 @@ pub unsafe extern "C" fn sinew_body_add_collision_sticks(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_add_collision_sticks", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `sticks` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let sticks = unsafe { checked_slice(sticks, count as usize, "sticks") }?;
         let sticks: Vec<crate::CollisionStick> =
             sticks.iter().map(|s| crate::CollisionStick { a: s.a, b: s.b, radius: s.radius }).collect();

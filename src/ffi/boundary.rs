@@ -125,13 +125,20 @@ impl SinewWorld {
         self.magic = 0;
     }
 
-    fn check_poison(&self) -> Result<(), Failure> {
+    /// `WORLD_LOCKED` when this thread is inside a step of this world (a
+    /// task or task callback): the step holds the world's lock.
+    pub(crate) fn refuse_inside_step(&self) -> Result<(), Failure> {
         if BUSY_WITH.with(|b| b.get()) == self as *const SinewWorld as usize {
             return Err(Failure::new(
                 SINEW_RESULT_WORLD_LOCKED,
                 "called from inside a step of this world (a task or task callback); call it after the step returns",
             ));
         }
+        Ok(())
+    }
+
+    fn check_poison(&self) -> Result<(), Failure> {
+        self.refuse_inside_step()?;
         if self.poisoned.load(Ordering::Acquire) {
             return Err(Failure::new(SINEW_RESULT_POISONED, "an earlier panic left this world unusable; destroy it"));
         }
@@ -167,6 +174,7 @@ impl SinewWorld {
 /// # Safety
 /// `world` is NULL or points to memory readable as a `SinewWorld`.
 pub(crate) unsafe fn world_ref<'a>(world: *const SinewWorld) -> Result<&'a SinewWorld, Failure> {
+    // SAFETY: `world` is NULL or valid for reads (the `ffi` contract).
     let w = unsafe { checked_ref(world, "world") }?;
     if w.magic != WORLD_MAGIC {
         return Err(Failure::invalid("world is not a live SinewWorld (destroyed, or not a world)"));
@@ -185,6 +193,7 @@ pub(crate) unsafe fn checked_ref<'a, T>(p: *const T, what: &str) -> Result<&'a T
     if !p.is_aligned() {
         return Err(Failure::invalid(format!("{what} is not aligned for its type")));
     }
+    // SAFETY: non-NULL and aligned (checked), valid for reads (the caller's).
     Ok(unsafe { &*p })
 }
 
@@ -199,6 +208,8 @@ pub(crate) unsafe fn checked_out<'a, T>(p: *mut T, what: &str) -> Result<&'a mut
     if !p.is_aligned() {
         return Err(Failure::invalid(format!("{what} is not aligned for its type")));
     }
+    // SAFETY: non-NULL and aligned (checked), valid for writes (the caller's);
+    // the caller's buffers do not overlap (the `ffi` contract).
     Ok(unsafe { &mut *p })
 }
 
@@ -219,6 +230,8 @@ pub(crate) unsafe fn checked_slice<'a, T>(p: *const T, count: usize, what: &str)
     if count.checked_mul(size_of::<T>()).is_none_or(|b| b > isize::MAX as usize) {
         return Err(Failure::invalid(format!("{what}: count {count} is too large")));
     }
+    // SAFETY: non-NULL, aligned and at most `isize::MAX` bytes (checked),
+    // valid for reads of `count` elements (the caller's).
     Ok(unsafe { std::slice::from_raw_parts(p, count) })
 }
 
@@ -254,6 +267,9 @@ pub(crate) unsafe fn readback<'a, T>(
         ));
     }
     store_count();
+    // SAFETY: non-NULL and aligned (checked), valid for writes of
+    // `capacity >= needed` elements (the caller's), overlapping no other
+    // buffer of the call (the `ffi` contract).
     Ok(Some(unsafe { std::slice::from_raw_parts_mut(out, needed) }))
 }
 
@@ -297,6 +313,7 @@ pub(crate) unsafe fn read_with<T>(
             *c = n as u32;
         }
     };
+    // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
     if let Some(out) = unsafe { readback(out, capacity as usize, n, store) }? {
         fill(out);
     }
@@ -321,5 +338,6 @@ pub(crate) unsafe fn optional_out<'a, T>(p: *mut T, what: &str) -> Result<Option
     if p.is_null() {
         return Ok(None);
     }
+    // SAFETY: `p` is NULL or valid for writes (the `ffi` contract).
     unsafe { checked_out(p, what) }.map(Some)
 }

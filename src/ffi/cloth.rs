@@ -223,8 +223,11 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_create_grid", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         if d.internal_cookie != GRID_COOKIE {
             return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
@@ -297,26 +300,33 @@ pub unsafe extern "C" fn sinew_cloth_create(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_create", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         if d.internal_cookie != MESH_COOKIE {
             return Err(Failure::invalid("def was not made by sinew_default_cloth_mesh_def() (zero-initialised?)"));
         }
         let n = d.vertex_count as usize;
+        // SAFETY: `d.vertices` is NULL or valid for reads of `n` elements (the `ffi` contract).
         let vertices = unsafe { checked_slice(d.vertices, n, "def.vertices") }?;
         let triangles = (d.triangle_count as usize)
             .checked_mul(3)
             .ok_or_else(|| Failure::invalid("triangle_count is too large"))?;
+        // SAFETY: `d.indices` is NULL or valid for reads of `triangles` elements (the `ffi` contract).
         let indices = unsafe { checked_slice(d.indices, triangles, "def.indices") }?;
         let inv_masses = if d.inv_masses.is_null() {
             None
         } else {
+            // SAFETY: `d.inv_masses` is NULL or valid for reads of `n` elements (the `ffi` contract).
             Some(unsafe { checked_slice(d.inv_masses, n, "def.inv_masses") }?)
         };
         let pinned: Option<Vec<bool>> = if d.pin_mask.is_null() {
             None
         } else {
+            // SAFETY: `d.pin_mask` is NULL or valid for reads of `n` elements (the `ffi` contract).
             Some(unsafe { checked_slice(d.pin_mask, n, "def.pin_mask") }?.iter().map(|&b| b != 0).collect())
         };
         let vertices: Vec<Vec3> = vertices.iter().map(|&v| v.into()).collect();
@@ -354,10 +364,13 @@ pub unsafe extern "C" fn sinew_cloth_read_normals(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_read_normals", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let normals = w.cloth_normals(body.into())?;
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
             unsafe { read_into(out, capacity, out_count, normals.into_iter().map(SinewVec3::from)) }
         })
     })
@@ -374,7 +387,9 @@ pub unsafe extern "C" fn sinew_cloth_vertex_count(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_vertex_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_count, "out_count") }?;
         *out = world.read(|w| Ok(w.cloth_vertex_count(body.into())?))?;
         Ok(())
@@ -395,10 +410,13 @@ pub unsafe extern "C" fn sinew_cloth_read_vertex_map(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_read_vertex_map", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let map = w.cloth_vertex_map(body.into())?;
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
             unsafe { read_into(out, capacity, out_count, map.iter().copied()) }
         })
     })
@@ -432,7 +450,9 @@ pub unsafe extern "C" fn sinew_cloth_write_vertices(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_write_vertices", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
         for (p, stride, what) in
             [(positions, position_stride, "position_stride"), (normals, normal_stride, "normal_stride")]
@@ -499,8 +519,11 @@ pub unsafe extern "C" fn sinew_body_get_bounds(
     out_max: *mut SinewVec3,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_get_bounds", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_min` is NULL or valid for writes (the `ffi` contract).
         let lo = unsafe { super::boundary::optional_out(out_min, "out_min") }?;
+        // SAFETY: `out_max` is NULL or valid for writes (the `ffi` contract).
         let hi = unsafe { super::boundary::optional_out(out_max, "out_max") }?;
         let (a, b) = world.read(|w| Ok(w.body_bounds(body.into())?))?;
         if let Some(lo) = lo {
@@ -524,6 +547,7 @@ pub unsafe extern "C" fn sinew_cloth_set_wind(
     wind: SinewVec3,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_wind", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_cloth_wind(body.into(), wind.into())?))
     })
@@ -541,6 +565,7 @@ pub unsafe extern "C" fn sinew_cloth_set_aerodynamics(
     lift: f32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_aerodynamics", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_cloth_aerodynamics(body.into(), drag, lift)?))
     })
@@ -559,6 +584,7 @@ pub unsafe extern "C" fn sinew_cloth_set_collision(
     cloth_collision: SinewBool,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_collision", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         let (s, c) = (boolean(self_collision, "self_collision")?, boolean(cloth_collision, "cloth_collision")?);
         world.write(|w| Ok(w.set_cloth_collision(body.into(), s, c)?))
@@ -584,8 +610,11 @@ pub unsafe extern "C" fn sinew_cloth_set_skin(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_skin", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `positions` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let p = unsafe { checked_slice(positions, count as usize, "positions") }?;
+        // SAFETY: `normals` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let n = unsafe { checked_slice(normals, count as usize, "normals") }?;
         let p: Vec<Vec3> = p.iter().map(|&v| v.into()).collect();
         let n: Vec<Vec3> = n.iter().map(|&v| v.into()).collect();
@@ -612,11 +641,14 @@ pub unsafe extern "C" fn sinew_cloth_set_max_distances(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_set_max_distances", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `max_distances` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let m = unsafe { checked_slice(max_distances, count as usize, "max_distances") }?;
         let b = if backstops.is_null() {
             None
         } else {
+            // SAFETY: `backstops` is NULL or valid for reads of `count` elements (the `ffi` contract).
             Some(unsafe { checked_slice(backstops, count as usize, "backstops") }?)
         };
         world.write(|w| Ok(w.set_cloth_max_distances(body.into(), m, b)?))

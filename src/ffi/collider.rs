@@ -195,12 +195,15 @@ fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
         }
         SINEW_SHAPE_PLANE => ColliderShape::Plane { normal: d.normal.into(), offset: d.offset },
         SINEW_SHAPE_CONVEX => {
+            // SAFETY: `d.points` is NULL or valid for reads of `d.point_count` elements (the `ffi` contract).
             let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
             let points: Vec<Vec3> = points.iter().map(|&p| p.into()).collect();
             ColliderShape::convex(&points)?
         }
         SINEW_SHAPE_MESH => {
+            // SAFETY: `d.points` is NULL or valid for reads of `d.point_count` elements (the `ffi` contract).
             let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
+            // SAFETY: `d.indices` is NULL or valid for reads of `d.index_count as usize` elements (the `ffi` contract).
             let indices = unsafe { checked_slice(d.indices, d.index_count as usize, "def.indices") }?;
             let points: Vec<Vec3> = points.iter().map(|&p| p.into()).collect();
             ColliderShape::mesh(&points, indices)?
@@ -209,10 +212,12 @@ fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
             let n = (d.columns as usize)
                 .checked_mul(d.rows as usize)
                 .ok_or_else(|| Failure::invalid("columns * rows overflows"))?;
+            // SAFETY: `d.heights` is NULL or valid for reads of `n` elements (the `ffi` contract).
             let heights = unsafe { checked_slice(d.heights, n, "def.heights") }?;
             ColliderShape::heightfield(d.columns, d.rows, d.cell_size_x, d.cell_size_z, heights)?
         }
         SINEW_SHAPE_COMPOUND if top => {
+            // SAFETY: `d.children` is NULL or valid for reads of `d.child_count` elements (the `ffi` contract).
             let parts = unsafe { checked_slice(d.children, d.child_count as usize, "def.children") }?;
             let mut children = Vec::with_capacity(parts.len());
             for (k, c) in parts.iter().enumerate() {
@@ -257,8 +262,11 @@ pub unsafe extern "C" fn sinew_collider_create(
     out_collider: *mut SinewColliderId,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_create", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_collider` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_collider, "out_collider") }?;
         let shape = shape_of(d, true)?;
         let material = d.material.to_core()?;
@@ -282,6 +290,7 @@ pub unsafe extern "C" fn sinew_collider_set_material(
     material: SinewMaterial,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_set_material", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         let material = material.to_core()?;
         world.write(|w| Ok(w.set_collider_material(collider.into(), material)?))
@@ -298,7 +307,9 @@ pub unsafe extern "C" fn sinew_collider_get_material(
     out_material: *mut SinewMaterial,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_get_material", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_material` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_material, "out_material") }?;
         *out = world.read(|w| Ok(w.collider_material(collider.into())?))?.into();
         Ok(())
@@ -318,6 +329,7 @@ pub unsafe extern "C" fn sinew_collider_set_filter(
     mask: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_set_filter", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_collider_filter(collider.into(), Filter { layer, mask })?))
     })
@@ -331,7 +343,9 @@ fn create(
     friction: f32,
     out: *mut SinewColliderId,
 ) -> Result<(), super::boundary::Failure> {
+    // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
     let world = unsafe { world_ref(world) }?;
+    // SAFETY: `out` is NULL or valid for writes (the `ffi` contract).
     let out = unsafe { checked_out(out, "out_collider") }?;
     let id = world.write(|w| Ok(w.create_collider(shape, position, rotation, friction)?))?;
     *out = id.into();
@@ -433,6 +447,7 @@ pub unsafe extern "C" fn sinew_collider_set_transform(
     transform: SinewTransform,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_set_transform", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| {
             Ok(w.set_collider_transform(collider.into(), transform.position.into(), transform.rotation.into())?)
@@ -450,7 +465,9 @@ pub unsafe extern "C" fn sinew_collider_get_transform(
     out_transform: *mut SinewTransform,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_get_transform", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_transform` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_transform, "out_transform") }?;
         let (p, q) = world.read(|w| Ok(w.collider_transform(collider.into())?))?;
         *out = SinewTransform { position: p.into(), rotation: q.into() };
@@ -464,6 +481,7 @@ pub unsafe extern "C" fn sinew_collider_get_transform(
 pub unsafe extern "C" fn sinew_collider_is_valid(world: *const SinewWorld, collider: SinewColliderId) -> SinewBool {
     let mut valid = 0;
     let _ = ffi_boundary!("sinew_collider_is_valid", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         valid = world.read(|w| Ok(w.is_valid_collider(collider.into()) as SinewBool))?;
         Ok(())
@@ -477,6 +495,7 @@ pub unsafe extern "C" fn sinew_collider_is_valid(world: *const SinewWorld, colli
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_collider_destroy(world: *mut SinewWorld, collider: SinewColliderId) -> SinewResult {
     ffi_boundary!("sinew_collider_destroy", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.destroy_collider(collider.into())?))
     })

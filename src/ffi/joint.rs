@@ -33,7 +33,9 @@ pub unsafe extern "C" fn sinew_joint_create(
     out_joint: *mut SinewJointId,
 ) -> SinewResult {
     ffi_boundary!("sinew_joint_create", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_joint` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_joint, "out_joint") }?;
         let joint =
             Joint { body_a: body_a.into(), particle_a, body_b: body_b.into(), particle_b, rest_length, compliance };
@@ -49,6 +51,7 @@ pub unsafe extern "C" fn sinew_joint_create(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_joint_destroy(world: *mut SinewWorld, joint: SinewJointId) -> SinewResult {
     ffi_boundary!("sinew_joint_destroy", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.destroy_joint(joint.into())?))
     })
@@ -60,6 +63,7 @@ pub unsafe extern "C" fn sinew_joint_destroy(world: *mut SinewWorld, joint: Sine
 pub unsafe extern "C" fn sinew_joint_is_valid(world: *const SinewWorld, joint: SinewJointId) -> SinewBool {
     let mut valid = 0;
     let _ = ffi_boundary!("sinew_joint_is_valid", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         valid = world.read(|w| Ok(w.is_valid_joint(joint.into()) as SinewBool))?;
         Ok(())

@@ -11,10 +11,15 @@
 //! values whose generation is unique in the process, enum-like inputs arrive as
 //! `uint32_t` and are checked.
 //!
-//! Safety, for every `unsafe extern "C"` function here: a non-NULL pointer
-//! must be valid for the reads or writes its documentation states (a world
-//! from `sinew_world_create` not yet destroyed; arrays of at least the given
-//! count). NULL, misalignment, bad ids and bad values are checked and refused.
+//! Safety, for every `unsafe extern "C"` function here (the `ffi` contract
+//! the `// SAFETY:` comments cite): a non-NULL pointer must be valid for the
+//! reads or writes its documentation states (a world from
+//! `sinew_world_create` not yet destroyed; arrays of at least the given
+//! count), and a buffer the call writes must not overlap any other pointer
+//! argument of the call (as if each were `restrict`: sinew holds the output
+//! as `&mut` while it reads the inputs). NULL, misalignment, bad ids and
+//! bad values are checked and refused. Callbacks (the engine's task system)
+//! must not unwind into sinew.
 #![allow(clippy::missing_safety_doc)]
 
 #[macro_use]
@@ -58,6 +63,7 @@ pub mod testing {
     /// `world` is NULL or a live world.
     pub unsafe fn panic_inside_step(world: *mut SinewWorld) -> SinewResult {
         ffi_boundary!("panic_inside_step", {
+            // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
             let world = unsafe { world_ref(world) }?;
             world.write(|_| -> Result<(), _> { panic!("deliberate test panic") })
         })

@@ -76,10 +76,13 @@ pub unsafe extern "C" fn sinew_world_read_contacts(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_read_contacts", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let count = unsafe { optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let all: Vec<SinewContact> = w.contacts().map(SinewContact::from).collect();
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
             unsafe { read_into(out, capacity, count, all.into_iter()) }
         })
     })
@@ -214,7 +217,9 @@ pub unsafe extern "C" fn sinew_world_raycast(
     out_hit: *mut SinewRayHit,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_raycast", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_hit` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_hit, "out_hit") }?;
         let hit = world.read(|w| Ok(w.raycast(origin.into(), direction.into(), max_distance, mask)?))?;
         *out = hit.map(SinewRayHit::from).unwrap_or_default();
@@ -238,7 +243,9 @@ pub unsafe extern "C" fn sinew_world_raycast_colliders(
     out_hit: *mut SinewColliderHit,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_raycast_colliders", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_hit` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_hit, "out_hit") }?;
         let hit = world.read(|w| Ok(w.raycast_colliders(origin.into(), direction.into(), max_distance, mask)?))?;
         *out = hit.map(SinewColliderHit::from).unwrap_or_default();
@@ -261,7 +268,9 @@ pub unsafe extern "C" fn sinew_world_nearest_particle(
     out_hit: *mut SinewParticleHit,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_nearest_particle", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_hit` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_hit, "out_hit") }?;
         let hit = world.read(|w| Ok(w.nearest_particle(point.into(), max_distance, mask)?))?;
         *out = hit.map(SinewParticleHit::from).unwrap_or_default();
@@ -284,7 +293,9 @@ pub unsafe extern "C" fn sinew_body_apply_hit_impulse(
     impulse: SinewVec3,
 ) -> SinewResult {
     ffi_boundary!("sinew_body_apply_hit_impulse", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `hit` is NULL or valid for reads (the `ffi` contract).
         let h = unsafe { checked_ref(hit, "hit") }?;
         if h.hit != 1 {
             return Err(Failure::invalid("hit.hit is not 1: the ray missed"));

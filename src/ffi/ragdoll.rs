@@ -143,8 +143,11 @@ pub unsafe extern "C" fn sinew_ragdoll_create(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_create", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         if d.internal_cookie != RAGDOLL_COOKIE {
             return Err(Failure::invalid("def was not made by sinew_default_ragdoll_def() (zero-initialised?)"));
@@ -156,6 +159,7 @@ pub unsafe extern "C" fn sinew_ragdoll_create(
                 d.bone_count
             ))));
         }
+        // SAFETY: `d.bones` is NULL or valid for reads of `d.bone_count as usize` elements (the `ffi` contract).
         let bones = unsafe { checked_slice(d.bones, d.bone_count as usize, "def.bones") }?;
         let bones = bones.iter().enumerate().map(|(b, bone)| bone_of(b, bone)).collect::<Result<Vec<_>, _>>()?;
         let id = world.write(|w| Ok(w.create_ragdoll(&RagdollDef { bones })?))?;
@@ -186,7 +190,9 @@ pub unsafe extern "C" fn sinew_ragdoll_create_humanoid(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_create_humanoid", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         let id = world.write(|w| Ok(w.create_humanoid(root.position.into(), root.rotation.into(), height)?))?;
         *out = id.into();
@@ -205,7 +211,9 @@ pub unsafe extern "C" fn sinew_ragdoll_bone_count(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_bone_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_count, "out_count") }?;
         *out = world.read(|w| Ok(w.ragdoll_bone_count(BodyId::from(ragdoll))?))?;
         Ok(())
@@ -230,11 +238,14 @@ pub unsafe extern "C" fn sinew_ragdoll_read_bones(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_read_bones", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out_count = unsafe { optional_out(out_count, "out_count") }?;
         world.read(|w| {
             let bones = w.ragdoll_bones(BodyId::from(ragdoll))?;
             let bones = bones.map(|(p, q)| SinewTransform { position: p.into(), rotation: q.into() });
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
             unsafe { read_into(out, capacity, out_count, bones) }
         })
     })
@@ -253,10 +264,13 @@ pub unsafe extern "C" fn sinew_ragdoll_find_bone(
     out_bone: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_find_bone", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `name` is NULL or valid for reads (the `ffi` contract).
         let name = unsafe { checked_ref(name, "name") }?;
         // SAFETY: non-NULL and documented NUL-terminated.
         let name = unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| Failure::invalid("name is not UTF-8"))?;
+        // SAFETY: `out_bone` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_bone, "out_bone") }?;
         let found = world.read(|w| Ok(w.ragdoll_find_bone(BodyId::from(ragdoll), name)?))?;
         *out = found.ok_or_else(|| Failure::invalid(format!("the ragdoll has no bone named {name:?}")))?;
@@ -284,11 +298,14 @@ pub unsafe extern "C" fn sinew_ragdoll_set_pose(
     dt: f32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_pose", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let now = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
         let before = if previous.is_null() {
             None
         } else {
+            // SAFETY: `previous` is NULL or valid for reads of `count` elements (the `ffi` contract).
             Some(to_pose(unsafe { checked_slice(previous, count as usize, "previous") }?))
         };
         world.write(|w| Ok(w.set_ragdoll_pose(BodyId::from(ragdoll), &now, before.as_deref().map(|p| (p, dt)))?))
@@ -310,6 +327,7 @@ pub unsafe extern "C" fn sinew_ragdoll_apply_impulse(
     impulse: SinewVec3,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_apply_impulse", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.apply_bone_impulse(BodyId::from(ragdoll), bone, point.into(), impulse.into())?))
     })
@@ -342,7 +360,9 @@ pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_motor_targets", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let pose = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
         world.write(|w| Ok(w.set_ragdoll_motor_targets(BodyId::from(ragdoll), &pose)?))
     })
@@ -364,7 +384,9 @@ pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets_local(
     count: u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_motor_targets_local", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
         let pose = to_pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
         world.write(|w| Ok(w.set_ragdoll_motor_targets_local(BodyId::from(ragdoll), &pose)?))
     })
@@ -390,6 +412,7 @@ pub unsafe extern "C" fn sinew_ragdoll_set_motor_strength(
     max_force: f32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_motor_strength", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_ragdoll_motor_strength(BodyId::from(ragdoll), strength, max_force)?))
     })
@@ -414,6 +437,7 @@ pub unsafe extern "C" fn sinew_ragdoll_set_bone_motor(
     max_torque: f32,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_bone_motor", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_ragdoll_bone_motor(BodyId::from(ragdoll), bone, strength, max_force, max_torque)?))
     })
@@ -433,6 +457,7 @@ pub unsafe extern "C" fn sinew_ragdoll_set_motor_root_motion(
     enabled: SinewBool,
 ) -> SinewResult {
     ffi_boundary!("sinew_ragdoll_set_motor_root_motion", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         let on = match enabled {
             0 => false,

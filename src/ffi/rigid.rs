@@ -97,8 +97,11 @@ pub unsafe extern "C" fn sinew_rigid_create(
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
     ffi_boundary!("sinew_rigid_create", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
         if d.internal_cookie != RIGID_COOKIE {
             return Err(Failure::invalid("def was not made by sinew_default_rigid_def() (zero-initialised?)"));
@@ -115,6 +118,7 @@ pub unsafe extern "C" fn sinew_rigid_create(
                         d.point_count
                     )));
                 }
+                // SAFETY: `d.points` is NULL or valid for reads of `d.point_count` elements (the `ffi` contract).
                 let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
                 RigidShape::Convex { points: points.iter().map(|&p| p.into()).collect() }
             }
@@ -152,7 +156,9 @@ pub unsafe extern "C" fn sinew_rigid_read_transform(
     out_transform: *mut SinewTransform,
 ) -> SinewResult {
     ffi_boundary!("sinew_rigid_read_transform", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_transform` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_transform, "out_transform") }?;
         let (p, q) = world.read(|w| Ok(w.rigid_transform(BodyId::from(body))?))?;
         *out = SinewTransform { position: p.into(), rotation: q.into() };
@@ -174,6 +180,7 @@ pub unsafe extern "C" fn sinew_rigid_apply_impulse(
     impulse: SinewVec3,
 ) -> SinewResult {
     ffi_boundary!("sinew_rigid_apply_impulse", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.apply_rigid_impulse(BodyId::from(body), point.into(), impulse.into())?))
     })

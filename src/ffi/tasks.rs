@@ -53,6 +53,10 @@ struct Context<'a> {
 }
 
 /// The function the engine calls for each range.
+///
+/// # Safety
+/// `task_context` is the one `EngineTasks::run` passed with this function,
+/// and its finish callback has not returned yet.
 unsafe extern "C" fn run_range(start: u32, end: u32, worker_index: u32, task_context: *mut c_void) {
     // SAFETY: `task_context` is the `Context` that `EngineTasks::run` passed
     // with this function, alive until its finish callback returned.
@@ -71,7 +75,14 @@ unsafe extern "C" fn run_range(start: u32, end: u32, worker_index: u32, task_con
     ctx.done.fetch_add(u64::from(end - start), Ordering::AcqRel);
 }
 
-impl Workers for EngineTasks {
+// SAFETY: the engine promises the contract (`SinewWorldDef::enqueue_task`)
+// and is not trusted with it where it can be checked: `run_range` refuses a
+// range out of bounds or on a worker index past the count before it touches
+// the task, the step runs its parts through `run_claimed`, which refuses a
+// range handed out twice before it runs and fails a part with items left
+// out, and `run` returns only after `finish_task` (which must wait for every
+// range; a task called after that breaks the C contract and cannot be caught).
+unsafe impl Workers for EngineTasks {
     fn count(&self) -> u32 {
         self.count
     }
@@ -101,8 +112,11 @@ impl Workers for EngineTasks {
         if ctx.failed.load(Ordering::Acquire) || done != u64::from(items) {
             // The step cannot go on with a part half done: the world is
             // poisoned (PANIC, then POISONED), as after any internal failure.
+            // (A range handed out twice with another left out adds up to
+            // `items`: `run_claimed` catches that one.)
             panic!(
-                "the engine's task system ran {done} of {items} items, a range out of bounds or a task that panicked"
+                "the engine's task system handed out {done} of {items} items, a range out of bounds or a task that \
+                 panicked"
             );
         }
     }

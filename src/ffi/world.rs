@@ -90,7 +90,10 @@ pub struct SinewWorldDef {
     /// thread that called `sinew_world_step`, during the step. A task calling
     /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
     /// ranges missing, out of bounds or run twice make the step fail with
-    /// `SINEW_RESULT_PANIC` (the world is then poisoned).
+    /// `SINEW_RESULT_PANIC` (the world is then poisoned; a range handed out
+    /// twice is refused before it runs). The callbacks are plain C functions
+    /// and must not unwind into sinew: catch a C++ exception inside them
+    /// (and do not `longjmp` out); one that escapes is undefined behaviour.
     // Spelled out, not through a type alias: cbindgen writes an alias inside
     // `Option` as an opaque struct.
     #[allow(clippy::type_complexity)]
@@ -196,7 +199,9 @@ pub extern "C" fn sinew_default_world_def() -> SinewWorldDef {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world: *mut *mut SinewWorld) -> SinewResult {
     ffi_boundary!("sinew_world_create", {
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
         let def = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_world` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_world, "out_world") }?;
         if def.internal_cookie != DEF_COOKIE {
             return Err(Failure::invalid("def was not initialised by sinew_default_world_def() (zero-initialised?)"));
@@ -261,14 +266,21 @@ pub unsafe extern "C" fn sinew_world_create(def: *const SinewWorldDef, out_world
 /// become invalid. NULL is a no-op. A poisoned world is destroyed too.
 ///
 /// Threading: may run on any thread (a finalizer's), but no other call may be
-/// using or start using this world during or after it.
+/// using or start using this world during or after it. From inside one of
+/// the world's own steps (a task or task callback) it is refused and the
+/// world lives on (`sinew_last_error_message` tells; the step goes on).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_destroy(world: *mut SinewWorld) {
     let _ = ffi_boundary!("sinew_world_destroy", {
         if world.is_null() {
             return Ok(());
         }
-        unsafe { world_ref(world) }?;
+        // SAFETY: non-NULL, so a world from `sinew_world_create` (the
+        // function's contract); the magic check refuses most others.
+        let w = unsafe { world_ref(world) }?;
+        // The step that runs this task holds the world: freeing it here
+        // would pull it from under that step.
+        w.refuse_inside_step()?;
         // SAFETY: created by Box::into_raw in sinew_world_create, checked above.
         let mut boxed = unsafe { Box::from_raw(world) };
         boxed.forget_magic();
@@ -285,7 +297,9 @@ pub unsafe extern "C" fn sinew_world_destroy(world: *mut SinewWorld) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_get_simd_level(world: *const SinewWorld, out_level: *mut u32) -> SinewResult {
     ffi_boundary!("sinew_world_get_simd_level", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_level` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_level, "out_level") }?;
         *out = world.read(|w| Ok(w.execution().simd as u32))?;
         Ok(())
@@ -303,6 +317,7 @@ pub unsafe extern "C" fn sinew_world_get_simd_level(world: *const SinewWorld, ou
 pub unsafe extern "C" fn sinew_world_step(world: *mut SinewWorld, dt: f32) -> SinewResult {
     ffi_boundary!("sinew_world_step", {
         let world_ptr = world;
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| {
             // Callbacks and tasks of this step calling back into this world
@@ -319,6 +334,7 @@ pub unsafe extern "C" fn sinew_world_step(world: *mut SinewWorld, dt: f32) -> Si
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity: SinewVec3) -> SinewResult {
     ffi_boundary!("sinew_world_set_gravity", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_gravity(gravity.into())?))
     })
@@ -341,6 +357,7 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_shift_origin(world: *mut SinewWorld, offset: SinewVec3) -> SinewResult {
     ffi_boundary!("sinew_world_shift_origin", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.shift_origin(offset.into())?))
     })
@@ -356,7 +373,9 @@ pub unsafe extern "C" fn sinew_world_shift_origin(world: *mut SinewWorld, offset
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_recovery_count(world: *const SinewWorld, out_count: *mut u64) -> SinewResult {
     ffi_boundary!("sinew_world_recovery_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_count, "out_count") }?;
         *out = world.read(|w| Ok(w.recovery_count()))?;
         Ok(())
@@ -370,6 +389,7 @@ pub unsafe extern "C" fn sinew_world_recovery_count(world: *const SinewWorld, ou
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_set_wind(world: *mut SinewWorld, wind: SinewVec3) -> SinewResult {
     ffi_boundary!("sinew_world_set_wind", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.set_wind(wind.into())?))
     })
@@ -382,7 +402,9 @@ pub unsafe extern "C" fn sinew_world_set_wind(world: *mut SinewWorld, wind: Sine
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_get_def(world: *const SinewWorld, out_def: *mut SinewWorldDef) -> SinewResult {
     ffi_boundary!("sinew_world_get_def", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_def` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_def, "out_def") }?;
         let e = world.execution;
         *out = world.read(|w| {
@@ -409,7 +431,9 @@ pub unsafe extern "C" fn sinew_world_get_def(world: *const SinewWorld, out_def: 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_state_hash(world: *const SinewWorld, out_hash: *mut u64) -> SinewResult {
     ffi_boundary!("sinew_world_state_hash", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_hash` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_hash, "out_hash") }?;
         *out = world.read(|w| Ok(w.state_hash()))?;
         Ok(())
@@ -434,7 +458,9 @@ pub unsafe extern "C" fn sinew_world_snapshot(
     out_size: *mut usize,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_snapshot", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_size` is NULL or valid for writes (the `ffi` contract).
         let out_size = unsafe { optional_out(out_size, "out_size") }?;
         let image = world.read(|w| Ok(w.snapshot()))?;
         let size = image.len();
@@ -443,6 +469,7 @@ pub unsafe extern "C" fn sinew_world_snapshot(
                 *s = size;
             }
         };
+        // SAFETY: `buffer` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
         if let Some(out) = unsafe { readback(buffer, capacity, size, store) }? {
             out.copy_from_slice(&image);
         }
@@ -463,7 +490,9 @@ pub unsafe extern "C" fn sinew_world_snapshot(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_world_restore(world: *mut SinewWorld, buffer: *const u8, size: usize) -> SinewResult {
     ffi_boundary!("sinew_world_restore", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `buffer` is NULL or valid for reads of `size` elements (the `ffi` contract).
         let bytes = unsafe { checked_slice(buffer, size, "buffer") }?;
         world.write(|w| Ok(w.restore(bytes)?))
     })
@@ -487,7 +516,9 @@ pub unsafe extern "C" fn sinew_world_explode(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_world_explode", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
         let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { optional_out(out_count, "out_count") }?;
         let n = world.write(|w| Ok(w.explode(center.into(), strength, radius)?))?;
         if let Some(out) = out {

@@ -342,10 +342,12 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     let recovered = AtomicU64::new(0);
     if count > 1 && islands.len() > 1 && largest * 2 <= total {
         let locals = &scratch.locals;
-        workers.run(islands.len() as u32, 1, &|range, worker| {
+        workers.run_claimed(islands.len() as u32, 1, &|range, worker| {
             let mut local = locals[worker as usize].try_lock().expect("one task per worker index at a time");
             for k in range {
-                // SAFETY: islands hold disjoint bodies, particles and joints.
+                // SAFETY: islands hold disjoint bodies, particles and joints,
+                // and `run_claimed` runs each island once (a range handed
+                // out twice is refused before it runs).
                 if unsafe { shared.step_island(k as usize, &mut local, &Serial) } {
                     recovered.fetch_add(1, Ordering::Relaxed);
                 }

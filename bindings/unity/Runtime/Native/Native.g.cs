@@ -981,7 +981,10 @@ namespace Sinew
         /// thread that called `sinew_world_step`, during the step. A task calling
         /// a sinew function on the same world gets `SINEW_RESULT_WORLD_LOCKED`;
         /// ranges missing, out of bounds or run twice make the step fail with
-        /// `SINEW_RESULT_PANIC` (the world is then poisoned).
+        /// `SINEW_RESULT_PANIC` (the world is then poisoned; a range handed out
+        /// twice is refused before it runs). The callbacks are plain C functions
+        /// and must not unwind into sinew: catch a C++ exception inside them
+        /// (and do not `longjmp` out); one that escapes is undefined behaviour.
         /// </summary>
         public IntPtr enqueue_task;
         /// <summary>
@@ -2196,7 +2199,9 @@ namespace Sinew
         /// become invalid. NULL is a no-op. A poisoned world is destroyed too.
         ///
         /// Threading: may run on any thread (a finalizer's), but no other call may be
-        /// using or start using this world during or after it.
+        /// using or start using this world during or after it. From inside one of
+        /// the world's own steps (a task or task callback) it is refused and the
+        /// world lives on (`sinew_last_error_message` tells; the step goes on).
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_world_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_world_destroy(SinewWorld* world);
