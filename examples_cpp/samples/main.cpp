@@ -256,11 +256,16 @@ public:
                 dynamic_.capsule((*x)[r.segments[i].first], (*x)[r.segments[i].second], r.radius, tint(r.body, c), 8, 2);
             }
         }
-        if (draw_contacts) {
+        if (draw_contacts || scene_->mark_body_contacts) {
             std::vector<sinew::Contact> contacts = scene_->world.read_contacts().value_or(std::vector<sinew::Contact>{});
             for (const sinew::Contact& c : contacts) {
-                dynamic_.line(c.point, c.point + c.normal * 0.12f, hex(0xff3b30));
-                dynamic_.line(c.point - v3(0.015f, 0, 0), c.point + v3(0.015f, 0, 0), hex(0xffd60a));
+                if (draw_contacts) {
+                    dynamic_.line(c.point, c.point + c.normal * 0.12f, hex(0xff3b30));
+                    dynamic_.line(c.point - v3(0.015f, 0, 0), c.point + v3(0.015f, 0, 0), hex(0xffd60a));
+                }
+                // Between bodies (other_body set): a small bead where they touch.
+                if (scene_->mark_body_contacts && c.other_body.index1 != 0)
+                    dynamic_.capsule(c.point, c.point, 0.016f, hex(0xff9f0a), 6, 2);
             }
         }
         if (draw_bounds)
@@ -452,6 +457,7 @@ public:
             ImGui::Checkbox("bounds", &draw_bounds_);
             ImGui::SameLine();
             ImGui::Checkbox("sleep", &show_sleep_);
+            ImGui::Checkbox("mark contacts between bodies", &scene_->mark_body_contacts);
         }
         if (ImGui::CollapsingHeader("World (applied on reset)", ImGuiTreeNodeFlags_DefaultOpen)) {
             ImGui::SliderInt("substeps", &settings_.substeps, 1, 32);

@@ -47,6 +47,31 @@ constexpr std::uint32_t kLayerBody = 2;
 constexpr std::uint32_t kLayerProxy = 4;
 constexpr std::uint32_t kLayerCloth = 8;
 
+/// A humanoid in the scene's world, drawn and counted; scenes that add
+/// bodies while they run call it from their `before`.
+sinew::Ragdoll add_humanoid(Scene& scene, const Transform& root, float height, Color shirt, bool powered = false,
+                            float force_scale = 1.0f) {
+    sinew::Ragdoll body = must(scene.world.create_humanoid(root, height), "create_humanoid");
+    RagdollDraw d;
+    d.body = body, d.height = height, d.shirt = shirt, d.powered = powered, d.force_scale = force_scale;
+    scene.ragdolls.push_back(d);
+    scene.constraints += kHumanoidConstraints;
+    return body;
+}
+
+/// A rigid body in the scene's world, drawn and counted.
+sinew::Rigid add_rigid(Scene& scene, const sinew::RigidDef& def, Color color) {
+    sinew::Rigid body = must(scene.world.create_rigid(def), "create_rigid");
+    RigidDraw d;
+    d.body = body, d.color = color;
+    d.shape = def.shape == SINEW_SHAPE_SPHERE ? Shape::Sphere : Shape::Box;
+    d.half = def.half_extents, d.radius = def.radius;
+    scene.rigids.push_back(d);
+    // A tetrahedron's six sticks, or one shape-matching cluster.
+    scene.constraints += def.model == SINEW_RIGID_TETRAHEDRON ? 6 : 1;
+    return body;
+}
+
 /// Builds a scene: the world from the settings, colliders drawn as made,
 /// constraints counted as added.
 class Builder {
@@ -148,25 +173,10 @@ public:
 
     sinew::Ragdoll humanoid(Vec3 root, Quat facing, float height, Color shirt, bool powered = false,
                             float force_scale = 1.0f) {
-        sinew::Ragdoll body = must(world().create_humanoid(xform(root, facing), height), "create_humanoid");
-        RagdollDraw d;
-        d.body = body, d.height = height, d.shirt = shirt, d.powered = powered, d.force_scale = force_scale;
-        scene_->ragdolls.push_back(d);
-        scene_->constraints += kHumanoidConstraints;
-        return body;
+        return add_humanoid(*scene_, xform(root, facing), height, shirt, powered, force_scale);
     }
 
-    sinew::Rigid rigid(const sinew::RigidDef& def, Color color) {
-        sinew::Rigid body = must(world().create_rigid(def), "create_rigid");
-        RigidDraw d;
-        d.body = body, d.color = color;
-        d.shape = def.shape == SINEW_SHAPE_SPHERE ? Shape::Sphere : Shape::Box;
-        d.half = def.half_extents, d.radius = def.radius;
-        scene_->rigids.push_back(d);
-        // A tetrahedron's six sticks, or one shape-matching cluster.
-        scene_->constraints += def.model == SINEW_RIGID_TETRAHEDRON ? 6 : 1;
-        return body;
-    }
+    sinew::Rigid rigid(const sinew::RigidDef& def, Color color) { return add_rigid(*scene_, def, color); }
 
     void sticks(sinew::Body body, const std::vector<sinew::DistanceConstraint>& sticks) {
         must(body.add_distance_constraints(sticks.data(), static_cast<std::uint32_t>(sticks.size())), "sticks");
@@ -725,6 +735,66 @@ std::unique_ptr<Scene> motors(const Settings& set) {
     return b.finish({v3(3.0f, 2.0f, 3.6f), v3(0, 0.9f, 0), 45.0f}, 3.0f);
 }
 
+/// The root transform of a humanoid of `height` lying on its back, its head
+/// towards `turn` about the vertical from -Z, its pelvis at `pelvis` (the
+/// preset's pelvis stands 0.95 m above the root at 1.8 m).
+Transform lying(Vec3 pelvis, float turn, float height) {
+    const Quat q = rot_y(turn) * rot_x(-kHalfPi);
+    return xform(pelvis - rotate(q, v3(0, 0.95f * height / 1.8f, 0)), q);
+}
+
+/// The highest point of the scene's ragdolls, or `floor`.
+float ragdolls_top(const Scene& s, float floor) {
+    float top = floor;
+    for (const RagdollDraw& r : s.ragdolls) top = std::max(top, must(r.body.bounds(), "bounds").max.y);
+    return top;
+}
+
+std::unique_ptr<Scene> pile(const Settings& set) {
+    Builder b("pile", "8 humanoids dropped one after another pile up on each other; a crate lands on top", set);
+    b.ground();
+    b.scene().mark_body_contacts = true;
+    const Color shirts[8] = {hex(0x3f6fb5), hex(0xb5523f), hex(0x4f9a5a), hex(0xc7a03a),
+                             hex(0x7b5aa6), hex(0x3a9aa0), hex(0xd0d0c8), hex(0x9a4a6a)};
+    constexpr int count = 8, every = 36;  // a body each 0.6 s
+    // Each lands across the one before: turned 0.8 rad further, a little off the spot.
+    auto root = [](int k, float pelvis_y) {
+        return lying(v3(0.04f * std::sin(1.9f * k), pelvis_y, 0.04f * std::cos(1.3f * k)), 0.8f * k - 0.4f, 1.8f);
+    };
+    add_humanoid(b.scene(), root(0, 0.6f), 1.8f, shirts[0]);
+    b.scene().before = [root, shirts](Scene& s, const Settings&, int step) {
+        const int k = step / every;
+        if (step % every == 0 && k >= 1 && k < count) {
+            // Dropped from 0.3 m above the pile as it is now, so that it does not start inside it.
+            add_humanoid(s, root(k, ragdolls_top(s, 0.3f) + 0.3f), 1.8f, shirts[k]);
+        }
+        if (step == (count - 1) * every + 60) {
+            sinew::RigidDef def = box_def(v3(0.0f, ragdolls_top(s, 0.0f) + 0.6f, -0.1f), rot_y(0.5f),
+                                          v3(0.3f, 0.12f, 0.22f), 10.0f);
+            add_rigid(s, def, hex(0xb0813f));
+        }
+    };
+    return b.finish({v3(2.1f, 1.7f, 2.3f), v3(0, 0.4f, 0), 45.0f}, 2.0f);
+}
+
+std::unique_ptr<Scene> blanket(const Settings& set) {
+    Builder b("blanket", "a blanket dropped over a humanoid lying on its back drapes over it", set);
+    b.ground();
+    b.scene().mark_body_contacts = true;
+    // On its back along the X axis, head towards -X.
+    add_humanoid(b.scene(), lying(v3(0, 0.14f, 0), kHalfPi, 1.8f), 1.8f, hex(0x3f6fb5));
+    // Flat, 0.9 m up, from the shoulders to past the toes: rows run along +X
+    // (the grid's +Z turned a quarter about Y), columns along -Z.
+    sinew::ClothGridDef def = sinew::default_cloth_grid_def();
+    def.plane = SINEW_GRID_PLANE_XZ;
+    def.transform = xform(v3(-0.5f, 0.9f, 1.0125f), rot_y(kHalfPi));
+    def.columns = 28, def.rows = 24, def.spacing = 0.075f, def.pin_flags = 0, def.thickness = 0.02f;
+    const Color wool = hex(0x4f7a4a), stripe = hex(0xc9b458);
+    // A tartan: a stripe every eight rows and columns.
+    b.grid(def, [&](std::uint32_t r, std::uint32_t c) { return r % 8 == 3 || c % 8 == 3 ? stripe : wool; });
+    return b.finish({v3(1.1f, 1.9f, 2.5f), v3(0.3f, 0.1f, 0), 45.0f}, 2.0f);
+}
+
 }  // namespace
 
 Color humanoid_bone_color(int bone, Color shirt) {
@@ -779,6 +849,8 @@ const std::vector<SceneEntry>& all_scenes() {
         // Ragdolls hold at 4 substeps; 54 of them at the default 8 cost twice the frame budget.
         {"crowd", "54 ragdolls down stairs", crowd, 4},
         {"motors", "motors against a shove, force caps", motors},
+        {"pile", "8 humanoids piled up, a crate on top", pile},
+        {"blanket", "a blanket over a lying humanoid", blanket},
     };
     return scenes;
 }

@@ -126,6 +126,9 @@ struct Scene {
     /// documented per-body counts of cloths (structure), humanoids (236) and
     /// rigid bodies.
     std::uint64_t constraints = 0;
+    /// Marks where bodies touch each other (the contacts between bodies of
+    /// the last step); the panel toggles it.
+    bool mark_body_contacts = false;
     /// The scene's game before step `step` (from 0), or empty.
     std::function<void(Scene&, const Settings&, int step)> before;
 
