@@ -1,7 +1,8 @@
 // scenes.cpp: the samples app's scenes. The first eight are the GIF
 // showcase's (examples/showcase/scenes.rs) rebuilt through the C++ wrapper;
 // the rest show what a game comes for: a dressed character, a crowd of
-// ragdolls, motors against a shove.
+// ragdolls, motors against a shove, bodies on bodies (a pile of ragdolls, a
+// blanket over one).
 #include "scenes.hpp"
 
 #include <algorithm>
@@ -792,7 +793,7 @@ std::unique_ptr<Scene> blanket(const Settings& set) {
     const Color wool = hex(0x4f7a4a), stripe = hex(0xc9b458);
     // A tartan: a stripe every eight rows and columns.
     b.grid(def, [&](std::uint32_t r, std::uint32_t c) { return r % 8 == 3 || c % 8 == 3 ? stripe : wool; });
-    return b.finish({v3(1.1f, 1.9f, 2.5f), v3(0.3f, 0.1f, 0), 45.0f}, 2.0f);
+    return b.finish({v3(1.0f, 1.15f, 2.3f), v3(0.3f, 0.1f, 0.1f), 45.0f}, 2.0f);
 }
 
 }  // namespace
