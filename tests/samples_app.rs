@@ -203,7 +203,7 @@ fn samples_app_renders_its_scenes_headless() {
     let exe = build_app();
     let listed = run(Command::new(&exe).arg("--list").env_remove("LD_LIBRARY_PATH"));
     let all: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert!(all.len() >= 11, "the app lists too few scenes:\n{listed}");
+    assert!(all.len() >= 13, "the app lists too few scenes:\n{listed}");
     let long = std::env::var("SINEW_LONG_TESTS").is_ok_and(|v| v == "1");
     let scenes: Vec<&str> = if long { all.clone() } else { QUICK_SCENES.to_vec() };
     for scene in &scenes {
