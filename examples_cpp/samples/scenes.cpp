@@ -766,7 +766,7 @@ std::unique_ptr<Scene> pile(const Settings& set) {
     b.scene().before = [root, shirts](Scene& s, const Settings&, int step) {
         const int k = step / every;
         if (step % every == 0 && k >= 1 && k < count) {
-            // Dropped from 0.3 m above the pile as it is now, so that it does not start inside it.
+            // Its pelvis 0.3 m above the pile as it is now, so that it does not start inside it.
             add_humanoid(s, root(k, ragdolls_top(s, 0.3f) + 0.3f), 1.8f, shirts[k]);
         }
         if (step == (count - 1) * every + 60) {
