@@ -8,7 +8,7 @@
 //! projections of the particle alone: the skin is animation, not physics.
 
 use crate::particles::ParticlesMut;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// Per-particle skin data of a body (empty until the engine sets a skin).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,6 +34,17 @@ impl SkinSet {
     pub fn shift(&mut self, by: Vec3) {
         for v in [&mut self.from, &mut self.to, &mut self.current] {
             v.iter_mut().for_each(|x| *x -= by);
+        }
+    }
+
+    /// Carries every point and normal by the rigid motion `x -> turn x + by`
+    /// (a teleport, `World::teleport`): nothing is interpolated across it.
+    pub fn carry(&mut self, turn: Quat, by: Vec3) {
+        for v in [&mut self.from, &mut self.to, &mut self.current] {
+            v.iter_mut().for_each(|x| *x = turn * *x + by);
+        }
+        for v in [&mut self.normal_from, &mut self.normal_to, &mut self.current_normal] {
+            v.iter_mut().for_each(|n| *n = turn * *n);
         }
     }
 
