@@ -236,3 +236,32 @@ fn a_teleported_ragdoll_and_rigid_body_keep_their_shape_and_turn() {
     world.step(DT).unwrap();
     assert_eq!(world.recovery_count(), 0);
 }
+
+#[test]
+fn a_pinned_ring_follows_its_skin() {
+    // A skirt's waist: the top row pinned, skinned with max distance 0, the
+    // skin running off at 4 m/s while the character turns.
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let def = GridDef { columns: 12, rows: 8, spacing: 0.05, pins: PIN_TOP_EDGE, ..GridDef::default() };
+    let cloth = world.create_cloth_grid(&def).unwrap();
+    let rest = positions(&world, cloth);
+    let normals = vec![Vec3::Z; rest.len()];
+    let pose = |t: f32| (Vec3::new(4.0 * t, 0.0, 0.0), Quat::from_rotation_y(1.5 * t));
+    let skin = |t: f32| rest.iter().map(|&x| pose(t).0 + pose(t).1 * x).collect::<Vec<_>>();
+    world.set_cloth_skin(cloth, &skin(0.0), &normals).unwrap();
+    let max: Vec<f32> = (0..rest.len()).map(|i| if i < 12 { 0.0 } else { f32::INFINITY }).collect();
+    world.set_cloth_max_distances(cloth, &max, None).unwrap();
+    let mut worst = 0.0f32;
+    for step in 0..120 {
+        let t = (step + 1) as f32 * DT;
+        let s = skin(t);
+        world.set_cloth_skin(cloth, &s, &normals).unwrap();
+        world.step(DT).unwrap();
+        let p = positions(&world, cloth);
+        worst = (0..12).map(|i| p[i].distance(s[i])).fold(worst, f32::max);
+    }
+    eprintln!("pinned ring behind its skin by at most {:.2e} m", worst);
+    assert!(worst < 1e-3, "the pinned ring is {worst} m from its skin");
+    assert!(fastest(&world, cloth) < 20.0);
+    assert_eq!(world.recovery_count(), 0);
+}

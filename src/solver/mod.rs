@@ -473,6 +473,7 @@ fn solve_island(
             body.targets.begin_substep(p, substep, ctx.substeps);
             if body.skin.is_active() {
                 body.skin.begin_substep(substep, ctx.substeps);
+                body.skin.place_pinned(p);
             }
             body.distances.begin_substep();
             body.bends.begin_substep();
