@@ -78,8 +78,12 @@ pub struct PairFinder {
     boxes: Vec<(Vec3, Vec3)>,
     /// Where each member's triangles start in `boxes`.
     first_triangle: Vec<u32>,
-    /// (hashed cell, triangle in `boxes`) entries, sorted by cell.
+    /// (hashed cell, triangle in `boxes`) entries, in triangle order.
     entries: Vec<(u32, u32)>,
+    /// The entries' triangles by cell (a counting sort of `entries`: in
+    /// triangle order within a cell); cell `h` is `bucket_start[h]..[h + 1]`.
+    slots: Vec<u32>,
+    cursor: Vec<u32>,
     bucket_start: Vec<u32>,
     /// Per triangle in `boxes`: the last vertex search that met it (plus one),
     /// so a triangle in several cells is tested once per vertex.
@@ -190,7 +194,8 @@ impl PairFinder {
                 }
             }
         }
-        self.entries.sort_unstable();
+        // By cell, counting (a comparison sort of the entries was 9 % of a
+        // running 64 x 64 cape's step).
         self.bucket_start.clear();
         self.bucket_start.resize(mask as usize + 2, 0);
         for e in &self.entries {
@@ -198,6 +203,15 @@ impl PairFinder {
         }
         for i in 1..self.bucket_start.len() {
             self.bucket_start[i] += self.bucket_start[i - 1];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.bucket_start);
+        self.slots.clear();
+        self.slots.resize(self.entries.len(), 0);
+        for &(h, k) in &self.entries {
+            let at = &mut self.cursor[h as usize];
+            self.slots[*at as usize] = k;
+            *at += 1;
         }
         self.seen.clear();
         self.seen.resize(triangle_count, 0);
@@ -223,7 +237,7 @@ impl PairFinder {
                         for cz in a[2]..=b[2].min(a[2].saturating_add(MAX_SPAN)) {
                             let h = cell_hash([cx, cy, cz], mask) as usize;
                             let bucket = self.bucket_start[h] as usize..self.bucket_start[h + 1] as usize;
-                            for &(_, g) in &self.entries[bucket] {
+                            for &g in &self.slots[bucket] {
                                 if std::mem::replace(&mut self.seen[g as usize], search) == search {
                                     continue;
                                 }
