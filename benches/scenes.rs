@@ -787,6 +787,228 @@ fn collide_scene(runs: usize) {
     }
 }
 
+// ---- cloth a character wears (issue 32) -------------------------------------
+
+/// Structural edges of a `cols x rows` grid (rest = spacing).
+fn grid_edges(cols: usize, rows: usize, spacing: f32) -> Vec<Stick> {
+    let mut e = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let i = r * cols + c;
+            if c + 1 < cols {
+                e.push((i, i + 1, spacing));
+            }
+            if r + 1 < rows {
+                e.push((i, i + cols, spacing));
+            }
+        }
+    }
+    e
+}
+
+fn worst_edge(x: &[[f32; 3]], edges: &[Stick]) -> f64 {
+    edges
+        .iter()
+        .map(|&(a, b, rest)| {
+            let d = [x[b][0] - x[a][0], x[b][1] - x[a][1], x[b][2] - x[a][2]];
+            f64::from(((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt() - rest).abs() / rest)
+        })
+        .fold(0.0, f64::max)
+}
+
+fn fastest(w: *mut SinewWorld, body: SinewBodyId, n: usize) -> f32 {
+    let mut out = vec![SinewVec3::default(); n];
+    let mut count = 0;
+    ok(unsafe { sinew_body_read_velocities(w, body, out.as_mut_ptr(), n as u32, &mut count) });
+    out.iter().map(|v| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt()).fold(0.0, f32::max)
+}
+
+/// What a wear scene measured.
+struct Wear {
+    mean_ms: f64,
+    worst_ms: f64,
+    still_ms: f64,
+    worst_edge: f64,
+    speed: f32,
+    /// Seconds from the end of the motion to sleep (None: never).
+    asleep_after: Option<f32>,
+}
+
+/// Runs a wear scene: `motion(w, t)` drives it for `moving` seconds, then
+/// it is left alone until `total`; the last second's steps are the "still"
+/// timing. The world has the library's defaults (sleep on).
+fn wear_run(
+    grid: SinewClothGridDef,
+    attach_top: bool,
+    setup: impl FnOnce(*mut SinewWorld, SinewBodyId),
+    mut motion: impl FnMut(*mut SinewWorld, SinewBodyId, f32),
+    moving: f32,
+    total: f32,
+) -> Wear {
+    let mut def = sinew_default_world_def();
+    def.simd_level = SINEW_SIMD_AUTO;
+    def.worker_count = 1;
+    let mut w = std::ptr::null_mut();
+    ok(unsafe { sinew_world_create(&def, &mut w) });
+    let mut c = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
+    let mut body = SinewBodyId::default();
+    ok(unsafe { sinew_cloth_create_grid(w, &grid, &mut body) });
+    let n = (grid.columns * grid.rows) as usize;
+    if attach_top {
+        let top: Vec<u32> = (0..grid.columns).collect();
+        let mut f = 0;
+        ok(unsafe { sinew_body_attach_to_frame(w, body, top.as_ptr(), top.len() as u32, grid.transform, &mut f) });
+    }
+    setup(w, body);
+    let steps = (total / DT).round() as usize;
+    let moving_steps = (moving / DT).round() as usize;
+    let (mut sum, mut worst, mut still) = (0.0, 0.0f64, Vec::new());
+    let mut asleep_after = None;
+    for s in 0..steps {
+        if s < moving_steps {
+            motion(w, body, s as f32 * DT);
+        }
+        let start = Instant::now();
+        ok(unsafe { sinew_world_step(w, DT) });
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        sum += ms;
+        worst = worst.max(ms);
+        if s + 60 >= steps {
+            still.push(ms);
+        }
+        let mut sleeping = 0;
+        ok(unsafe { sinew_body_is_sleeping(w, body, &mut sleeping) });
+        if sleeping == 1 && asleep_after.is_none() && s >= moving_steps {
+            asleep_after = Some((s + 1 - moving_steps) as f32 * DT);
+        } else if sleeping == 0 {
+            asleep_after = None;
+        }
+    }
+    still.sort_by(f64::total_cmp);
+    let edges = grid_edges(grid.columns as usize, grid.rows as usize, grid.spacing);
+    let r = Wear {
+        mean_ms: sum / steps as f64,
+        worst_ms: worst,
+        still_ms: still[still.len() / 2],
+        worst_edge: worst_edge(&read(w, body, n), &edges),
+        speed: fastest(w, body, n),
+        asleep_after,
+    };
+    destroy(w);
+    r
+}
+
+fn v3(x: f32, y: f32, z: f32) -> SinewVec3 {
+    SinewVec3 { x, y, z }
+}
+
+fn quat(q: sinew::Quat) -> SinewQuat {
+    SinewQuat { x: q.x, y: q.y, z: q.z, w: q.w }
+}
+
+/// The apron: 16 x 19, 0.5 m wide, top row on a frame at 1 m, a leg capsule
+/// behind it swinging +-60 degrees at 2 Hz for 3 s; 30 s in all.
+fn apron(self_collision: bool) -> Wear {
+    let mut g = sinew_default_cloth_grid_def();
+    (g.columns, g.rows, g.spacing) = (16, 19, 0.5 / 15.0);
+    g.transform.position = v3(-0.25, 1.0, 0.0);
+    g.self_collision = self_collision as u32;
+    let leg = std::cell::Cell::new(SinewColliderId::default());
+    let hip = v3(0.0, 1.0, -0.12);
+    let at = |angle: f32| {
+        let r = sinew::Quat::from_rotation_x(-angle);
+        let mid = sinew::Vec3::new(hip.x, hip.y, hip.z) + r * sinew::Vec3::new(0.0, -0.425, 0.0);
+        SinewTransform { position: v3(mid.x, mid.y, mid.z), rotation: quat(r) }
+    };
+    wear_run(
+        g,
+        true,
+        |w, _| {
+            let mut c = SinewColliderId::default();
+            ok(unsafe {
+                sinew_collider_create_capsule(w, v3(0.0, 0.425, 0.0), v3(0.0, -0.425, 0.0), 0.07, 0.5, &mut c)
+            });
+            ok(unsafe { sinew_collider_set_transform(w, c, at(0.0)) });
+            leg.set(c);
+        },
+        |w, _, t| {
+            let angle = 60f32.to_radians() * (std::f32::consts::TAU * 2.0 * (t + DT)).sin();
+            ok(unsafe { sinew_collider_set_transform(w, leg.get(), at(angle)) });
+        },
+        3.0,
+        30.0,
+    )
+}
+
+/// The strip: 10 x 100, 2 m long, hanging 0.5 m above the ground, dropped;
+/// 12 s in all.
+fn strip(self_collision: bool) -> Wear {
+    let mut g = sinew_default_cloth_grid_def();
+    (g.columns, g.rows, g.spacing) = (10, 100, 2.0 / 99.0);
+    g.transform.position = v3(-0.1, 2.5, 0.0);
+    g.pin_flags = 0;
+    g.self_collision = self_collision as u32;
+    wear_run(g, false, |_, _| {}, |_, _, _| {}, 0.0, 12.0)
+}
+
+/// The cape: 64 x 64, 1.5 m, top row on a frame that runs a circle of 2 m
+/// radius at 2 m/s, turning with it, for 5 s; 12 s in all.
+fn cape(self_collision: bool) -> Wear {
+    let mut g = sinew_default_cloth_grid_def();
+    (g.columns, g.rows, g.spacing) = (64, 64, 1.5 / 63.0);
+    g.transform.position = v3(-0.75, 1.8, 2.0);
+    g.self_collision = self_collision as u32;
+    wear_run(
+        g,
+        true,
+        |_, _| {},
+        |w, body, t| {
+            let a = (t + DT) * 1.0; // 2 m/s on a 2 m circle
+            let r = sinew::Quat::from_rotation_y(a);
+            let p = r * sinew::Vec3::new(-0.75, 1.8, 2.0);
+            let f = SinewTransform { position: v3(p.x, p.y, p.z), rotation: quat(r) };
+            ok(unsafe { sinew_body_set_frame(w, body, 0, f) });
+        },
+        5.0,
+        12.0,
+    )
+}
+
+fn wear_scene() {
+    println!("\n### wear: cloth on a character, self-collision on and off (library defaults, sleep on)\n");
+    println!(
+        "| scene | self-collision | mean ms/step | worst ms/step | ms/step, last second | worst edge at the end | fastest particle, m/s | asleep after the motion, s |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    type Scene = fn(bool) -> Wear;
+    let scenes: [(&str, Scene); 3] =
+        [("apron 16x19, leg swing", apron), ("strip 10x100, dropped", strip), ("cape 64x64, running", cape)];
+    // WEAR=apron (strip, cape) runs one scene.
+    let only = std::env::var("WEAR").unwrap_or_default();
+    for (name, scene) in scenes {
+        if !name.starts_with(only.as_str()) {
+            continue;
+        }
+        let mut means = [0.0; 2];
+        for (k, on) in [false, true].into_iter().enumerate() {
+            let r = scene(on);
+            means[k] = r.mean_ms;
+            let asleep = r.asleep_after.map_or("never".to_string(), |s| format!("{s:.2}"));
+            println!(
+                "| {name} | {} | {:.3} | {:.3} | {:.3} | {:.2} % | {:.3} | {asleep} |",
+                if on { "on" } else { "off" },
+                r.mean_ms,
+                r.worst_ms,
+                r.still_ms,
+                r.worst_edge * 100.0,
+                r.speed
+            );
+        }
+        println!("| {name}: cost of self-collision | | {:.2}x | | | | | |", means[1] / means[0]);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let quick = args.iter().any(|a| a == "quick");
@@ -832,5 +1054,8 @@ fn main() {
     }
     if want("collide") {
         collide_scene(runs);
+    }
+    if want("wear") {
+        wear_scene();
     }
 }

@@ -792,6 +792,15 @@ int main(void) {
     EXPECT(sinew_body_set_positions(world, body, 1, to, 2), SINEW_RESULT_OK);
     EXPECT(sinew_body_set_positions(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_body_set_positions(world, body, 0xFFFFFFFFu, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    {
+        /* A respawn: the whole body carried 10 m along +Z, at rest. */
+        SinewTransform here = {{0, 0, 0}, {0, 0, 0, 1}};
+        SinewTransform away = {{0, 0, 10}, {0, 0, 0, 1}};
+        EXPECT(sinew_body_teleport(world, body, here, away, SINEW_TELEPORT_ZERO_VELOCITY), SINEW_RESULT_OK);
+        EXPECT(sinew_body_teleport(world, body, away, here, SINEW_TELEPORT_KEEP_VELOCITY), SINEW_RESULT_OK);
+        EXPECT(sinew_body_teleport(world, body, here, away, 2u), SINEW_RESULT_INVALID_ARGUMENT);
+        EXPECT(sinew_body_teleport(world, null_body, here, away, 0u), SINEW_RESULT_INVALID_ID);
+    }
     EXPECT(sinew_body_move_particles(world, body, 2, to, 2), SINEW_RESULT_OK);
     EXPECT(sinew_body_move_particles(world, body, 3, to, 2), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_body_set_velocities(world, body, 2, to, 2), SINEW_RESULT_OK);

@@ -37,6 +37,17 @@
 #define SINEW_DISTANCE_METHOD_SQRT_APPROX 1
 
 /**
+ * `sinew_body_teleport`: velocities turn with the motion (a character
+ * respawned mid-run keeps its cape's swing).
+ */
+#define SINEW_TELEPORT_KEEP_VELOCITY 0
+
+/**
+ * `sinew_body_teleport`: velocities become zero (a respawn at rest).
+ */
+#define SINEW_TELEPORT_ZERO_VELOCITY 1
+
+/**
  * Grid pin flag: the top-left vertex (particle 0).
  */
 #define SINEW_PIN_TOP_LEFT 1
@@ -1382,6 +1393,33 @@ SinewResult sinew_body_set_positions(struct SinewWorld *world,
                                      uint32_t count);
 
 /**
+ * Teleports a whole body (a respawn, a cut to another place): every
+ * particle, pinned or free, and every target, frame pin, skin point and
+ * ragdoll motor goal is carried at once by the rigid motion that takes
+ * the transform `from` to `to` (world space: the character's transform
+ * before and after), with nothing swept in between; velocities turn with
+ * the motion (`SINEW_TELEPORT_KEEP_VELOCITY`) or become zero
+ * (`SINEW_TELEPORT_ZERO_VELOCITY`). Wakes the body.
+ *
+ * Respawn recipe for a character's cloth: call this with the old and the
+ * new transform, then place the frames (`sinew_body_set_frame`), skin
+ * (`sinew_cloth_set_skin`) and colliders at the new place as every frame,
+ * then step. Moving only the frame (or calling `sinew_body_set_positions`
+ * first) makes the next step drag the pins from the old place to the new
+ * across its substeps, and the cloth whips.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf, a
+ * zero quaternion, `velocity_mode` not a `SINEW_TELEPORT_*` value, or a
+ * destination beyond the world's coordinate range (nothing is changed).
+ * Threading: write lock.
+ */
+SinewResult sinew_body_teleport(struct SinewWorld *world,
+                                struct SinewBodyId body,
+                                struct SinewTransform from,
+                                struct SinewTransform to,
+                                uint32_t velocity_mode);
+
+/**
  * Jakobsen's motion control (a hit, a shove): moves particles
  * `first .. first + count` by `offsets` now and adds `offset / dt` to their
  * velocities, `dt` being the last step's (1/60 s before the first step),
@@ -1694,7 +1732,10 @@ SinewResult sinew_cloth_set_skin(struct SinewWorld *world,
  * 0 = skinned rigidly) and how far behind the skinned surface it may go
  * (`backstops`, metres, >= 0, or NULL for none): a cape never passes into
  * the character. Needs a skin (`sinew_cloth_set_skin`) first. Welded
- * vertices take the smallest value.
+ * vertices take the smallest value. A pinned vertex (a pin flag, a pin mask,
+ * inverse mass 0) with a finite max distance follows its skinned position
+ * exactly, overriding a frame it is attached to; one with `INFINITY` stays
+ * where its pin or frame puts it.
  *
  * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
  * (no skin yet, count differs from the vertex count, NaN or negative).

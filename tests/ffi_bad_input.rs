@@ -721,6 +721,13 @@ fn body_calls_refuse_id(w: &TestWorld, id: SinewBodyId) {
     }
     refused(p, "sinew_body_set_inv_masses", invalid, || unsafe { sinew_body_set_inv_masses(p, id, 0, &0.5, 1) });
     refused(p, "sinew_body_set_inv_masses", invalid, || unsafe { sinew_body_set_inv_masses(p, id, 0, ptr::null(), 0) });
+    let (home, there) = (
+        SinewTransform { position: v(0.0, 0.0, 0.0), rotation: IDENTITY },
+        SinewTransform { position: v(10.0, 0.0, 0.0), rotation: IDENTITY },
+    );
+    refused(p, "sinew_body_teleport", invalid, || unsafe {
+        sinew_body_teleport(p, id, home, there, SINEW_TELEPORT_ZERO_VELOCITY)
+    });
 
     for (name, read) in READERS {
         let mut buf = [VEC_SENTINEL; 8];
@@ -812,6 +819,10 @@ fn bodies_refuse_bad_arguments() {
         refused(p, name, null_arg, || unsafe { write(null, b, 0, &one, 1) });
     }
     refused(p, set_inv, null_arg, || unsafe { sinew_body_set_inv_masses(null, b, 0, &0.5, 1) });
+    let home = SinewTransform { position: v(0.0, 0.0, 0.0), rotation: IDENTITY };
+    refused(p, "sinew_body_teleport", null_arg, || unsafe {
+        sinew_body_teleport(null, b, home, home, SINEW_TELEPORT_KEEP_VELOCITY)
+    });
     for (name, read) in READERS {
         let mut buf = [VEC_SENTINEL; 8];
         refused(p, name, null_arg, || unsafe { read(ptr::null(), b, buf.as_mut_ptr(), 8, &mut count) });
@@ -911,7 +922,30 @@ fn bodies_refuse_bad_arguments() {
         refused(p, set_inv, invalid, || unsafe { sinew_body_set_inv_masses(p, b, 1, values.as_ptr(), 2) });
     }
 
+    // sinew_body_teleport: non-finite or zero rotations in either transform,
+    // an unknown velocity mode, a destination beyond the coordinate range.
+    let teleport = "sinew_body_teleport";
+    let there = SinewTransform { position: v(10.0, 0.0, 0.0), rotation: IDENTITY };
+    let mut bad_poses: Vec<SinewTransform> =
+        non_finite_vectors(there.position).into_iter().map(|position| SinewTransform { position, ..there }).collect();
+    let mut bad_rotations = non_finite_quats(IDENTITY);
+    bad_rotations.push(ZERO_QUAT);
+    bad_poses.extend(bad_rotations.into_iter().map(|rotation| SinewTransform { rotation, ..there }));
+    for bad in bad_poses {
+        refused(p, teleport, invalid, || unsafe {
+            sinew_body_teleport(p, b, bad, there, SINEW_TELEPORT_KEEP_VELOCITY)
+        });
+        refused(p, teleport, invalid, || unsafe { sinew_body_teleport(p, b, home, bad, SINEW_TELEPORT_ZERO_VELOCITY) });
+    }
+    for mode in [2, 3, u32::MAX] {
+        refused(p, teleport, invalid, || unsafe { sinew_body_teleport(p, b, home, there, mode) });
+    }
+    let far = SinewTransform { position: v(2e15, 0.0, 0.0), rotation: IDENTITY };
+    refused(p, teleport, invalid, || unsafe { sinew_body_teleport(p, b, home, far, SINEW_TELEPORT_KEEP_VELOCITY) });
+
     // The hash sees every change these calls make when accepted.
+    changes(&w, || unsafe { sinew_body_teleport(p, b, home, there, SINEW_TELEPORT_KEEP_VELOCITY) });
+    changes(&w, || unsafe { sinew_body_teleport(p, b, there, home, SINEW_TELEPORT_ZERO_VELOCITY) });
     changes(&w, || unsafe { sinew_body_add_distance_constraints(p, b, &stick, 1) });
     changes(&w, || unsafe { sinew_body_set_distance_method(p, b, SINEW_DISTANCE_METHOD_SQRT_APPROX) });
     changes(&w, || unsafe { sinew_body_set_particle_radius(p, b, 0.05) });

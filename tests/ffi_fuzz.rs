@@ -338,6 +338,10 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                 };
                 sinew_joint_destroy(world, j)
             }
+            22 if rng.small().is_multiple_of(4) => {
+                let (from, to) = (rng.transform(), rng.transform());
+                sinew_body_teleport(world, s.body(rng), from, to, rng.below(3) as u32)
+            }
             22 => sinew_body_set_sleeping(world, s.body(rng), rng.below(3) as u32),
             23 if rng.small().is_multiple_of(4) => sinew_world_shift_origin(world, rng.vec3()),
             23 => sinew_world_set_gravity(world, rng.vec3()),

@@ -323,6 +323,13 @@ public:
     Result set_positions(std::uint32_t first, const Vec3* positions, std::uint32_t count) {
         return Result::from_code(::sinew_body_set_positions(world_, id_, first, positions, count));
     }
+    /// Carries the whole body (particles, targets, frame pins, skin) by the rigid motion from `from`
+    /// to `to` at once, nothing swept: a respawn. `velocity_mode`: SINEW_TELEPORT_KEEP_VELOCITY
+    /// (turned with the motion) or SINEW_TELEPORT_ZERO_VELOCITY.
+    Result teleport(const Transform& from, const Transform& to,
+                    std::uint32_t velocity_mode = SINEW_TELEPORT_KEEP_VELOCITY) {
+        return Result::from_code(::sinew_body_teleport(world_, id_, from, to, velocity_mode));
+    }
     /// Jakobsen's motion control: moves particles now and adds offset/dt to their velocity.
     Result move_particles(std::uint32_t first, const Vec3* offsets, std::uint32_t count) {
         return Result::from_code(::sinew_body_move_particles(world_, id_, first, offsets, count));

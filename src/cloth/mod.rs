@@ -337,7 +337,8 @@ impl World {
     /// Per engine vertex: how far (metres, >= 0, +inf = no limit) a particle
     /// may move from its skinned position, and how far behind the skinned
     /// surface it may go (`None` or +inf = no backstop). Needs a skin first.
-    /// Welded vertices: the smallest value wins.
+    /// Welded vertices: the smallest value wins. A pinned particle with a
+    /// finite value follows its skinned position exactly.
     pub fn set_cloth_max_distances(
         &mut self,
         id: BodyId,

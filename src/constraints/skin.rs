@@ -5,10 +5,12 @@
 //! surface, `dot(x - s, n) >= -backstop`, so a cape cannot pass into the body
 //! it hangs on however hard the wind pushes. Skinned positions and normals are
 //! interpolated across the substeps like targets. Both limits are one-sided
-//! projections of the particle alone: the skin is animation, not physics.
+//! projections of the particle alone: the skin is animation, not physics. A
+//! pinned particle with a finite max distance is placed on its skinned
+//! position instead (it cannot be moved by projections).
 
 use crate::particles::ParticlesMut;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// Per-particle skin data of a body (empty until the engine sets a skin).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,6 +36,17 @@ impl SkinSet {
     pub fn shift(&mut self, by: Vec3) {
         for v in [&mut self.from, &mut self.to, &mut self.current] {
             v.iter_mut().for_each(|x| *x -= by);
+        }
+    }
+
+    /// Carries every point and normal by the rigid motion `x -> turn x + by`
+    /// (a teleport, `World::teleport`): nothing is interpolated across it.
+    pub fn carry(&mut self, turn: Quat, by: Vec3) {
+        for v in [&mut self.from, &mut self.to, &mut self.current] {
+            v.iter_mut().for_each(|x| *x = turn * *x + by);
+        }
+        for v in [&mut self.normal_from, &mut self.normal_to, &mut self.current_normal] {
+            v.iter_mut().for_each(|n| *n = turn * *n);
         }
     }
 
@@ -68,6 +81,19 @@ impl SkinSet {
             self.current[i] = self.from[i] * (1.0 - s) + self.to[i] * s;
             self.current_normal[i] =
                 (self.normal_from[i] * (1.0 - s) + self.normal_to[i] * s).try_normalize().unwrap_or(self.normal_to[i]);
+        }
+    }
+
+    /// Places each pinned particle (inverse mass 0) that has a finite max
+    /// distance at this substep's skinned position: the skin moves it, as a
+    /// frame moves its pins. Without this a pin mask overrode the skin: a
+    /// skirt's pinned waist stayed where it was created while its skin ran
+    /// off with the character, 25 m of stretch and no error (issue 32).
+    pub fn place_pinned(&self, p: &mut ParticlesMut) {
+        for i in 0..self.to.len() {
+            if p.inv_mass[i] == 0.0 && self.max_distance[i].is_finite() {
+                p.set_position(i, self.current[i]);
+            }
         }
     }
 

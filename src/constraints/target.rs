@@ -18,7 +18,7 @@
 
 use crate::particles::ParticlesMut;
 use crate::simd::{self, Kernel, Lanes, SimdLevel};
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// A target for one particle of a body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,6 +58,14 @@ impl TargetSet {
     pub fn shift(&mut self, by: Vec3) {
         for v in [&mut self.from, &mut self.to, &mut self.current] {
             v.iter_mut().for_each(|x| *x -= by);
+        }
+    }
+
+    /// Carries every point by the rigid motion `x -> turn x + by` (a
+    /// teleport): the targets' motion is not swept across it.
+    pub fn carry(&mut self, turn: Quat, by: Vec3) {
+        for v in [&mut self.from, &mut self.to, &mut self.current] {
+            v.iter_mut().for_each(|x| *x = turn * *x + by);
         }
     }
 

@@ -363,6 +363,52 @@ pub unsafe extern "C" fn sinew_body_set_positions(
     })
 }
 
+/// `sinew_body_teleport`: velocities turn with the motion (a character
+/// respawned mid-run keeps its cape's swing).
+pub const SINEW_TELEPORT_KEEP_VELOCITY: u32 = 0;
+/// `sinew_body_teleport`: velocities become zero (a respawn at rest).
+pub const SINEW_TELEPORT_ZERO_VELOCITY: u32 = 1;
+
+/// Teleports a whole body (a respawn, a cut to another place): every
+/// particle, pinned or free, and every target, frame pin, skin point and
+/// ragdoll motor goal is carried at once by the rigid motion that takes
+/// the transform `from` to `to` (world space: the character's transform
+/// before and after), with nothing swept in between; velocities turn with
+/// the motion (`SINEW_TELEPORT_KEEP_VELOCITY`) or become zero
+/// (`SINEW_TELEPORT_ZERO_VELOCITY`). Wakes the body.
+///
+/// Respawn recipe for a character's cloth: call this with the old and the
+/// new transform, then place the frames (`sinew_body_set_frame`), skin
+/// (`sinew_cloth_set_skin`) and colliders at the new place as every frame,
+/// then step. Moving only the frame (or calling `sinew_body_set_positions`
+/// first) makes the next step drag the pins from the old place to the new
+/// across its substeps, and the cloth whips.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf, a
+/// zero quaternion, `velocity_mode` not a `SINEW_TELEPORT_*` value, or a
+/// destination beyond the world's coordinate range (nothing is changed).
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_teleport(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    from: SinewTransform,
+    to: SinewTransform,
+    velocity_mode: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_teleport", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        let zero = match velocity_mode {
+            SINEW_TELEPORT_KEEP_VELOCITY => false,
+            SINEW_TELEPORT_ZERO_VELOCITY => true,
+            v => return Err(Failure::invalid(format!("velocity_mode {v} is not a SINEW_TELEPORT_* value"))),
+        };
+        let (from, to) = ((from.position.into(), from.rotation.into()), (to.position.into(), to.rotation.into()));
+        world.write(|w| Ok(w.teleport(body.into(), from, to, zero)?))
+    })
+}
+
 /// Jakobsen's motion control (a hit, a shove): moves particles
 /// `first .. first + count` by `offsets` now and adds `offset / dt` to their
 /// velocities, `dt` being the last step's (1/60 s before the first step),

@@ -627,7 +627,10 @@ pub unsafe extern "C" fn sinew_cloth_set_skin(
 /// 0 = skinned rigidly) and how far behind the skinned surface it may go
 /// (`backstops`, metres, >= 0, or NULL for none): a cape never passes into
 /// the character. Needs a skin (`sinew_cloth_set_skin`) first. Welded
-/// vertices take the smallest value.
+/// vertices take the smallest value. A pinned vertex (a pin flag, a pin mask,
+/// inverse mass 0) with a finite max distance follows its skinned position
+/// exactly, overriding a frame it is attached to; one with `INFINITY` stays
+/// where its pin or frame puts it.
 ///
 /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
 /// (no skin yet, count differs from the vertex count, NaN or negative).

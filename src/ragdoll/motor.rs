@@ -117,6 +117,13 @@ impl Motors {
         }
     }
 
+    /// Carries the goals by the rigid motion `x -> turn x + by` (a teleport).
+    pub fn carry(&mut self, turn: Quat, by: Vec3) {
+        for v in [&mut self.from, &mut self.to] {
+            v.iter_mut().for_each(|(x, q)| (*x, *q) = (turn * *x + by, (turn * *q).normalize()));
+        }
+    }
+
     /// Sets the target pose in the body's frame (validated by the caller). The first
     /// targets start where they are; later ones are reached by interpolation
     /// from the last step's.

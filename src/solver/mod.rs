@@ -463,7 +463,7 @@ impl Shared<'_> {
             recover_rotations(&mut island, &local.backup_rotations);
             island.iter_mut().for_each(|b| b.h_prev = 0.0);
         }
-        let asleep = update_sleep(&mut island, &mut views, &mut cviews, ctx);
+        let asleep = update_sleep(&mut island, &mut views, &mut cviews, &local.backup, ctx);
         if !recovered && !asleep {
             let contacts = &local.body_contacts;
             bodies::record(k as u32, members, &island, &views, contacts, origin, &mut local.touches);
@@ -522,6 +522,7 @@ fn solve_island(
             body.targets.begin_substep(p, substep, ctx.substeps);
             if body.skin.is_active() {
                 body.skin.begin_substep(substep, ctx.substeps);
+                body.skin.place_pinned(p);
             }
             body.distances.begin_substep();
             body.bends.begin_substep();
@@ -679,7 +680,8 @@ fn contacts_pass(
     }
 }
 
-/// Copies the island's positions and velocities.
+/// Copies the island's positions and velocities: per body, its columns
+/// `x, y, z, vx, vy, vz` one after the other.
 fn save(views: &[ParticlesMut], out: &mut Vec<f32>) {
     out.clear();
     for p in views {
@@ -771,8 +773,9 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
             filter: b.filter,
         })
     }));
-    scratch.pairs.clear();
-    if !members.is_empty() {
+    if members.is_empty() {
+        scratch.pairs.clear();
+    } else {
         scratch.finder.find(views, &members, ctx.dt, &mut scratch.pairs);
     }
     scratch.members = Lists(recycle(members));
@@ -877,22 +880,36 @@ fn broad_phase(
     body.candidates.find_soups(first, last, lo - margin, hi + margin, body.filter, boxes, &body.sticks, whole);
 }
 
-/// Sleep: when every particle of every body of the island has been slower
+/// Sleep: when every particle of every body of the island has moved slower
 /// than `sleep_speed` for `sleep_time`, the island stops (velocities zeroed)
 /// until something wakes it. True when it fell asleep.
+///
+/// How fast a particle moved is measured over the step, from where it began
+/// the step (`start`, the island's saved state: see [`save`]), not read from
+/// its velocity: a particle held in place by constraints that disagree (a
+/// pile's bottom layer between the ground and the cloth pressing on it)
+/// ends each step where it was with a velocity the last of them left, and a
+/// cloth piled on itself never slept (issue 32: 0.3 m/s standing still).
 fn update_sleep(
     island: &mut [&mut Body],
     views: &mut [ParticlesMut],
     cviews: &mut [ContactsMut],
+    start: &[f32],
     ctx: &StepContext,
 ) -> bool {
     if ctx.sleep_speed <= 0.0 {
         return false;
     }
-    let limit2 = ctx.sleep_speed * ctx.sleep_speed;
+    let reach = ctx.sleep_speed * ctx.dt;
+    let limit2 = reach * reach;
     let mut all_still = true;
+    let mut at = 0;
     for (body, p) in island.iter_mut().zip(views.iter()) {
-        let still = (0..body.count).all(|i| p.velocity(i).length_squared() <= limit2);
+        let n = p.len();
+        let (x0, y0, z0) = (&start[at..at + n], &start[at + n..at + 2 * n], &start[at + 2 * n..at + 3 * n]);
+        at += 6 * n;
+        let moved = |i: usize| p.position(i) - Vec3::new(x0[i], y0[i], z0[i]);
+        let still = (0..body.count).all(|i| moved(i).length_squared() <= limit2);
         body.still_time = if still { body.still_time + ctx.dt } else { 0.0 };
         all_still &= body.still_time >= ctx.sleep_time;
     }

@@ -909,6 +909,16 @@ int main() {
     EXPECT_OK(bob.set_positions(1, &there, 1));
     CHECK(bob.read_positions().value()[1].y == 1.0f);
     EXPECT_CODE(bob.set_positions(2, &there, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    {
+        // A whole-body teleport 5 m along +X and back, velocities zeroed.
+        const sinew::Transform home{{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+        const sinew::Transform away{{5.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+        EXPECT_OK(bob.teleport(home, away, SINEW_TELEPORT_ZERO_VELOCITY));
+        CHECK(std::fabs(bob.read_positions().value()[1].x - 5.0f) < 1e-5f);
+        EXPECT_OK(bob.teleport(away, home));
+        CHECK(std::fabs(bob.read_positions().value()[1].x) < 1e-5f);
+        EXPECT_CODE(bob.teleport(home, away, 7u), SINEW_RESULT_INVALID_ARGUMENT);
+    }
     const sinew::Vec3 shove{0.01f, 0.0f, 0.0f};
     EXPECT_OK(bob.move_particles(1, &shove, 1));
     CHECK(std::fabs(bob.read_positions().value()[1].x - 0.01f) < 1e-6f);

@@ -173,6 +173,14 @@ static unsafe class BindingTest
             world.ReadPositions(drop, top);
             Check(top[0].x == 8f && top[0].y == 3f, "teleported");
             ExpectCode(() => world.SetPositions(drop, 1, new[] { V(0, 0, 0) }), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "range outside the body");
+            SinewTransform here = new SinewTransform { position = V(0, 0, 0), rotation = new SinewQuat { w = 1 } };
+            SinewTransform away = new SinewTransform { position = V(0, 0, 5), rotation = new SinewQuat { w = 1 } };
+            world.Teleport(drop, here, away, true);
+            world.ReadPositions(drop, top);
+            Check(Math.Abs(top[0].x - 8f) < 1e-5f && Math.Abs(top[0].z - 5f) < 1e-5f, "whole body teleported");
+            world.Teleport(drop, away, here, false);
+            world.ReadPositions(drop, top);
+            Check(Math.Abs(top[0].z) < 1e-5f, "teleported back");
             world.MoveParticles(drop, 0, new[] { V(0.5f, 0, 0) });
             world.ReadPositions(drop, top);
             Check(Math.Abs(top[0].x - 8.5f) < 1e-6f, "moved");

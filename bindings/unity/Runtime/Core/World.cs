@@ -324,6 +324,17 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>Carries the whole body (particles, targets, frame pins, skin) by the rigid motion
+        /// from <paramref name="from"/> to <paramref name="to"/> at once, nothing swept: a respawn.
+        /// Velocities turn with the motion, or become zero with <paramref name="zeroVelocity"/>.</summary>
+        public void Teleport(SinewBodyId body, SinewTransform from, SinewTransform to, bool zeroVelocity)
+        {
+            SinewWorld* w = Acquire();
+            uint mode = zeroVelocity ? Native.SINEW_TELEPORT_ZERO_VELOCITY : Native.SINEW_TELEPORT_KEEP_VELOCITY;
+            try { SinewException.Check(Native.sinew_body_teleport(w, body, from, to, mode)); }
+            finally { Release(); }
+        }
+
         /// <summary>Teleports particles first .. first+count, keeping velocities.</summary>
         public void SetPositions(SinewBodyId body, int first, SinewVec3* positions, int count)
         {
