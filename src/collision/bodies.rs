@@ -47,6 +47,10 @@ use glam::Vec3;
 /// (about 6 degrees).
 const PARALLEL: f32 = 0.01;
 
+/// The most pieces of another body one piece is kept off in a step (the
+/// nearest).
+const MAX_PAIRS_PER_PIECE: usize = 8;
+
 /// Coulomb coefficient of a body without a material of its own.
 pub(crate) const DEFAULT_FRICTION: f32 = 0.5;
 
@@ -115,6 +119,9 @@ pub struct Scratch {
     /// Joined particles of the island, `(member, particle, member,
     /// particle)` both ways round, sorted.
     joined: Vec<(u32, u32, u32, u32)>,
+    /// One piece's candidates: squared distance of the boxes' centres (x2),
+    /// the other piece and its radius.
+    kept: Vec<(f32, Piece, f32)>,
 }
 
 /// Whether a body collides with other bodies here, and how.
@@ -269,7 +276,7 @@ pub fn find(
     if pairs.peek().is_none() {
         return;
     }
-    let Scratch { near_a, near_b, joined: joins } = scratch;
+    let Scratch { near_a, near_b, joined: joins, kept } = scratch;
     joins.clear();
     for (_, j) in joints {
         joins.push((j.body_a, j.a, j.body_b, j.b));
@@ -292,9 +299,25 @@ pub fn find(
             continue;
         }
         pieces_near(bb, pb, region, ahead, slack, near_b);
+        // Side a is the one with more pieces (a cloth's vertices against a
+        // ragdoll's capsules): each of its pieces keeps the nearest few of
+        // the other's (below). A solid stays side b.
+        let (a, b, ba, bb, pa, pb) = if near_b.len() > near_a.len() && bb.rigid.is_none() {
+            std::mem::swap(near_a, near_b);
+            (b, a, bb, ba, pb, pa)
+        } else {
+            (a, b, ba, bb, pa, pb)
+        };
+        // The other side's pieces along x, each of this side's scanning
+        // only those whose boxes start before its own ends.
+        near_b.sort_unstable_by(|p, q| p.2.x.total_cmp(&q.2.x).then(key(p.0).cmp(&key(q.0))));
         let friction = (body_friction(ba) * body_friction(bb)).sqrt();
         for &(piece_a, radius_a, alo, ahi) in near_a.iter() {
+            kept.clear();
             for &(piece_b, radius_b, blo, bhi) in near_b.iter() {
+                if blo.x > ahi.x {
+                    break;
+                }
                 if !overlap((alo, ahi), (blo, bhi)) {
                     continue;
                 }
@@ -305,24 +328,45 @@ pub fn find(
                 if joined(joins, a, piece_a, b, piece_b) {
                     continue;
                 }
-                out.push(Contact {
-                    a,
-                    b,
-                    piece_a,
-                    piece_b,
-                    radius_a,
-                    radius_b,
-                    friction,
-                    depth: 0.0,
-                    normal: Vec3::Y,
-                    s_a: 0.0,
-                    s_b: 0.0,
-                    at: Vec3::ZERO,
-                    step_depth: 0.0,
-                    speed: 0.0,
-                });
+                let apart = ((alo + ahi) - (blo + bhi)).length_squared();
+                kept.push((apart, piece_b, radius_b));
             }
+            // Two bodies spawned into each other (two particle clouds at one
+            // place) would pair every piece with every other: keep the
+            // nearest few of each piece.
+            if kept.len() > MAX_PAIRS_PER_PIECE {
+                kept.select_nth_unstable_by(MAX_PAIRS_PER_PIECE, |p, q| {
+                    p.0.total_cmp(&q.0).then(key(p.1).cmp(&key(q.1)))
+                });
+                kept.truncate(MAX_PAIRS_PER_PIECE);
+                kept.sort_unstable_by_key(|k| key(k.1));
+            }
+            out.extend(kept.iter().map(|&(_, piece_b, radius_b)| Contact {
+                a,
+                b,
+                piece_a,
+                piece_b,
+                radius_a,
+                radius_b,
+                friction,
+                depth: 0.0,
+                normal: Vec3::Y,
+                s_a: 0.0,
+                s_b: 0.0,
+                at: Vec3::ZERO,
+                step_depth: 0.0,
+                speed: 0.0,
+            }));
         }
+    }
+}
+
+/// A piece's place in a fixed order (ties of the sorts above).
+fn key(piece: Piece) -> (u32, u32, u32) {
+    match piece {
+        Piece::Ball(i) => (0, i, 0),
+        Piece::Stick(a, b) => (1, a, b),
+        Piece::Solid => (2, 0, 0),
     }
 }
 
