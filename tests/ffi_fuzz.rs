@@ -7,7 +7,7 @@
 //! must restore into a fresh world that hashes alike and steps on alike.
 //!
 //! `cargo test --test ffi_fuzz` runs a short, fixed sequence (10,000 calls);
-//! `SINEW_LONG_TESTS=1` (`.ci/run`) adds 50,000 calls from another seed and
+//! `SINEW_LONG_TESTS=1` (`.ci/run`) adds 20,000 calls from another seed and
 //! a sequence under valgrind. Longer still:
 //! `SINEW_FUZZ_CALLS=2000000 SINEW_FUZZ_SEED=7 cargo test --release --test ffi_fuzz -- --nocapture`.
 //! `SINEW_FUZZ_CHECK_EVERY=1` checks the snapshot after every call, to find
@@ -833,14 +833,18 @@ fn random_call_sequences_return_defined_codes_and_the_world_keeps_stepping() {
     fuzz(env_or("SINEW_FUZZ_CALLS", 10_000), env_or("SINEW_FUZZ_SEED", 0x5EED));
 }
 
-/// The long fuzz: 50,000 calls from a second seed (`SINEW_LONG_TESTS=1`).
+/// The long fuzz: 20,000 calls from a second seed (`SINEW_LONG_TESTS=1`).
+/// Its world fills with up to 20,000 particles of bodies spawned into each
+/// other, which now collide with each other: 15,000 calls take about a
+/// minute, 50,000 took over 17 (issue 30: the pair stage's cost in such a
+/// pile is not bounded yet).
 #[test]
 fn a_long_random_call_sequence_returns_defined_codes() {
     if !common::long_tests() {
-        common::skip_long("ffi_fuzz::a_long_random_call_sequence_returns_defined_codes", "50,000 fuzz calls");
+        common::skip_long("ffi_fuzz::a_long_random_call_sequence_returns_defined_codes", "20,000 fuzz calls");
         return;
     }
-    fuzz(50_000, env_or("SINEW_FUZZ_SEED", 0x5EED) ^ 0x10_0000);
+    fuzz(20_000, env_or("SINEW_FUZZ_SEED", 0x5EED) ^ 0x10_0000);
 }
 
 /// The sequence [`a_short_fuzz_sequence_is_clean_under_valgrind`] runs under
