@@ -39,8 +39,8 @@ use crate::body::Body;
 use crate::collision::segment;
 use crate::constraints::joint::Resolved;
 use crate::particles::ParticlesMut;
+use crate::rigid::Rigid;
 use crate::rigid::pairs::{self, Frame};
-use crate::rigid::{Rigid, RigidModel};
 use glam::Vec3;
 
 /// Two sticks count as parallel within this squared sine of their angle
@@ -445,23 +445,6 @@ fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), pu
     }
 }
 
-/// The island's rigid bodies as rigid bodies for one pass (a tetrahedron's
-/// fit brought up to date); other members get a placeholder.
-fn rigid_frames(island: &mut [&mut Body], views: &[ParticlesMut], frames: &mut Vec<Frame>) {
-    for (body, p) in island.iter_mut().zip(views.iter()) {
-        if let Some(r) = &mut body.rigid
-            && matches!(r.def.model, RigidModel::Tetrahedron)
-        {
-            r.clusters.fit(0, p);
-        }
-    }
-    frames.clear();
-    frames.extend(island.iter().zip(views.iter()).map(|(b, p)| match &b.rigid {
-        Some(r) => pairs::frame(r, p),
-        None => Frame::fixed(),
-    }));
-}
-
 fn solid(body: &Body) -> &Rigid {
     body.rigid.as_deref().expect("a solid is a rigid body")
 }
@@ -477,7 +460,7 @@ pub fn project(
         return;
     }
     if contacts.iter().any(|c| c.piece_b == Piece::Solid) {
-        rigid_frames(island, views, frames);
+        pairs::frames_now(island, views, frames);
     }
     for c in contacts.iter_mut() {
         let (a, b) = (c.a as usize, c.b as usize);

@@ -242,13 +242,10 @@ pub(crate) fn touch_stick(
     }
 }
 
-/// One pass over the pairs; `frames` is scratch.
-pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut [Pair], frames: &mut Vec<Frame>) {
-    if pairs.is_empty() {
-        return;
-    }
-    // A shape-matched body's fit is current (its projection made it); a
-    // tetrahedron's is brought up to date.
+/// The island's rigid bodies as rigid bodies for one pass (a shape-matched
+/// body's fit is current, its projection made it; a tetrahedron's is
+/// brought up to date); other members get a placeholder.
+pub(crate) fn frames_now(island: &mut [&mut Body], views: &[ParticlesMut], frames: &mut Vec<Frame>) {
     for (body, p) in island.iter_mut().zip(views.iter()) {
         if let Some(r) = &mut body.rigid
             && matches!(r.def.model, super::RigidModel::Tetrahedron)
@@ -256,12 +253,20 @@ pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut
             r.clusters.fit(0, p);
         }
     }
-    let island = &*island;
     frames.clear();
     frames.extend(island.iter().zip(views.iter()).map(|(b, p)| match &b.rigid {
         Some(r) => frame(r, p),
         None => Frame::fixed(),
     }));
+}
+
+/// One pass over the pairs; `frames` is scratch.
+pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut [Pair], frames: &mut Vec<Frame>) {
+    if pairs.is_empty() {
+        return;
+    }
+    frames_now(island, views, frames);
+    let island = &*island;
     for pair in pairs.iter_mut() {
         let (a, b) = (pair.a as usize, pair.b as usize);
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
