@@ -142,62 +142,97 @@ pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut Particl
         // angular impulse), each then shifted back so its centre of mass
         // (and the body's momentum) stays.
         let (c, q) = (l.child as usize, l.parent as usize);
-        let (ic, ip) = (axial_inertia(clusters, c, p, head, axis), axial_inertia(clusters, q, p, head, axis));
+        let (ac, ap) = (Axial::of(clusters, c, p, head, axis), Axial::of(clusters, q, p, head, axis));
         // The child's share, w_c / (w_c + w_p) = I_p / (I_c + I_p): in
         // inertias, so a tiny one cannot overflow its inverse.
-        let share = match (ic, ip) {
+        let share = match (ac, ap) {
             (None, None) => continue,
             (None, Some(_)) => 0.0,
             (Some(_), None) => 1.0,
-            (Some(ic), Some(ip)) => ip / (ic + ip),
+            (Some(ac), Some(ap)) => ap.inertia / (ac.inertia + ap.inertia),
         };
         if !(0.0..=1.0).contains(&share) {
             continue; // NaN: an inertia overflowed
         }
-        turn_about(clusters, c, p, head, axis, error * share);
-        if share < 1.0 {
-            turn_about(clusters, q, p, head, axis, -error * (1.0 - share));
+        if let Some(ac) = ac {
+            turn_about(clusters, c, p, head, axis, error * share, ac);
+        }
+        if let Some(ap) = ap.filter(|_| share < 1.0) {
+            turn_about(clusters, q, p, head, axis, -error * (1.0 - share), ap);
         }
     }
 }
 
-/// Cluster `k`'s moment of inertia about the line through `head` along the
-/// unit `axis`; `None` for a cluster held by a pinned member or with none
-/// (a line of particles on the axis: it cannot be turned about it).
-fn axial_inertia(clusters: &ClusterSet, k: usize, p: &ParticlesMut, head: Vec3, axis: Vec3) -> Option<f32> {
-    let mut inertia = 0.0f32;
-    for m in clusters.members(k) {
-        let i = clusters.particle[m] as usize;
-        if p.inv_mass[i] == 0.0 {
-            return None;
-        }
-        let r = (p.position(i) - head).reject_from_normalized(axis);
-        inertia += r.length_squared() / p.inv_mass[i].max(MIN_INV_MASS);
-    }
-    (inertia > 0.0).then_some(inertia)
+/// How cluster `k` takes a turn about the direction `axis`: a free cluster
+/// about the line through `head`, then shifted back (so in effect about its
+/// centre of mass), with its moment of inertia about that line; a cluster
+/// with one pinned member (held by it, see `shape_match::RestInertia`) about
+/// its pivot, as a rigid body on a ball joint takes an angular impulse along
+/// `axis`: it turns by `I^-1 axis` scaled, and `1 / (axis . I^-1 axis)` is
+/// its inertia. `None` for a cluster that cannot turn (two pinned members,
+/// or no inertia about the line).
+#[derive(Debug, Clone, Copy)]
+struct Axial {
+    inertia: f32,
+    /// The pivot and the direction it turns in for a turn about `axis`.
+    pivot: Option<(Vec3, Vec3)>,
 }
 
-/// Turns cluster `k` by `angle` about the line through `head` along `axis`,
-/// then shifts it back so its centre of mass stays; its fitted rotation
-/// turns alike.
-fn turn_about(clusters: &mut ClusterSet, k: usize, p: &mut ParticlesMut, head: Vec3, axis: Vec3, angle: f32) {
-    let r = Quat::from_axis_angle(axis, angle);
+impl Axial {
+    fn of(clusters: &ClusterSet, k: usize, p: &ParticlesMut, head: Vec3, axis: Vec3) -> Option<Axial> {
+        match clusters.pivot(k, p) {
+            Err(()) => None,
+            Ok(Some(m)) => {
+                let pivot = p.position(clusters.particle[m] as usize);
+                let inertia = clusters.free_inertia(k, p, pivot);
+                if inertia.determinant().abs() < 1.0e-30 {
+                    return None;
+                }
+                let along = inertia.inverse() * axis;
+                let w = axis.dot(along);
+                (w > 0.0 && w.is_finite()).then(|| Axial { inertia: 1.0 / w, pivot: Some((pivot, along / w)) })
+            }
+            Ok(None) => {
+                let mut inertia = 0.0f32;
+                for m in clusters.members(k) {
+                    let i = clusters.particle[m] as usize;
+                    let r = (p.position(i) - head).reject_from_normalized(axis);
+                    inertia += r.length_squared() / p.inv_mass[i].max(MIN_INV_MASS);
+                }
+                (inertia > 0.0).then_some(Axial { inertia, pivot: None })
+            }
+        }
+    }
+}
+
+/// Turns cluster `k` by `angle` about the direction `axis` as `how` says
+/// (see `Axial`); its fitted rotation turns alike. Pinned members stay.
+fn turn_about(
+    clusters: &mut ClusterSet,
+    k: usize,
+    p: &mut ParticlesMut,
+    head: Vec3,
+    axis: Vec3,
+    angle: f32,
+    how: Axial,
+) {
+    let (around, r) = match how.pivot {
+        Some((pivot, along)) => (pivot, Quat::from_scaled_axis(along * angle)),
+        None => (head, Quat::from_axis_angle(axis, angle)),
+    };
     let (mut mass, mut moved) = (0.0f32, Vec3::ZERO);
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
         if p.inv_mass[i] > 0.0 {
             let x = p.position(i);
-            let to = head + r * (x - head);
+            let to = around + r * (x - around);
             p.set_position(i, to);
             let inv_mass = p.inv_mass[i].max(MIN_INV_MASS);
             mass += 1.0 / inv_mass;
             moved += (to - x) / inv_mass;
-        } else {
-            mass = 0.0; // a pinned member holds the cluster: no shift
-            break;
         }
     }
-    if mass > 0.0 {
+    if mass > 0.0 && how.pivot.is_none() {
         let shift = moved / mass;
         for m in clusters.members(k) {
             let i = clusters.particle[m] as usize;

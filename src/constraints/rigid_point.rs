@@ -40,6 +40,7 @@ pub struct PointRange {
 
 /// A cluster as one rigid body, now.
 struct Rigid {
+    /// Its centre of mass, or the pinned member it turns about.
     center: Vec3,
     rotation: Quat,
     /// Rest position of the centre.
@@ -49,8 +50,8 @@ struct Rigid {
 }
 
 impl Rigid {
-    /// Cluster `k` as it is now. A cluster with a pinned member does not
-    /// move: its inverse mass and inertia are zero.
+    /// Cluster `k` as it is now: free, turning about its one pinned member
+    /// (inverse mass zero), or held by two (inverse mass and inertia zero).
     ///
     /// Its rotation is the one it has: these ranges run right after the
     /// clusters' projection fitted every rotation, and each correction here
@@ -59,10 +60,14 @@ impl Rigid {
     /// again at every range instead was two thirds of a ragdoll's cost.
     fn of(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Rigid {
         let (center, rest_center) = clusters.center_now_and_rest(k, p);
+        let m = clusters.mobility(k, p, center, rest_center);
         let rotation = clusters.rotation[k];
-        match clusters.inv_mass_properties(k, p, center) {
-            (mass, Some(inv_inertia)) => Rigid { center, rotation, rest_center, inv_mass: 1.0 / mass, inv_inertia },
-            _ => Rigid { center, rotation, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO },
+        Rigid {
+            center: m.center,
+            rotation,
+            rest_center: m.rest_center,
+            inv_mass: m.inv_mass,
+            inv_inertia: m.inv_inertia,
         }
     }
 
@@ -79,15 +84,17 @@ impl Rigid {
 
     /// Moves the cluster's members for the correction `push` at `x`.
     fn apply(&self, clusters: &mut ClusterSet, k: usize, x: Vec3, push: Vec3, p: &mut ParticlesMut) {
-        if self.inv_mass == 0.0 {
+        if self.inv_mass == 0.0 && self.inv_inertia == Mat3::ZERO {
             return;
         }
         let shift = push * self.inv_mass;
         let turn = Quat::from_scaled_axis(self.inv_inertia * (x - self.center).cross(push));
         for m in clusters.members(k) {
             let i = clusters.particle[m] as usize;
-            let at = p.position(i);
-            p.set_position(i, self.center + shift + turn * (at - self.center));
+            if p.inv_mass[i] > 0.0 {
+                let at = p.position(i);
+                p.set_position(i, self.center + shift + turn * (at - self.center));
+            }
         }
         clusters.rotation[k] = (turn * clusters.rotation[k]).normalize();
     }

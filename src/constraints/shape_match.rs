@@ -76,14 +76,34 @@ pub struct ClusterSet {
 /// tolerance, so the tensor now is `R I_rest^-1 R^T` for the cluster's
 /// rotation `R`: a rotated constant instead of a sum over the members and a
 /// 3x3 inverse at every use.
+///
+/// A cluster with one pinned member (a ragdoll held by one particle) is a
+/// body on a ball joint: it cannot move, but it turns about the pinned
+/// particle, its *pivot*, with the inertia of its other members about it.
+/// Held as immovable, the bones hung from it and the clusters' fits fought
+/// over the shared joint particles and pumped energy into the body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RestInertia {
     pub mass: f32,
-    /// The centre of mass of the rest shape.
+    /// The centre of mass of the rest shape; a pivot's rest position.
     pub rest_center: Vec3,
-    /// `None` for a cluster with a pinned member (it does not turn freely)
-    /// or without inertia.
+    /// About `rest_center`; `None` for a cluster with two or more pinned
+    /// members (it does not turn freely) or without inertia.
     pub inv_inertia: Option<Mat3>,
+    /// The member a cluster with one pinned member turns about.
+    pub pivot: Option<u32>,
+}
+
+/// How cluster `k` can move now (see [`ClusterSet::mobility`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Mobility {
+    /// Its centre of mass, or its pivot, in the world and at rest.
+    pub center: Vec3,
+    pub rest_center: Vec3,
+    /// 0 for a held cluster.
+    pub inv_mass: f32,
+    /// About `center`; zero for a cluster that cannot turn.
+    pub inv_inertia: Mat3,
 }
 
 /// A cluster's current fit, relative to its first member.
@@ -231,37 +251,80 @@ impl ClusterSet {
         (mass, inertia_about(members))
     }
 
+    /// The inertia tensor of cluster `k`'s free members about `center` (a
+    /// pivot's pinned member sits at its centre, and its `PINNED_MASS`
+    /// would swamp the `LINE_INERTIA` floor).
+    pub(crate) fn free_inertia(&self, k: usize, p: &ParticlesMut, center: Vec3) -> Mat3 {
+        let free = self.members(k).map(|m| self.particle[m] as usize).filter(|&i| p.inv_mass[i] > 0.0);
+        inertia_about(free.map(|i| (weight(p.inv_mass[i]), p.position(i) - center)))
+    }
+
+    /// The member of cluster `k` it turns about when exactly one is pinned
+    /// (see [`RestInertia`]); `Err(())` for two or more.
+    pub(crate) fn pivot(&self, k: usize, p: &ParticlesMut) -> Result<Option<usize>, ()> {
+        let mut pinned = self.members(k).filter(|&m| p.inv_mass[self.particle[m] as usize] == 0.0);
+        match (pinned.next(), pinned.next()) {
+            (None, _) => Ok(None),
+            (Some(m), None) => Ok(Some(m)),
+            _ => Err(()),
+        }
+    }
+
     /// Keeps every cluster's mass and rest inertia (see [`RestInertia`]) for
     /// the particles' inverse masses now; call again when they change.
     pub fn update_rest_inertia(&mut self, p: &ParticlesMut) {
         self.rest_inertia.clear();
         for k in 0..self.len() {
             let members = self.members(k);
-            let pinned = members.clone().any(|m| p.inv_mass[self.particle[m] as usize] == 0.0);
+            let pivot = self.pivot(k, p);
+            let turns = pivot.is_ok();
             let (mut mass, mut center) = (0.0f32, Vec3::ZERO);
             for m in members.clone() {
                 let w = weight(p.inv_mass[self.particle[m] as usize]);
                 mass += w;
                 center += self.rest[m] * w;
             }
-            let center = center / mass;
+            let (center, pivot) = match pivot {
+                Ok(Some(m)) => (self.rest[m], Some(m as u32)),
+                _ => (center / mass, None),
+            };
+            let free = members.filter(|&m| p.inv_mass[self.particle[m] as usize] > 0.0);
             let inertia =
-                inertia_about(members.map(|m| (weight(p.inv_mass[self.particle[m] as usize]), self.rest[m] - center)));
-            let inv_inertia = (!pinned && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse());
-            self.rest_inertia.push(RestInertia { mass, rest_center: center, inv_inertia });
+                inertia_about(free.map(|m| (weight(p.inv_mass[self.particle[m] as usize]), self.rest[m] - center)));
+            let inv_inertia = (turns && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse());
+            self.rest_inertia.push(RestInertia { mass, rest_center: center, inv_inertia, pivot });
         }
     }
 
-    /// Mass and world inverse inertia of cluster `k` about its centre of
-    /// mass `center`; the inertia `None` as in [`RestInertia`].
-    pub(crate) fn inv_mass_properties(&self, k: usize, p: &ParticlesMut, center: Vec3) -> (f32, Option<Mat3>) {
+    /// How cluster `k` moves now: free about its centre of mass
+    /// (`center_now` from [`ClusterSet::center_now_and_rest`]), turning
+    /// about its pivot, or held.
+    pub(crate) fn mobility(&self, k: usize, p: &ParticlesMut, center_now: Vec3, rest_center: Vec3) -> Mobility {
+        let held = Mobility { center: center_now, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
         if let Some(rest) = self.rest_inertia.get(k) {
             let r = Mat3::from_quat(self.rotation[k]);
-            return (rest.mass, rest.inv_inertia.map(|i| r * i * r.transpose()));
+            let Some(inv) = rest.inv_inertia else { return held };
+            let inv_inertia = r * inv * r.transpose();
+            return match rest.pivot {
+                Some(m) => Mobility {
+                    center: p.position(self.particle[m as usize] as usize),
+                    rest_center: rest.rest_center,
+                    inv_mass: 0.0,
+                    inv_inertia,
+                },
+                None => Mobility { center: center_now, rest_center, inv_mass: 1.0 / rest.mass, inv_inertia },
+            };
         }
-        let pinned = self.members(k).any(|m| p.inv_mass[self.particle[m] as usize] == 0.0);
-        let (mass, inertia) = self.mass_properties(k, p, center);
-        (mass, (!pinned && inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()))
+        let (center, rest_center, inv_mass) = match self.pivot(k, p) {
+            Err(()) => return held,
+            Ok(Some(m)) => (p.position(self.particle[m] as usize), self.rest[m], 0.0),
+            Ok(None) => (center_now, rest_center, 1.0 / self.mass_properties(k, p, center_now).0),
+        };
+        let inertia = self.free_inertia(k, p, center);
+        if inertia.determinant().abs() < 1.0e-30 {
+            return held;
+        }
+        Mobility { center, rest_center, inv_mass, inv_inertia: inertia.inverse() }
     }
 
     /// World rotation of cluster `k`'s frame.

@@ -89,9 +89,33 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
 pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
-        let dv = turn.cross(p.position(i) - center);
-        p.add_displacement(i, dv);
+        if p.inv_mass[i] > 0.0 {
+            let dv = turn.cross(p.position(i) - center);
+            p.add_displacement(i, dv);
+        }
     }
+}
+
+/// The rigid motion of cluster `k` turning about its one pinned member
+/// (a body held by one particle: see `shape_match::RestInertia`): the
+/// pinned particle's displacement and the turn with the angular momentum
+/// about it of the other members' displacements relative to it. `None` for
+/// a cluster with no pinned member or more than one, or no inertia.
+pub(crate) fn pivot_motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
+    let pivot = clusters.particle[clusters.pivot(k, p).ok()??] as usize;
+    let (center, displacement) = (p.position(pivot), p.displacement(pivot));
+    let (mut mass, mut momentum) = (0.0f32, Vec3::ZERO);
+    for m in clusters.members(k) {
+        let i = clusters.particle[m] as usize;
+        if p.inv_mass[i] > 0.0 {
+            let w = weight(p.inv_mass[i]);
+            mass += w;
+            momentum += (p.position(i) - center).cross(p.displacement(i) - displacement) * w;
+        }
+    }
+    let inertia = clusters.free_inertia(k, p, center);
+    let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
+    Some(Motion { center, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
 /// Replaces each cluster's velocities by its rigid motion, cluster by
@@ -108,9 +132,11 @@ pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
 fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMut) {
     for member in clusters.members(k) {
         let i = clusters.particle[member] as usize;
-        let x = p.position(i);
-        let rigid = m.displacement + m.turn.cross(x - m.center);
-        p.set_displacement(i, rigid);
+        if p.inv_mass[i] > 0.0 {
+            let x = p.position(i);
+            let rigid = m.displacement + m.turn.cross(x - m.center);
+            p.set_displacement(i, rigid);
+        }
     }
 }
 
@@ -121,7 +147,7 @@ pub(crate) fn rigidify_keeping(clusters: &ClusterSet, p: &mut ParticlesMut, moti
     for k in 0..clusters.len() {
         let m = motion(clusters, k, p);
         motions.push(m);
-        if let Some(m) = m {
+        if let Some(m) = m.or_else(|| pivot_motion(clusters, k, p)) {
             apply_motion(clusters, k, &m, p);
         }
     }
