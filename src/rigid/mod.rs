@@ -25,6 +25,7 @@ pub mod contact;
 pub mod pairs;
 
 use crate::body::{Body, BodyKind};
+use crate::collision::friction::push_excess;
 use crate::collision::{Candidates, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
@@ -274,12 +275,39 @@ impl Rigid {
     }
 
     /// The end of the velocity stage (after friction): rigid velocities for a
-    /// rigid body; the fit is brought up to date for the readback.
-    pub fn finish_substep(&mut self, p: &mut ParticlesMut) {
+    /// rigid body, the push-out speed capped; the fit is brought up to date
+    /// for the readback.
+    pub fn finish_substep(&mut self, p: &mut ParticlesMut, h: f32) {
         if self.is_rigid() {
             motion::rigidify(&self.clusters, p);
         }
+        self.cap_push_speed(p, h);
         self.clusters.fit(0, p);
+    }
+
+    /// Takes back, through the rigid response at each touching point, the
+    /// speed away from the surface that the push-out gave beyond
+    /// `MAX_PUSH_SPEED`.
+    fn cap_push_speed(&mut self, p: &mut ParticlesMut, h: f32) {
+        let c = &self.contacts;
+        let mut frame: Option<pairs::Frame> = None;
+        for (j, e) in self.points.iter().enumerate() {
+            if c.depth[j] <= 0.0 {
+                continue;
+            }
+            let n = c.normal[j];
+            let apart = n.dot(e.velocity_displacement(p) - c.surface[j]);
+            let excess = push_excess(apart, 0.0, h);
+            if excess <= 0.0 {
+                continue;
+            }
+            let f = frame.get_or_insert_with(|| pairs::frame(self, p));
+            let q = e.position(p) - n * self.radius;
+            let w = pairs::inv_mass_at(f, q, n);
+            if w > 0.0 {
+                pairs::shove(self, f, p, q, -n * (excess / w), true);
+            }
+        }
     }
 
     /// Where the solid's local frame is, in the body's frame: the fit's
