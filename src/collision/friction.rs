@@ -34,7 +34,7 @@ pub const RESTITUTION_THRESHOLD: f32 = 0.5;
 /// m/s there) and Jolt bounds it (`mMaxPenetrationDistance`), what the push
 /// adds beyond this speed is taken back in the velocity stage: the position
 /// is fixed, the speed is not the fix's.
-pub const MAX_PUSH_SPEED: f32 = 1.0;
+pub(crate) const MAX_PUSH_SPEED: f32 = 1.0;
 
 /// How much of a normal displacement `normal_moved` (m over the substep `h`,
 /// positive leaving the surface) is beyond [`MAX_PUSH_SPEED`] or, when
