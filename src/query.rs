@@ -4,8 +4,9 @@
 //! to a point (picking).
 //!
 //! A body is hit where it collides: its particles as spheres of their
-//! collision radius, its collision sticks as capsules, and a cloth's
-//! triangles (thickened by nothing: a ray meets the surface).
+//! collision radius, its collision sticks as capsules, a cloth's triangles
+//! (thickened by nothing: a ray meets the surface), and a rigid body's solid
+//! where its fit puts it.
 
 use crate::collision::{Shape, ray, triangle};
 use crate::error::{Error, Result, finite_vec};
@@ -126,6 +127,20 @@ impl World {
                     take(t, [s.a, s.b, 0], [1.0 - w, w, 0.0], 2, n);
                 }
             }
+            if let Some(r) = &body.rigid {
+                let x = |i: usize| (x(i as u32), self.particles.inv_mass[body.first + i]);
+                if let Some((t, n)) = r.raycast(x, origin, dir, limit) {
+                    // The particle nearest the hit carries it; an impulse at
+                    // a rigid body's hit acts at the point (`apply_hit_impulse`).
+                    let p = origin + dir * t;
+                    let nearest = (0..body.count as u32)
+                        .min_by(|&i, &j| {
+                            x(i as usize).0.distance_squared(p).total_cmp(&x(j as usize).0.distance_squared(p))
+                        })
+                        .unwrap_or(0);
+                    take(t, [nearest, 0, 0], [1.0, 0.0, 0.0], 1, n);
+                }
+            }
             if let Some(cloth) = &body.cloth {
                 for tri in &cloth.triangles {
                     let corners = [x(tri[0]), x(tri[1]), x(tri[2])];
@@ -202,7 +217,8 @@ impl World {
     /// An impulse (newton seconds) at a ray hit's point: each particle of the
     /// hit gets `weight * impulse / mass` of velocity, so the body's momentum
     /// grows by `impulse` and the hit point moves as Jakobsen's barycentric
-    /// response spreads it. Wakes the body.
+    /// response spreads it; a rigid body takes it as a rigid body at
+    /// `hit.point` ([`World::apply_rigid_impulse`]). Wakes the body.
     pub fn apply_hit_impulse(&mut self, hit: &RayHit, impulse: Vec3) -> Result<()> {
         finite_vec(impulse, "impulse")?;
         let body = self.body(hit.body)?;
@@ -221,6 +237,9 @@ impl World {
             if !(w.is_finite() && (0.0..=1.0).contains(&w)) {
                 return Err(Error::invalid_argument(format!("hit.weights[{k}] must be in [0, 1], got {w}")));
             }
+        }
+        if body.rigid.is_some() {
+            return self.apply_rigid_impulse(hit.body, hit.point, impulse);
         }
         let first = body.first;
         for k in 0..n {

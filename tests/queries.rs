@@ -3,7 +3,8 @@
 //! ray casts against colliders, the nearest particle, and bad queries.
 
 use sinew::{
-    ClothOptions, ColliderShape, CollisionStick, ErrorKind, Filter, GridDef, Quat, Vec3, World, WorldSettings,
+    ClothOptions, ColliderShape, CollisionStick, ErrorKind, Filter, GridDef, Quat, RigidDef, RigidModel, RigidShape,
+    Vec3, World, WorldSettings,
 };
 
 fn world() -> World {
@@ -79,6 +80,111 @@ fn an_impulse_at_a_hit_adds_its_momentum_where_it_hit() {
     assert_eq!(w.apply_hit_impulse(&bad, j).unwrap_err().kind, ErrorKind::InvalidArgument);
     let bad = sinew::RayHit { particles: [7, 0, 0], ..hit };
     assert_eq!(w.apply_hit_impulse(&bad, j).unwrap_err().kind, ErrorKind::InvalidArgument);
+}
+
+/// Rays at rigid bodies of both models, at the origin and 1 km from it: the
+/// face of a crate at the distance and with the normal of the box where
+/// the body is (straight, turned 30 degrees, after it has flown and spun a
+/// while), a ball and a capsule on their surfaces, a miss just beside the
+/// crate, and the mask.
+#[test]
+fn rays_hit_rigid_bodies_where_they_are() {
+    for offset in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
+        for model in [RigidModel::Tetrahedron, RigidModel::ShapeMatched { stiffness: 1.0 }] {
+            let mut w = world();
+            let h = Vec3::new(0.5, 0.4, 0.3);
+            let mut def = RigidDef::new(RigidShape::Box { half_extents: h });
+            def.model = model;
+            def.position = offset + Vec3::new(0.0, 0.0, 5.0);
+            let crate_ = w.create_rigid(&def).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+            let ray = |w: &World, from: Vec3, dir: Vec3| w.raycast(offset + from, dir, 100.0, u32::MAX).unwrap();
+            let hit = ray(&w, Vec3::ZERO, Vec3::Z).unwrap();
+            assert_eq!((hit.body, hit.particle_count), (crate_, 1), "{model:?}");
+            assert!((hit.distance - 4.7).abs() < 1e-4 && (hit.normal + Vec3::Z).length() < 1e-4, "{model:?}: {hit:?}");
+            assert!((hit.point - (offset + Vec3::new(0.0, 0.0, 4.7))).length() < 1e-3, "{model:?}: {hit:?}");
+            // From above, near a corner; beside the crate; the wrong layer.
+            let hit = ray(&w, Vec3::new(0.45, 3.0, 5.25), -Vec3::Y).unwrap();
+            assert!((hit.distance - 2.6).abs() < 1e-4 && (hit.normal - Vec3::Y).length() < 1e-4, "{model:?}: {hit:?}");
+            assert_eq!(ray(&w, Vec3::new(0.51, 0.0, 0.0), Vec3::Z), None, "{model:?}");
+            assert_eq!(ray(&w, Vec3::new(0.0, 0.0, 6.0), Vec3::Z), None, "{model:?}: behind it");
+            w.set_body_filter(crate_, Filter { layer: 2, mask: u32::MAX }).unwrap();
+            assert_eq!(w.raycast(offset, Vec3::Z, 100.0, 1).unwrap(), None);
+            assert!(w.raycast(offset, Vec3::Z, 100.0, 2).unwrap().is_some());
+
+            // Turned 30 degrees about Y: the ray enters the -z face, whose
+            // normal has turned with it, 0.3 / cos 30 before the centre.
+            let turn = Quat::from_rotation_y(30f32.to_radians());
+            def.rotation = turn;
+            def.position = offset + Vec3::new(3.0, 0.0, 5.0);
+            w.create_rigid(&def).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+            let hit = ray(&w, Vec3::new(3.0, 0.0, 0.0), Vec3::Z).unwrap();
+            let want = 5.0 - 0.3 / 30f32.to_radians().cos();
+            assert!((hit.distance - want).abs() < 1e-4, "{model:?}: {hit:?} vs {want}");
+            assert!((hit.normal - turn * -Vec3::Z).length() < 1e-4, "{model:?}: {hit:?}");
+
+            // Thrown and spinning: the ray finds the box where the readback
+            // says it is.
+            w.apply_rigid_impulse(crate_, offset + Vec3::new(0.5, 0.0, 5.0), Vec3::new(0.0, 0.3, 0.2)).unwrap();
+            for _ in 0..30 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let (x, q) = w.rigid_transform(crate_).unwrap();
+            let from = x - q * Vec3::Z * 2.0;
+            let hit = w.raycast(from, q * Vec3::Z, 100.0, 2).unwrap().unwrap();
+            assert!((hit.distance - 1.7).abs() < 1e-3, "{model:?}: {hit:?}");
+            assert!((hit.normal - q * -Vec3::Z).length() < 1e-3, "{model:?}: {hit:?}");
+
+            for (shape, surface) in [
+                (RigidShape::Sphere { radius: 0.4 }, 0.4),
+                (RigidShape::Capsule { half_height: 0.5, radius: 0.2 }, 0.2),
+            ] {
+                let mut def = RigidDef::new(shape);
+                def.model = model;
+                def.position = offset + Vec3::new(-3.0, 0.0, 5.0);
+                def.rotation = Quat::from_rotation_z(1.0);
+                let mut w = world();
+                w.create_rigid(&def).unwrap();
+                w.step(1.0 / 60.0).unwrap();
+                let hit = ray(&w, Vec3::new(-3.0, 0.0, 0.0), Vec3::Z).unwrap();
+                assert!((hit.distance - (5.0 - surface)).abs() < 1e-4, "{model:?}: {hit:?}");
+                assert!((hit.normal + Vec3::Z).length() < 1e-3, "{model:?}: {hit:?}");
+                assert_eq!(w.recovery_count(), 0);
+            }
+            assert_eq!(w.recovery_count(), 0);
+        }
+    }
+}
+
+/// An impulse at a ray's hit on a crate acts as on a rigid body at the hit
+/// point: the same as `apply_rigid_impulse` there, so the crate also turns.
+#[test]
+fn an_impulse_at_a_hit_on_a_crate_pushes_and_turns_it() {
+    let make = || {
+        let mut w = world();
+        let def = RigidDef {
+            position: Vec3::new(0.0, 0.0, 5.0),
+            mass: 2.0,
+            ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.5) })
+        };
+        let body = w.create_rigid(&def).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        (w, body)
+    };
+    let (mut a, body) = make();
+    let (mut b, twin) = make();
+    let hit = a.raycast(Vec3::new(0.25, 0.0, 0.0), Vec3::Z, 100.0, u32::MAX).unwrap().unwrap();
+    assert_eq!(hit.body, body);
+    let j = Vec3::new(0.0, 0.0, 1.0);
+    a.apply_hit_impulse(&hit, j).unwrap();
+    b.apply_rigid_impulse(twin, hit.point, j).unwrap();
+    a.step(1.0 / 60.0).unwrap();
+    b.step(1.0 / 60.0).unwrap();
+    let (xa, qa) = a.rigid_transform(body).unwrap();
+    assert_eq!((xa, qa), b.rigid_transform(twin).unwrap());
+    assert!(qa.angle_between(Quat::IDENTITY) > 1e-3, "the crate did not turn");
+    assert!(xa.z > 5.0);
 }
 
 #[test]

@@ -25,6 +25,40 @@ use glam::Vec3;
 /// sinew's substeps are short).
 pub const RESTITUTION_THRESHOLD: f32 = 0.5;
 
+/// Fastest a contact leaves what it pushed out moving away along its normal,
+/// m/s (beyond a bounce restitution asks for). A push-out removes the
+/// penetration where it is found, and a leapfrog step turns every move into
+/// velocity: a body spawned half inside another, or left deep in the ground
+/// by one long frame and then stepped at short substeps, would leave at
+/// depth / h. As Box2D v3 caps it (`b2WorldDef::contactPushMaxVelocity`, 3
+/// m/s there) and Jolt bounds it (`mMaxPenetrationDistance`), what the push
+/// adds beyond this speed is taken back in the velocity stage: the position
+/// is fixed, the speed is not the fix's.
+pub(crate) const MAX_PUSH_SPEED: f32 = 1.0;
+
+/// How much of a normal displacement `normal_moved` (m over the substep `h`,
+/// positive leaving the surface) is beyond [`MAX_PUSH_SPEED`] or, when
+/// restitution asks for a bounce, beyond the bounce's `bounce` (m): what the
+/// velocity stage takes back. 0 when within.
+#[inline(always)]
+pub(crate) fn push_excess(normal_moved: f32, bounce: f32, h: f32) -> f32 {
+    (normal_moved - (MAX_PUSH_SPEED * h).max(bounce)).max(0.0)
+}
+
+/// A penetration `inside` met in a pass, of which `lodged` was there when
+/// the substep began: `(fresh, fixed, keep)`, the push-out of what the
+/// substep's approach made, the lodged part's fix this pass (at most `fix`,
+/// `MAX_PUSH_SPEED h`, of it a substep: the position fix spread over
+/// substeps, as Box2D v3's soft contacts spread it), and the penetration
+/// left in.
+#[inline(always)]
+pub(crate) fn split_push(inside: f32, lodged: f32, fix: f32) -> (f32, f32, f32) {
+    let keep = (lodged - fix).max(0.0);
+    let fixed = (inside.min(lodged) - keep).max(0.0);
+    let fresh = (inside - lodged).max(0.0);
+    (fresh, fixed, keep)
+}
+
 /// Per-particle contact memory, for the whole world (SoA): what the current
 /// substep pushed, and what the step as a whole touched (the readback).
 #[derive(Default, Debug, Clone)]
@@ -218,7 +252,8 @@ pub(crate) fn bounce(approach: f32, e: f32, normal_moved: f32, h: f32) -> Option
 }
 
 /// The end of a substep's contacts: restitution gives a touching particle
-/// its bounce (in its velocity), and the step's record is kept. Friction
+/// its bounce (in its velocity), what the push-out gave beyond
+/// [`MAX_PUSH_SPEED`] is taken back, and the step's record is kept. Friction
 /// was taken at each push inside the passes, unless `friction` asks for it
 /// here: then the substep's tangential motion is cut by `mu * depth`
 /// (Jakobsen's form, on the velocity; ragdolls).
@@ -238,18 +273,21 @@ pub fn finish(
         let source = &prepared.sources[c.source[i] as usize];
         let approach = c.approach[i];
         let (mu_s, mu_d, e) = source.material.against(body);
-        if e > 0.0 || friction {
-            let n = c.normal(i);
-            let x = p.position(i);
-            let surface = if source.moves() { source.surface_displacement(x, h) } else { Vec3::ZERO };
-            let moved = p.displacement(i) - surface;
-            let mut change = Vec3::ZERO;
-            if friction {
-                change -= tangential_cut(moved, n, mu_s, mu_d, depth);
-            }
-            if let Some(push) = bounce(approach, e, n.dot(moved), h) {
-                change += n * push;
-            }
+        let n = c.normal(i);
+        let x = p.position(i);
+        let surface = if source.moves() { source.surface_displacement(x, h) } else { Vec3::ZERO };
+        let moved = p.displacement(i) - surface;
+        let mut change = Vec3::ZERO;
+        if friction {
+            change -= tangential_cut(moved, n, mu_s, mu_d, depth);
+        }
+        let wanted = bounce(approach, e, n.dot(moved), h);
+        if let Some(push) = wanted {
+            change += n * push;
+        }
+        let excess = push_excess(n.dot(moved + change), wanted.map_or(0.0, |_| -e * approach * h), h);
+        change -= n * excess;
+        if change != Vec3::ZERO {
             p.add_displacement(i, change);
         }
         c.step_depth[i] = c.step_depth[i].max(depth);

@@ -6,6 +6,13 @@
 //! point, and the friction stage of the substep reduces the point's
 //! tangential motion by `mu * depth`, never reversing it, exactly as
 //! `collision::friction` does for particles, spread with the same weights.
+//!
+//! A push-out that leaves the point moving off the surface faster than
+//! `collision::friction::MAX_PUSH_SPEED` (a body spawned in the ground, or
+//! left deep in it by one long frame and then stepped at short substeps)
+//! is slowed to that speed once the body's motion is rigid
+//! (`Rigid::finish_substep`): the penetration is fixed, not turned into a
+//! launch.
 
 use super::Embedded;
 use crate::collision::friction::tangential_cut;
@@ -27,6 +34,9 @@ pub struct PointContacts {
     pub step_depth: Vec<f32>,
     /// Fastest approach (m/s) of the step.
     pub step_speed: Vec<f32>,
+    /// The pushing surface's displacement over the substep (a moving
+    /// collider's), for the velocity stage.
+    pub surface: Vec<Vec3>,
 }
 
 impl PointContacts {
@@ -38,6 +48,7 @@ impl PointContacts {
             approach: vec![0.0; n],
             step_depth: vec![0.0; n],
             step_speed: vec![0.0; n],
+            surface: vec![Vec3::ZERO; n],
         }
     }
 
@@ -117,7 +128,7 @@ impl PointContacts {
 
     /// The friction stage: each touching point's tangential motion shrinks
     /// by `mu * depth`, stopping but never reversing. Also keeps the step's
-    /// record.
+    /// record and the surface's motion (for `Rigid::finish_substep`).
     pub fn friction(
         &mut self,
         points: &[Embedded],
@@ -137,11 +148,13 @@ impl PointContacts {
             let (mu_s, mu_d, _) = source.material.against(body);
             let c = e.position(p);
             let surface = if source.moves() { source.surface_displacement(c, h) } else { Vec3::ZERO };
-            let cut = tangential_cut(e.velocity_displacement(p) - surface, self.normal[j], mu_s, mu_d, depth);
+            let n = self.normal[j];
+            let cut = tangential_cut(e.velocity_displacement(p) - surface, n, mu_s, mu_d, depth);
             let w = e.inv_mass(p);
             if w > 0.0 && cut != Vec3::ZERO {
                 e.add_displacement(p, -cut, w);
             }
+            self.surface[j] = surface;
         }
     }
 }

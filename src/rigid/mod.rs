@@ -25,6 +25,7 @@ pub mod contact;
 pub mod pairs;
 
 use crate::body::{Body, BodyKind};
+use crate::collision::friction::push_excess;
 use crate::collision::{Candidates, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
@@ -274,12 +275,88 @@ impl Rigid {
     }
 
     /// The end of the velocity stage (after friction): rigid velocities for a
-    /// rigid body; the fit is brought up to date for the readback.
-    pub fn finish_substep(&mut self, p: &mut ParticlesMut) {
+    /// rigid body, the push-out speed capped; the fit is brought up to date
+    /// for the readback.
+    pub fn finish_substep(&mut self, p: &mut ParticlesMut, h: f32) {
         if self.is_rigid() {
             motion::rigidify(&self.clusters, p);
         }
+        self.cap_push_speed(p, h);
         self.clusters.fit(0, p);
+    }
+
+    /// Takes back, through the rigid response at each touching point, the
+    /// speed away from the surface that the push-out gave beyond
+    /// `MAX_PUSH_SPEED`.
+    fn cap_push_speed(&mut self, p: &mut ParticlesMut, h: f32) {
+        let c = &self.contacts;
+        let mut frame: Option<pairs::Frame> = None;
+        for (j, e) in self.points.iter().enumerate() {
+            if c.depth[j] <= 0.0 {
+                continue;
+            }
+            let n = c.normal[j];
+            let apart = n.dot(e.velocity_displacement(p) - c.surface[j]);
+            let excess = push_excess(apart, 0.0, h);
+            if excess <= 0.0 {
+                continue;
+            }
+            let f = frame.get_or_insert_with(|| pairs::frame(self, p));
+            let q = e.position(p) - n * self.radius;
+            let w = pairs::inv_mass_at(f, q, n);
+            if w > 0.0 {
+                pairs::shove(self, f, p, q, -n * (excess / w), true);
+            }
+        }
+    }
+
+    /// Where the solid's local frame is, in the body's frame: the fit's
+    /// centre of mass and rotation (`x(i)` = particle `i`'s position and
+    /// inverse mass).
+    pub(crate) fn placement(&self, x: impl Fn(usize) -> (Vec3, f32)) -> (Vec3, Quat) {
+        let center = self.center(x);
+        let turn = self.clusters.rotation[0];
+        (center + turn * self.origin, self.clusters.world_rotation(0).normalize())
+    }
+
+    /// The ray `origin + t dir` (body frame, `dir` of unit length) against
+    /// the solid where its fit puts it: the entry `t <= max_t` and the
+    /// outward normal there. A box, ball or capsule is met as that shape
+    /// (the slabs, sphere and cylinder of `collision::ray`); a convex solid as
+    /// the union of its collision spheres, which is how it collides.
+    /// `None` on a miss or from inside.
+    pub(crate) fn raycast(
+        &self,
+        x: impl Fn(usize) -> (Vec3, f32) + Copy,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+    ) -> Option<(f32, Vec3)> {
+        use crate::collision::ray;
+        let (at, rotation) = self.placement(x);
+        // In the solid's frame, where its shape is axis-aligned at the origin.
+        let to_local = rotation.conjugate();
+        let (o, d) = (to_local * (origin - at), to_local * dir);
+        let hit = match &self.def.shape {
+            RigidShape::Box { half_extents } => {
+                ray::cuboid(o, d, max_t, Vec3::ZERO, glam::Mat3::IDENTITY, *half_extents)
+            }
+            RigidShape::Sphere { radius } => ray::sphere(o, d, max_t, Vec3::ZERO, *radius),
+            RigidShape::Capsule { half_height, radius } => {
+                ray::capsule(o, d, max_t, -Vec3::Y * *half_height, Vec3::Y * *half_height, *radius)
+            }
+            RigidShape::Convex { .. } => {
+                let point = |e: &Embedded| (0..4).map(|k| x(e.particles[k] as usize).0 * e.weights[k]).sum::<Vec3>();
+                return self.points.iter().filter_map(|e| ray::sphere(origin, dir, max_t, point(e), self.radius)).fold(
+                    None,
+                    |best: Option<(f32, Vec3)>, hit| match best {
+                        Some(b) if b.0 <= hit.0 => Some(b),
+                        _ => Some(hit),
+                    },
+                );
+            }
+        };
+        hit.map(|(t, n)| (t, rotation * n))
     }
 
     /// Centre of mass now (pinned particles weigh [`weight`]).
@@ -403,9 +480,8 @@ impl World {
     pub fn rigid_transform(&self, id: BodyId) -> Result<(Vec3, Quat)> {
         let (body, r) = self.rigid(id)?;
         let p = &self.particles;
-        let center = r.center(|i| (p.position(body.first + i), p.inv_mass[body.first + i]));
-        let turn = r.clusters.rotation[0];
-        Ok((body.origin + (center + turn * r.origin), r.clusters.world_rotation(0).normalize()))
+        let (at, rotation) = r.placement(|i| (p.position(body.first + i), p.inv_mass[body.first + i]));
+        Ok((body.origin + at, rotation))
     }
 
     /// An impulse (N s) at a world point, applied as to a rigid body: the

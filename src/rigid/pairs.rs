@@ -13,7 +13,10 @@
 //! `I^-1 (r x lambda n)`. Friction, in the velocity stage, takes the
 //! relative tangential motion at `q` away by `mu * depth` at most (never
 //! reversing it), through the same rigid response; `mu` is the geometric
-//! mean of both bodies'.
+//! mean of both bodies'. A penetration a substep starts with is taken out
+//! gradually and without a velocity (`project`), and the speed apart along
+//! `n` that pushes still give beyond `collision::friction::MAX_PUSH_SPEED`
+//! is taken back.
 //!
 //! Candidate pairs are listed once per step: spheres that may reach the other
 //! solid's bounding ball during the step. Both directions are listed (a
@@ -23,7 +26,7 @@ use super::{Rigid, RigidShape};
 use crate::body::Body;
 use crate::collision::capsule::Capsule;
 use crate::collision::cuboid::Cuboid;
-use crate::collision::friction::tangential_cut;
+use crate::collision::friction::{MAX_PUSH_SPEED, push_excess, split_push, tangential_cut};
 use crate::collision::sphere::Sphere;
 use crate::collision::{Shape, ball_contact, segment};
 use crate::particles::ParticlesMut;
@@ -43,6 +46,11 @@ pub struct Pair {
     pub depth: f32,
     pub normal: Vec3,
     pub at: Vec3,
+    /// Penetration the substep started with (`lodged`), taken out at
+    /// `MAX_PUSH_SPEED` at most; and what the last pass left (the next
+    /// substep's `lodged`).
+    pub lodged: f32,
+    pub left: f32,
 }
 
 /// A body seen as a rigid body for one pass.
@@ -112,7 +120,11 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
             let limit = reach(rb) + ra.radius + motion_a + speed(island[b], &views[b]) * ahead + 0.01;
             let friction = (ra.def.friction * rb.def.friction).sqrt();
             for (j, e) in ra.points.iter().enumerate() {
-                if (e.position(&views[a]) - c).length_squared() < limit * limit {
+                let x = e.position(&views[a]);
+                if (x - c).length_squared() < limit * limit {
+                    // Already inside (spawned so, or left so by the last
+                    // step): a penetration to take out gradually.
+                    let left = touch(rb, &views[b], centers[b], x, ra.radius).map_or(0.0, |(_, d)| d);
                     out.push(Pair {
                         a: a as u32,
                         point: j as u32,
@@ -121,6 +133,8 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
                         depth: 0.0,
                         normal: Vec3::Y,
                         at: Vec3::ZERO,
+                        lodged: 0.0,
+                        left,
                     });
                 }
             }
@@ -128,10 +142,12 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
     }
 }
 
-/// Forgets the last substep's push-outs.
+/// Forgets the last substep's push-outs; what it left inside is this
+/// substep's lodged penetration.
 pub fn begin_substep(pairs: &mut [Pair]) {
     for pair in pairs {
         pair.depth = 0.0;
+        pair.lodged = pair.left;
     }
 }
 
@@ -182,6 +198,22 @@ pub(crate) fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, pus
     if !previous {
         f.center += linear;
     }
+}
+
+/// Moves the body as [`shove`] does its positions, and its substep-start
+/// positions alike: a move without a velocity (a lodged penetration's fix).
+pub(crate) fn shift(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3) {
+    let linear = push * f.inv_mass;
+    let turn = f.inv_inertia * (q - f.center).cross(push);
+    for &i in &r.clusters.particle {
+        let i = i as usize;
+        if p.inv_mass[i] > 0.0 {
+            let dx = linear + turn.cross(p.position(i) - f.center);
+            p.set_position(i, p.position(i) + dx);
+            p.set_previous(i, p.previous(i) + dx);
+        }
+    }
+    f.center += linear;
 }
 
 /// Where sphere `x` of radius `radius` touches body `b`'s solid: the normal
@@ -260,8 +292,22 @@ pub(crate) fn frames_now(island: &mut [&mut Body], views: &[ParticlesMut], frame
     }));
 }
 
-/// One pass over the pairs; `frames` is scratch.
-pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut [Pair], frames: &mut Vec<Frame>) {
+/// One pass over the pairs; `frames` is scratch, `h` the substep.
+///
+/// What a sphere's approach during the substep pushed in is pushed out at
+/// once (that velocity is cancelled, as any contact does); a penetration
+/// the substep started with (`lodged`) is taken out by `MAX_PUSH_SPEED h` a
+/// substep at most and without a velocity ([`shift`]; the push-out speed cap
+/// of Box2D v3's soft contacts, whose relax iterations take the push speed
+/// back), so bodies spawned into each other part at that speed and stop,
+/// instead of flying apart at `depth / h`.
+pub fn project(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    pairs: &mut [Pair],
+    frames: &mut Vec<Frame>,
+    h: f32,
+) {
     if pairs.is_empty() {
         return;
     }
@@ -272,24 +318,37 @@ pub fn project(island: &mut [&mut Body], views: &mut [ParticlesMut], pairs: &mut
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
         let (pa, pb) = two(views, a, b);
         let x = ra.points[pair.point as usize].position(pa);
-        let Some((normal, depth)) = touch(rb, pb, frames[b].center, x, ra.radius) else { continue };
+        let Some((normal, inside)) = touch(rb, pb, frames[b].center, x, ra.radius) else {
+            pair.left = 0.0;
+            continue;
+        };
+        let (fresh, fixed, keep) = split_push(inside, pair.lodged, MAX_PUSH_SPEED * h);
+        pair.left = inside.min(keep);
+        let depth = fresh + fixed;
+        if depth <= 0.0 {
+            continue;
+        }
         let q = x - normal * ra.radius;
         let (fa, fb) = two(frames, a, b);
         let w = inv_mass_at(fa, q, normal) + inv_mass_at(fb, q, normal);
         if w <= 0.0 {
             continue;
         }
-        let push = normal * (depth / w);
+        let push = normal * (fresh / w);
         shove(ra, fa, pa, q, push, false);
         shove(rb, fb, pb, q, -push, false);
+        let shift = normal * (fixed / w);
+        self::shift(ra, fa, pa, q, shift);
+        self::shift(rb, fb, pb, q, -shift);
         pair.depth += depth;
         pair.normal = normal;
         pair.at = q;
     }
 }
 
-/// The friction stage of the pairs.
-pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]) {
+/// The friction stage of the pairs, and the cap on the speed their
+/// push-outs give (`h` the substep).
+pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair], h: f32) {
     for pair in pairs {
         if pair.depth <= 0.0 {
             continue;
@@ -302,18 +361,30 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let at = |m: &Option<motion::Motion>| {
             m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
         };
-        let cut = tangential_cut(at(&ma) - at(&mb), pair.normal, pair.friction, pair.friction, pair.depth);
+        let n = pair.normal;
+        let cut = tangential_cut(at(&ma) - at(&mb), n, pair.friction, pair.friction, pair.depth);
         let len = cut.length();
-        if len <= 1.0e-12 {
-            continue;
+        if len > 1.0e-12 {
+            let t = cut / len;
+            let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
+            if w > 0.0 {
+                let push = cut / w;
+                shove(ra, &mut fa, pa, pair.at, -push, true);
+                shove(rb, &mut fb, pb, pair.at, push, true);
+            }
         }
-        let t = cut / len;
-        let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
-        if w <= 0.0 {
-            continue;
+        // The speed apart the push-out gave beyond `MAX_PUSH_SPEED`, and
+        // what taking out the lodged penetration gave, are taken back
+        // through the same response: the fix moves the bodies apart but is
+        // not their velocity (as Box2D v3's relax iterations take the
+        // soft contact's push speed back).
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let excess = push_excess(n.dot(at(&ma) - at(&mb)), 0.0, h);
+        let w = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
+        if excess > 0.0 && w > 0.0 {
+            let push = n * (excess / w);
+            shove(ra, &mut fa, pa, pair.at, -push, true);
+            shove(rb, &mut fb, pb, pair.at, push, true);
         }
-        let push = cut / w;
-        shove(ra, &mut fa, pa, pair.at, -push, true);
-        shove(rb, &mut fb, pb, pair.at, push, true);
     }
 }

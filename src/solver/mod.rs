@@ -572,7 +572,7 @@ fn solve_island(
                 // Rigid bodies in contact: each pass the pairs, then every
                 // body's collisions and shape, so stacks converge.
                 for _ in 0..rigid::PASSES {
-                    pairs::project(island, views, rigid_pairs, frames);
+                    pairs::project(island, views, rigid_pairs, frames, ctx.h);
                     for (body, p) in island.iter_mut().zip(views.iter_mut()) {
                         let Body { rigid, candidates, distances, .. } = &mut **body;
                         if let Some(r) = rigid {
@@ -592,14 +592,14 @@ fn solve_island(
                 r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
             }
         }
-        pairs::friction(island, views, rigid_pairs);
+        pairs::friction(island, views, rigid_pairs, ctx.h);
         bodies::friction(island, views, body_contacts);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(ragdoll) = &mut body.ragdoll {
                 ragdoll.project_velocities(p, ctx.h, substep, ctx.substeps);
             }
             if let Some(r) = &mut body.rigid {
-                r.finish_substep(p);
+                r.finish_substep(p, ctx.h);
             }
         }
     }

@@ -1929,11 +1929,13 @@ namespace Sinew
         /// <summary>
         /// Casts a ray against the bodies on a layer in `mask`: particles as
         /// spheres of their collision radius, collision sticks as capsules, cloth
-        /// triangles. The nearest hit within `max_distance` (metres; `INFINITY` is
-        /// allowed) goes to `*out_hit`, with the particles and weights that carry
-        /// it, so a game can shoot a ragdoll or a cloth and push the hit point
-        /// (`sinew_body_apply_hit_impulse`). A miss is not an error: `out_hit-&gt;hit`
-        /// is 0.
+        /// triangles, a rigid body's solid (box, ball, capsule; a convex body's
+        /// collision spheres) where it is now. The nearest hit within `max_distance`
+        /// (metres; `INFINITY` is allowed) goes to `*out_hit`, with the particles
+        /// and weights that carry it (a rigid body: its particle nearest the hit),
+        /// so a game can shoot a ragdoll, a cloth or a crate and push the hit point
+        /// (`sinew_body_apply_hit_impulse`). A ray starting inside a solid does not
+        /// hit it. A miss is not an error: `out_hit-&gt;hit` is 0.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf origin or
         /// direction, a zero direction, `max_distance` &lt;= 0 or NaN). Threading:
@@ -1967,11 +1969,14 @@ namespace Sinew
         /// <summary>
         /// An impulse (newton seconds) at a ray hit from `sinew_world_raycast`:
         /// each of its particles gains `weight * impulse / mass` of velocity, so the
-        /// body's momentum grows by `impulse` at the hit point. Wakes the body.
+        /// body's momentum grows by `impulse` at the hit point; a rigid body takes
+        /// it as a rigid body at `hit-&gt;point` (as `sinew_rigid_apply_impulse`), so
+        /// it also turns. Wakes the body.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ID` (the hit's body is gone);
         /// `INVALID_ARGUMENT` (a hit with `hit` 0, a particle count outside 1..=3,
-        /// a particle out of range, a weight outside [0, 1], NaN/inf impulse).
+        /// a particle out of range, a weight outside [0, 1], NaN/inf impulse, a
+        /// rigid body's NaN/inf point).
         /// Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_body_apply_hit_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
