@@ -1086,6 +1086,12 @@ int main(void) {
     CHECK(got_bones == 17);
     EXPECT(sinew_ragdoll_read_bones(rw, doll, pose, 17, &got_bones), SINEW_RESULT_OK);
     CHECK(fabsf(pose[0].position.y - 0.95f) < 1e-3f); /* the pelvis at rest */
+    SinewBoneShape shapes[17];
+    EXPECT(sinew_ragdoll_read_bone_shapes(rw, doll, shapes, 5, &got_bones), SINEW_RESULT_BUFFER_TOO_SMALL);
+    EXPECT(sinew_ragdoll_read_bone_shapes(rw, doll, shapes, 17, &got_bones), SINEW_RESULT_OK);
+    CHECK(got_bones == 17 && shapes[0].parent == -1 && shapes[1].parent == 0);
+    CHECK(shapes[4].radius > 0.05f && shapes[4].length > 0.1f && shapes[4].mass > 1.0f);
+    EXPECT(sinew_ragdoll_read_bone_shapes(rw, (SinewBodyId){0}, shapes, 17, NULL), SINEW_RESULT_INVALID_ID);
     uint32_t head = 99;
     EXPECT(sinew_ragdoll_find_bone(rw, doll, "head", &head), SINEW_RESULT_OK);
     CHECK(head == 4);

@@ -982,6 +982,39 @@ typedef struct SinewRagdollDef {
 } SinewRagdollDef;
 
 /**
+ * A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
+ * engine to draw or query its capsule, which runs from its head particle
+ * to its tail particle with `radius`.
+ */
+typedef struct SinewBoneShape {
+    /**
+     * The parent bone, -1 for the root.
+     */
+    int32_t parent;
+    /**
+     * The head and tail particles (indices within the body, as
+     * `sinew_body_read_positions` reads them).
+     */
+    uint32_t head_particle;
+    /**
+     * See `head_particle`.
+     */
+    uint32_t tail_particle;
+    /**
+     * Rest length from head to tail, metres.
+     */
+    float length;
+    /**
+     * Collision radius, metres.
+     */
+    float radius;
+    /**
+     * Kilograms.
+     */
+    float mass;
+} SinewBoneShape;
+
+/**
  * A rigid body. Fill from `sinew_default_rigid_def()`.
  */
 typedef struct SinewRigidDef {
@@ -2140,6 +2173,27 @@ SinewResult sinew_ragdoll_read_bones(const struct SinewWorld *world,
                                      struct SinewTransform *out,
                                      uint32_t capacity,
                                      uint32_t *out_count);
+
+/**
+ * Copies each bone's shape (parent, head and tail particle, rest length,
+ * radius, mass; bone order of the def) into `out`, which holds `capacity`
+ * shapes: an engine draws a bone's capsule from its head particle to its
+ * tail particle with its radius. A ragdoll's other particles (a limb's roll
+ * particle, a hinge's two axis particles) carry its motion, do not collide
+ * and may lie outside the capsules (below the floor a body rests on); the
+ * capsules are the body's surface, and `sinew_body_get_bounds` of a ragdoll
+ * is their box. `out == NULL && capacity == 0` asks for the count; a too
+ * small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count in
+ * `*out_count`. `out_count` may be NULL.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+ * Threading: read lock.
+ */
+SinewResult sinew_ragdoll_read_bone_shapes(const struct SinewWorld *world,
+                                           struct SinewBodyId ragdoll,
+                                           struct SinewBoneShape *out,
+                                           uint32_t capacity,
+                                           uint32_t *out_count);
 
 /**
  * The index of the first bone called `name` (UTF-8, NUL-terminated, read

@@ -61,7 +61,7 @@ pub use pool::{BodyId, ColliderId, JointId};
 pub use query::{ColliderHit, ParticleHit, RayHit};
 pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::motor::Motors;
-pub use ragdoll::{BoneDef, PASSES as RAGDOLL_PASSES, RagdollDef};
+pub use ragdoll::{BoneDef, BoneShape, PASSES as RAGDOLL_PASSES, RagdollDef};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
 pub use simd::SimdLevel;
 pub use solver::Exec;

@@ -1136,10 +1136,15 @@ impl World {
     }
 
     /// The world-space box around a body's particles, grown by its particle
-    /// radius.
+    /// radius; a ragdoll's, around its bones' capsules.
     pub fn body_bounds(&self, id: BodyId) -> Result<(Vec3, Vec3)> {
         let b = self.body(id)?;
-        let (lo, hi) = crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius);
+        let (lo, hi) = match &b.ragdoll {
+            // Its bones' capsules: its other particles carry its motion and
+            // do not collide (they may lie below the floor it rests on).
+            Some(r) => r.capsule_bounds(|i| self.particles.position(b.first + i as usize)),
+            None => crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius),
+        };
         Ok((b.origin + lo, b.origin + hi))
     }
 

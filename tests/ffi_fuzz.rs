@@ -492,10 +492,16 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                 sinew_ragdoll_bone_count(world, s.body_of(&s.ragdolls, rng), &mut n)
             }
             42 => {
-                let mut out = vec![SinewTransform::default(); cap];
-                let ptr = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { out.as_mut_ptr() };
                 let mut c = 0;
-                sinew_ragdoll_read_bones(world, s.body_of(&s.ragdolls, rng), ptr, count, &mut c)
+                if rng.chance(2) {
+                    let mut out = vec![SinewBoneShape::default(); cap];
+                    let ptr = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { out.as_mut_ptr() };
+                    sinew_ragdoll_read_bone_shapes(world, s.body_of(&s.ragdolls, rng), ptr, count, &mut c)
+                } else {
+                    let mut out = vec![SinewTransform::default(); cap];
+                    let ptr = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { out.as_mut_ptr() };
+                    sinew_ragdoll_read_bones(world, s.body_of(&s.ragdolls, rng), ptr, count, &mut c)
+                }
             }
             43 => {
                 let names = [c"pelvis", c"hand_l", c"", c"no such bone", c"\xff\xfe", c"bone3"];

@@ -352,3 +352,41 @@ fn bad_skeletons_are_refused_with_a_reason() {
     let particles = w.create_particles(&[Vec3::ZERO], None).unwrap();
     assert_eq!(w.ragdoll_bone_count(particles).unwrap_err().kind, ErrorKind::WrongKind);
 }
+
+/// Issue 21's readback: a resting humanoid's bounds are its capsules' box
+/// (its knee axis particles lie below the floor), and each bone's shape
+/// reads back as the def gave it.
+#[test]
+fn bone_shapes_read_back_and_bounds_are_the_capsules() {
+    let mut w = World::new(WorldSettings::default()).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    let rotation = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let def = RagdollDef::humanoid(Vec3::new(0.0, 0.3, 0.0), rotation, 1.8);
+    let body = w.create_ragdoll(&def).unwrap();
+    let shapes: Vec<_> = w.ragdoll_bone_shapes(body).unwrap().collect();
+    assert_eq!(shapes.len(), def.bones.len());
+    let rest: Vec<Vec3> = w.positions(body).unwrap().collect();
+    for (b, (s, bone)) in shapes.iter().zip(&def.bones).enumerate() {
+        assert_eq!((s.parent, s.radius, s.mass), (bone.parent, bone.radius, bone.mass), "bone {b}");
+        assert_eq!((s.head, s.tail), w.ragdoll_bone_particles(body, b as u32).unwrap());
+        assert!((rest[s.head as usize] - bone.position).length() < 1e-4, "bone {b}'s head particle");
+        let length = (rest[s.tail as usize] - rest[s.head as usize]).length();
+        assert!((s.length - length).abs() < 1e-4 && s.length > 0.0, "bone {b}: {} vs {length}", s.length);
+    }
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+    }
+    let (lo, hi) = w.body_bounds(body).unwrap();
+    let x: Vec<Vec3> = w.positions(body).unwrap().collect();
+    let deepest = shapes
+        .iter()
+        .flat_map(|s| [x[s.head as usize].y - s.radius, x[s.tail as usize].y - s.radius])
+        .fold(f32::MAX, f32::min);
+    let highest = shapes
+        .iter()
+        .flat_map(|s| [x[s.head as usize].y + s.radius, x[s.tail as usize].y + s.radius])
+        .fold(f32::MIN, f32::max);
+    assert_eq!((lo.y, hi.y), (deepest, highest));
+    assert!(lo.y > -0.01 && lo.y < 0.02, "a resting body's bounds reach {} below the floor", lo.y);
+    assert_eq!(w.recovery_count(), 0);
+}

@@ -76,6 +76,7 @@ namespace sinew {
 using Vec3 = ::SinewVec3;
 using Quat = ::SinewQuat;
 using Transform = ::SinewTransform;
+using BoneShape = ::SinewBoneShape;
 using WorldDef = ::SinewWorldDef;
 using DistanceConstraint = ::SinewDistanceConstraint;
 using Target = ::SinewTarget;
@@ -511,6 +512,11 @@ public:
         return read_into(&::sinew_ragdoll_read_bones, out, capacity);
     }
     Expected<std::vector<Transform>> read_bones() const { return read_all(&::sinew_ragdoll_read_bones); }
+    /// Each bone's shape (parent, head and tail particle, length, radius,
+    /// mass), in bone order: its capsule runs from head to tail.
+    Expected<std::vector<BoneShape>> read_bone_shapes() const {
+        return read_all(&::sinew_ragdoll_read_bone_shapes);
+    }
     /// The index of the first bone called `name`.
     Expected<std::uint32_t> find_bone(const char* name) const {
         std::uint32_t bone = 0;

@@ -251,6 +251,47 @@ pub unsafe extern "C" fn sinew_ragdoll_read_bones(
     })
 }
 
+/// Copies each bone's shape (parent, head and tail particle, rest length,
+/// radius, mass; bone order of the def) into `out`, which holds `capacity`
+/// shapes: an engine draws a bone's capsule from its head particle to its
+/// tail particle with its radius. A ragdoll's other particles (a limb's roll
+/// particle, a hinge's two axis particles) carry its motion, do not collide
+/// and may lie outside the capsules (below the floor a body rests on); the
+/// capsules are the body's surface, and `sinew_body_get_bounds` of a ragdoll
+/// is their box. `out == NULL && capacity == 0` asks for the count; a too
+/// small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count in
+/// `*out_count`. `out_count` may be NULL.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+/// Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_read_bone_shapes(
+    world: *const SinewWorld,
+    ragdoll: SinewBodyId,
+    out: *mut SinewBoneShape,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_read_bone_shapes", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
+        let out_count = unsafe { optional_out(out_count, "out_count") }?;
+        world.read(|w| {
+            let shapes = w.ragdoll_bone_shapes(BodyId::from(ragdoll))?.map(|s| SinewBoneShape {
+                parent: s.parent.map_or(-1, |p| p as i32),
+                head_particle: s.head,
+                tail_particle: s.tail,
+                length: s.length,
+                radius: s.radius,
+                mass: s.mass,
+            });
+            // SAFETY: `out` is NULL or valid for writes of `capacity` elements (the `ffi` contract).
+            unsafe { read_into(out, capacity, out_count, shapes) }
+        })
+    })
+}
+
 /// The index of the first bone called `name` (UTF-8, NUL-terminated, read
 /// during the call only) into `*out_bone`.
 ///

@@ -77,6 +77,27 @@ pub struct SinewTransform {
     pub rotation: SinewQuat,
 }
 
+/// A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
+/// engine to draw or query its capsule, which runs from its head particle
+/// to its tail particle with `radius`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewBoneShape {
+    /// The parent bone, -1 for the root.
+    pub parent: i32,
+    /// The head and tail particles (indices within the body, as
+    /// `sinew_body_read_positions` reads them).
+    pub head_particle: u32,
+    /// See `head_particle`.
+    pub tail_particle: u32,
+    /// Rest length from head to tail, metres.
+    pub length: f32,
+    /// Collision radius, metres.
+    pub radius: f32,
+    /// Kilograms.
+    pub mass: f32,
+}
+
 /// A body of a world; all zero is the null id.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

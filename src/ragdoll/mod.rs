@@ -85,6 +85,25 @@ impl RagdollDef {
     }
 }
 
+/// A bone's shape, for an engine to draw or query its capsule, which runs
+/// from its head particle to its tail particle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoneShape {
+    /// The parent bone; `None` for the root.
+    pub parent: Option<u32>,
+    /// Head and tail particle: indices within the body, as
+    /// `World::positions` reads them.
+    pub head: u32,
+    /// See `head`.
+    pub tail: u32,
+    /// Rest length from head to tail, metres.
+    pub length: f32,
+    /// Collision radius, metres.
+    pub radius: f32,
+    /// Kilograms.
+    pub mass: f32,
+}
+
 /// The ragdoll part of a ragdoll body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ragdoll {
@@ -135,6 +154,25 @@ impl Ragdoll {
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
         motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
         self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
+    }
+
+    /// The rest position of particle `i` (the first cluster member that is
+    /// it; every particle of a ragdoll is in some bone).
+    fn clusters_rest(&self, i: u32) -> Vec3 {
+        let m = self.clusters.particle.iter().position(|&j| j == i).expect("every particle is in a bone");
+        self.clusters.rest[m]
+    }
+
+    /// The box around the bones' capsules, in the body's frame.
+    pub(crate) fn capsule_bounds(&self, p: impl Fn(u32) -> Vec3) -> (Vec3, Vec3) {
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for (b, bone) in self.def.bones.iter().enumerate() {
+            for x in [p(self.heads[b]), p(self.tails[b])] {
+                lo = lo.min(x - Vec3::splat(bone.radius));
+                hi = hi.max(x + Vec3::splat(bone.radius));
+            }
+        }
+        (lo, hi)
     }
 
     /// Number of bones.
@@ -322,6 +360,19 @@ impl World {
     /// The index of the first bone called `name`, if any.
     pub fn ragdoll_find_bone(&self, id: BodyId, name: &str) -> Result<Option<u32>> {
         Ok(self.ragdoll(id)?.1.def.bones.iter().position(|b| b.name == name).map(|i| i as u32))
+    }
+
+    /// Each bone's shape (see [`BoneShape`]), in bone order. A ragdoll's
+    /// other particles (a limb's roll particle, a hinge's two axis
+    /// particles) carry its motion and do not collide; the bones' capsules,
+    /// from head to tail, are its surface.
+    pub fn ragdoll_bone_shapes(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = BoneShape> + '_> {
+        let (_, r) = self.ragdoll(id)?;
+        Ok(r.def.bones.iter().enumerate().map(move |(b, bone)| {
+            let (head, tail) = (r.heads[b], r.tails[b]);
+            let length = (r.clusters_rest(tail) - r.clusters_rest(head)).length();
+            BoneShape { parent: bone.parent, head, tail, length, radius: bone.radius, mass: bone.mass }
+        }))
     }
 
     /// Each bone's world transform (head, rotation), in bone order.

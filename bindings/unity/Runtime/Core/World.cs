@@ -803,6 +803,24 @@ namespace Sinew
             return (int)count;
         }
 
+        /// <summary>
+        /// Each bone's shape (parent, head and tail particle, rest length, radius,
+        /// mass; bone order) into destination, for drawing its capsule from head to
+        /// tail; returns the bone count (ReadPositions' protocol).
+        /// </summary>
+        public int ReadBoneShapes(SinewBodyId ragdoll, SinewBoneShape[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            uint count;
+            fixed (SinewBoneShape* p = destination)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_read_bone_shapes(w, ragdoll, p, Count(destination.Length), &count)); }
+                finally { Release(); }
+            }
+            return (int)count;
+        }
+
         /// <summary>The index of the first bone called name; SinewException when none is.</summary>
         public int FindBone(SinewBodyId ragdoll, string name)
         {

@@ -825,6 +825,41 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
+    /// engine to draw or query its capsule, which runs from its head particle
+    /// to its tail particle with `radius`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewBoneShape
+    {
+        /// <summary>
+        /// The parent bone, -1 for the root.
+        /// </summary>
+        public int parent;
+        /// <summary>
+        /// The head and tail particles (indices within the body, as
+        /// `sinew_body_read_positions` reads them).
+        /// </summary>
+        public uint head_particle;
+        /// <summary>
+        /// See `head_particle`.
+        /// </summary>
+        public uint tail_particle;
+        /// <summary>
+        /// Rest length from head to tail, metres.
+        /// </summary>
+        public float length;
+        /// <summary>
+        /// Collision radius, metres.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Kilograms.
+        /// </summary>
+        public float mass;
+    }
+
+    /// <summary>
     /// A rigid body. Fill from `sinew_default_rigid_def()`.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -2056,6 +2091,24 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_read_bones", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_ragdoll_read_bones(SinewWorld* world, SinewBodyId ragdoll, SinewTransform* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// Copies each bone's shape (parent, head and tail particle, rest length,
+        /// radius, mass; bone order of the def) into `out`, which holds `capacity`
+        /// shapes: an engine draws a bone's capsule from its head particle to its
+        /// tail particle with its radius. A ragdoll's other particles (a limb's roll
+        /// particle, a hinge's two axis particles) carry its motion, do not collide
+        /// and may lie outside the capsules (below the floor a body rests on); the
+        /// capsules are the body's surface, and `sinew_body_get_bounds` of a ragdoll
+        /// is their box. `out == NULL &amp;&amp; capacity == 0` asks for the count; a too
+        /// small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count in
+        /// `*out_count`. `out_count` may be NULL.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_read_bone_shapes", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_bone_shapes(SinewWorld* world, SinewBodyId ragdoll, SinewBoneShape* @out, uint capacity, uint* out_count);
 
         /// <summary>
         /// The index of the first bone called `name` (UTF-8, NUL-terminated, read
