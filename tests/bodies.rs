@@ -395,3 +395,108 @@ fn a_sleeping_body_is_woken_by_one_that_lands_on_it() {
     assert!(c.y > 0.25, "the crate went through the sleeping body: its centre at {} m", c.y);
     assert_eq!(w.recovery_count(), 0);
 }
+
+/// A cape joined to a standing character's shoulders and neck, with no
+/// skin, in wind blowing it onto the back: it passes through the bones it is
+/// joined at (the upper arms, the neck and the chest between them,
+/// `World::set_ignored_bones`), and the spine and pelvis keep it off the
+/// back. Returns the deepest vertex inside a bone it does not ignore, the
+/// frontmost vertex behind the spine and pelvis (z, relative to the body's
+/// axis), the
+/// longest edge of the grid over its rest length and the fastest vertex at
+/// the end.
+fn cape(origin: Vec3, substeps: u32) -> (f32, f32, f32, f32) {
+    let settings = WorldSettings { substeps, sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut w = World::new(settings).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: origin.y }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    let root = origin + Vec3::new(0.0, 0.01, 0.0);
+    let def = RagdollDef::humanoid(root, Quat::IDENTITY, 1.8);
+    let body = w.create_ragdoll(&def).unwrap();
+    let bone = |w: &World, name: &str| w.ragdoll_find_bone(body, name).unwrap().unwrap();
+    let (columns, rows, spacing, thickness) = (11, 18, 0.055, 0.01);
+    let grid = GridDef {
+        position: root + Vec3::new(-0.275, 1.44, -0.14),
+        columns,
+        rows,
+        spacing,
+        pins: 0,
+        options: ClothOptions { thickness, ..ClothOptions::default() },
+        ..GridDef::default()
+    };
+    let cloth = w.create_cloth_grid(&grid).unwrap();
+    let head_of = |w: &World, name: &str| w.ragdoll_bone_particles(body, bone(w, name)).unwrap().0;
+    let (left, right, neck, pelvis) =
+        (head_of(&w, "upper_arm_l"), head_of(&w, "upper_arm_r"), head_of(&w, "neck"), head_of(&w, "pelvis"));
+    for (particle, vertex) in [(right, 0), (left, columns - 1), (neck, columns / 2)] {
+        let joint = sinew::Joint {
+            body_a: body,
+            particle_a: particle,
+            body_b: cloth,
+            particle_b: vertex,
+            rest_length: -1.0,
+            compliance: 0.0,
+        };
+        w.create_joint(joint).unwrap();
+    }
+    // The torso and head held still by a frame, as an animation would.
+    let (chest_head, chest_tail) = w.ragdoll_bone_particles(body, bone(&w, "chest")).unwrap();
+    let crown = w.ragdoll_bone_particles(body, bone(&w, "head")).unwrap().1;
+    w.attach_to_frame(body, &[pelvis, chest_head, chest_tail, left, right, neck, crown], root, Quat::IDENTITY).unwrap();
+    let shoulders: Vec<u32> = ["upper_arm_l", "upper_arm_r", "neck", "chest"].iter().map(|n| bone(&w, n)).collect();
+    w.set_ignored_bones(cloth, body, &shoulders).unwrap();
+    assert_eq!(w.ignored_bones(cloth, body).unwrap().count(), 4);
+    w.set_wind(Vec3::new(0.0, 0.0, 6.0)).unwrap();
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+    }
+    let x: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    let kept: Vec<(Vec3, Vec3, f32)> = {
+        let all: Vec<u32> = (0..def.bones.len() as u32).filter(|b| !shoulders.contains(b)).collect();
+        let p: Vec<Vec3> = w.positions(body).unwrap().collect();
+        all.iter()
+            .map(|&b| {
+                let (h, t) = w.ragdoll_bone_particles(body, b).unwrap();
+                (p[h as usize], p[t as usize], def.bones[b as usize].radius)
+            })
+            .collect()
+    };
+    let inside = x.iter().map(|&v| deepest(&kept, &[(v, v, 0.0)])).fold(0.0f32, f32::max);
+    // Behind the spine and pelvis (the edges may wrap round the sides).
+    let (chest_low, hips) = (root.y + 1.25, root.y + 0.95);
+    let front = x
+        .iter()
+        .filter(|v| v.y < chest_low && v.y > hips && (v.x - root.x).abs() < 0.05)
+        .map(|v| v.z - root.z)
+        .fold(f32::MIN, f32::max);
+    let mut stretch = 0.0f32;
+    for r in 0..rows as usize {
+        for c in 0..columns as usize {
+            let k = r * columns as usize + c;
+            if c + 1 < columns as usize {
+                stretch = stretch.max((x[k + 1] - x[k]).length() / spacing);
+            }
+            if r + 1 < rows as usize {
+                stretch = stretch.max((x[k + columns as usize] - x[k]).length() / spacing);
+            }
+        }
+    }
+    let fastest = fastest(&w, &[cloth]);
+    assert_eq!(w.recovery_count(), 0, "at {origin}, {substeps} substeps");
+    (inside, front, stretch, fastest)
+}
+
+#[test]
+fn a_cape_with_no_skin_ignores_the_shoulders_and_stays_off_the_back() {
+    for (origin, substeps) in [(Vec3::ZERO, 8), (Vec3::new(1000.0, 0.0, -1000.0), 8), (Vec3::ZERO, 16)] {
+        let (inside, front, stretch, fastest) = cape(origin, substeps);
+        println!(
+            "cape at {origin}, {substeps} substeps: deepest vertex in a bone {inside:.4} m, frontmost behind the spine \
+             {front:.3} m, longest edge {stretch:.3} x rest, fastest vertex {fastest:.3} m/s"
+        );
+        assert!(inside <= 0.01 + 0.005, "at {origin}: a vertex {inside} m inside the back");
+        assert!(front < 0.0, "at {origin}: a vertex behind the spine at z {front} m: through the back");
+        assert!(stretch < 1.5, "at {origin}: an edge stretched {stretch} x");
+        assert!(fastest < 2.0, "at {origin}: a vertex at {fastest} m/s");
+    }
+}

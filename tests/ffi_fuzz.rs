@@ -429,7 +429,12 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                 }
             }
             33 => {
-                if rng.chance(2) {
+                if rng.chance(3) {
+                    // Bones of a ragdoll (or of anything) a body passes through.
+                    let bones: Vec<u32> = (0..cap).map(|_| rng.small()).collect();
+                    let p = if rng.chance(8) { ptr::null() } else { bones.as_ptr() };
+                    sinew_body_set_ignored_bones(world, s.body(rng), s.body(rng), p, count)
+                } else if rng.chance(2) {
                     sinew_collider_set_filter(world, s.collider(rng), rng.next() as u32, rng.next() as u32)
                 } else {
                     sinew_body_set_collision_filter(world, s.body(rng), rng.next() as u32, rng.next() as u32)

@@ -36,7 +36,9 @@
 //! A piece joined to the other body by a joint (a cape's pinned corner at a
 //! shoulder, a rope's end at a plank) does not collide with the pieces of the
 //! particle it is joined to (or with the solid it is joined to): the joint
-//! holds it there.
+//! holds it there. A body may also pass through chosen bones of a ragdoll
+//! (`World::set_ignored_bones`: a cape through the shoulders and chest it
+//! hangs from) and still collide with the others.
 
 use crate::body::Body;
 use crate::collision::segment;
@@ -263,6 +265,17 @@ fn joined(joined: &[(u32, u32, u32, u32)], a: u32, pa: Piece, b: u32, pb: Piece)
     })
 }
 
+/// A bone a body passes through: (island, member, the ragdoll's member,
+/// the head and tail of the bone's stick).
+pub type Ignored = (u32, u32, u32, u32, u32);
+
+/// Whether member `body` passes through `piece` of member `other` (one
+/// island's list, sorted).
+fn ignores(ignored: &[Ignored], body: u32, other: u32, piece: Piece) -> bool {
+    let Piece::Stick(head, tail) = piece else { return false };
+    ignored.binary_search_by(|i| (i.1, i.2, i.3, i.4).cmp(&(body, other, head, tail))).is_ok()
+}
+
 /// Whether a piece cannot move (every particle of it pinned).
 fn pinned(p: &ParticlesMut, piece: Piece) -> bool {
     let (ids, n) = particles_of(piece);
@@ -272,13 +285,14 @@ fn pinned(p: &ParticlesMut, piece: Piece) -> bool {
 /// Lists the pieces of the island's body pairs `pairs` (member indices)
 /// that may meet during the step (`ahead` = its length, s; `slack` what
 /// gravity and corrections may add to a move); `joints` are the island's
-/// joints.
+/// joints, `ignored` the bones its bodies pass through.
 #[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
 pub fn find(
     island: &[&mut Body],
     views: &[ParticlesMut],
     pairs: impl IntoIterator<Item = (u32, u32)>,
     joints: &[(u32, Resolved)],
+    ignored: &[Ignored],
     ahead: f32,
     slack: f32,
     out: &mut Vec<Contact>,
@@ -348,7 +362,10 @@ pub fn find(
                 {
                     continue;
                 }
-                if joined(joins, a, piece_a, b, piece_b) {
+                if joined(joins, a, piece_a, b, piece_b)
+                    || ignores(ignored, a, b, piece_b)
+                    || ignores(ignored, b, a, piece_a)
+                {
                     continue;
                 }
                 let apart = ((alo + ahi) - (blo + bhi)).length_squared();
