@@ -1104,6 +1104,19 @@ int main(void) {
     EXPECT(sinew_ragdoll_apply_impulse(rw, doll, 2, pose[2].position, push), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_apply_impulse(rw, doll, 17, pose[2].position, push), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_ragdoll_bone_count(rw, null_body, &bone_count), SINEW_RESULT_INVALID_ID);
+    /* A body that passes through the chest and head (as a cape through the
+     * shoulders it hangs from), then through nothing; gone again. */
+    SinewVec3 bead = {50.0f, 3.0f, 0.0f};
+    SinewBodyId cape = {0, 0};
+    EXPECT(sinew_body_create_particles(rw, &bead, NULL, 1, &cape), SINEW_RESULT_OK);
+    const uint32_t ignored[2] = {2u, 4u};
+    EXPECT(sinew_body_set_ignored_bones(rw, cape, doll, ignored, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_ignored_bones(rw, doll, doll, ignored, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_ignored_bones(rw, doll, cape, ignored, 2), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_body_set_ignored_bones(rw, cape, null_body, ignored, 2), SINEW_RESULT_INVALID_ID);
+    EXPECT(sinew_body_set_ignored_bones(rw, cape, doll, NULL, 2), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_body_set_ignored_bones(rw, cape, doll, NULL, 0), SINEW_RESULT_OK);
+    EXPECT(sinew_body_destroy(rw, cape), SINEW_RESULT_OK);
 
     SinewBoneDef bones[2];
     bones[0] = sinew_default_bone_def();

@@ -9,6 +9,7 @@ use crate::constraints::skin::SkinSet;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
 use crate::particles::padded;
+use crate::pool::BodyId;
 use crate::ragdoll::Ragdoll;
 use crate::rigid::Rigid;
 use glam::Vec3;
@@ -104,6 +105,9 @@ pub struct Body {
     pub material: Option<Material>,
     /// Collision layers of the body and the layers it collides with.
     pub filter: Filter,
+    /// Bones of other bodies (a ragdoll, a bone index) this body passes
+    /// through, sorted (`World::set_ignored_bones`).
+    pub ignored: Vec<(BodyId, u32)>,
     /// Broad-phase result of the current step.
     pub candidates: Candidates,
     /// Swept bounds of the current step (particles, not grown by the radius).
@@ -135,6 +139,7 @@ impl Body {
             sticks: Vec::new(),
             material: None,
             filter: Filter::default(),
+            ignored: Vec::new(),
             candidates: Candidates::default(),
             bounds: (Vec3::ZERO, Vec3::ZERO),
         }

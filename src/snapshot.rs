@@ -43,6 +43,8 @@ pub(crate) const FORMAT_VERSION: u32 = 4;
 const HEADER: usize = 4 + 4 + 8 + 8;
 /// Tag of the `max_constraints` extension after the joints.
 const EXT_MAX_CONSTRAINTS: u32 = 1;
+/// Tag of the list of bones bodies pass through (`World::set_ignored_bones`).
+const EXT_IGNORED_BONES: u32 = 2;
 
 /// Where the payload goes: a byte vector or a hasher.
 trait Sink {
@@ -134,6 +136,47 @@ fn write_payload(w: &World, s: &mut impl Sink) {
         s.u32(EXT_MAX_CONSTRAINTS);
         s.u32(st.max_constraints);
     }
+    let ignored = w.bodies.iter().map(|(_, b)| b.ignored.len()).sum::<usize>();
+    if ignored != 0 {
+        s.u32(EXT_IGNORED_BONES);
+        s.len(ignored);
+        for (h, b) in w.bodies.iter() {
+            for &(ragdoll, bone) in &b.ignored {
+                write_id(s, h.into());
+                write_id(s, ragdoll);
+                s.u32(bone);
+            }
+        }
+    }
+}
+
+fn write_id(s: &mut impl Sink, id: BodyId) {
+    s.u32(id.index1);
+    if s.with_generations() {
+        s.u32(id.generation);
+    }
+}
+
+/// Reads the list [`write_payload`] wrote after `EXT_IGNORED_BONES`: each
+/// entry a live body, another that is a ragdoll, and one of its bones.
+fn read_ignored_bones(r: &mut Reader, world: &mut World) -> Result<()> {
+    let n = r.len(20)?;
+    for _ in 0..n {
+        let body = BodyId { index1: r.u32()?, generation: r.u32()? };
+        let ragdoll = BodyId { index1: r.u32()?, generation: r.u32()? };
+        let bone = r.u32()?;
+        let bones = world.bodies.get(ragdoll.into()).and_then(|b| b.ragdoll.as_ref()).map(|d| d.bone_count());
+        if body == ragdoll || (bone as usize) >= bones.unwrap_or(0) {
+            return Err(bad("an ignored bone names a missing ragdoll or bone"));
+        }
+        let b = world.bodies.get_mut(body.into()).ok_or_else(|| bad("an ignored bone names a missing body"))?;
+        b.ignored.push((ragdoll, bone));
+    }
+    for b in world.bodies.values_mut() {
+        b.ignored.sort_unstable_by_key(|&(other, bone)| (other.index1, other.generation, bone));
+        b.ignored.dedup();
+    }
+    Ok(())
 }
 
 /// A pool: slot count, then per slot its generation (not in the hash), a
@@ -157,10 +200,7 @@ fn write_pool<T, S: Sink>(s: &mut S, pool: &Pool<T>, write: impl Fn(&T, &mut S))
 
 fn write_joint(j: &Joint, s: &mut impl Sink) {
     for id in [j.body_a, j.body_b] {
-        s.u32(id.index1);
-        if s.with_generations() {
-            s.u32(id.generation);
-        }
+        write_id(s, id);
     }
     s.u32(j.particle_a);
     s.u32(j.particle_b);
@@ -647,6 +687,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     while r.at < r.bytes.len() {
         match r.u32()? {
             EXT_MAX_CONSTRAINTS => world.settings.max_constraints = r.u32()?,
+            EXT_IGNORED_BONES => read_ignored_bones(r, &mut world)?,
             tag => return Err(bad(format!("unknown extension {tag}"))),
         }
     }

@@ -589,6 +589,9 @@ impl World {
         let body = self.bodies.remove(id.into()).expect("checked above");
         self.particles.remove(range.clone());
         self.contacts.remove(range.clone());
+        for b in self.bodies.values_mut() {
+            b.ignored.retain(|&(other, _)| other != id);
+        }
         let dead: Vec<JointId> =
             self.joints.iter().filter(|(_, j)| j.body_a == id || j.body_b == id).map(|(h, _)| h.into()).collect();
         for j in dead {
@@ -1046,6 +1049,38 @@ impl World {
     pub fn set_body_filter(&mut self, id: BodyId, filter: Filter) -> Result<()> {
         self.body_mut(id)?.filter = filter;
         Ok(())
+    }
+
+    /// Lets body `id` pass through bones `bones` of `ragdoll` (indices in
+    /// its bone order) while it still collides with the ragdoll's others: a
+    /// cape joined to a character's shoulders ignores the shoulders and the
+    /// upper chest and is kept off the back by the rest. Replaces the bones
+    /// of that ragdoll the body ignored before (`[]`: none). Refused, with
+    /// nothing changed, for a ragdoll and itself (its self-collision is its
+    /// own) or a bone out of range. Wakes both bodies.
+    pub fn set_ignored_bones(&mut self, id: BodyId, ragdoll: BodyId, bones: &[u32]) -> Result<()> {
+        self.body(id)?;
+        let count = self.ragdoll_bone_count(ragdoll)?;
+        if id == ragdoll {
+            return Err(Error::invalid_argument("a ragdoll's own bones meet by its self-collision, not this list"));
+        }
+        if let Some(&bone) = bones.iter().find(|&&bone| bone >= count) {
+            return Err(Error::invalid_argument(format!("bone {bone} out of range: the ragdoll has {count}")));
+        }
+        let body = self.body_mut(id)?;
+        body.ignored.retain(|&(other, _)| other != ragdoll);
+        body.ignored.extend(bones.iter().map(|&bone| (ragdoll, bone)));
+        body.ignored.sort_unstable_by_key(|&(other, bone)| (other.index1, other.generation, bone));
+        body.ignored.dedup();
+        self.body_mut(ragdoll)?;
+        Ok(())
+    }
+
+    /// The bones of `ragdoll` body `id` ignores (see
+    /// [`World::set_ignored_bones`]), in increasing order.
+    pub fn ignored_bones(&self, id: BodyId, ragdoll: BodyId) -> Result<impl Iterator<Item = u32> + '_> {
+        self.ragdoll(ragdoll)?;
+        Ok(self.body(id)?.ignored.iter().filter(move |&&(other, _)| other == ragdoll).map(|&(_, bone)| bone))
     }
 
     /// Moves a collider's frame.

@@ -395,3 +395,210 @@ fn a_sleeping_body_is_woken_by_one_that_lands_on_it() {
     assert!(c.y > 0.25, "the crate went through the sleeping body: its centre at {} m", c.y);
     assert_eq!(w.recovery_count(), 0);
 }
+
+/// A cape joined to a standing character's shoulders and neck, with no
+/// skin, in wind blowing it onto the back: it passes through the bones it is
+/// joined at (the upper arms, the neck and the chest between them,
+/// `World::set_ignored_bones`), and the spine and pelvis keep it off the
+/// back. Returns the deepest vertex inside a bone it does not ignore, the
+/// frontmost vertex behind the spine and pelvis (z, relative to the body's
+/// axis), the
+/// longest edge of the grid over its rest length and the fastest vertex at
+/// the end.
+fn cape(origin: Vec3, substeps: u32) -> (f32, f32, f32, f32) {
+    let settings = WorldSettings { substeps, sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut w = World::new(settings).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: origin.y }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    let root = origin + Vec3::new(0.0, 0.01, 0.0);
+    let def = RagdollDef::humanoid(root, Quat::IDENTITY, 1.8);
+    let body = w.create_ragdoll(&def).unwrap();
+    let bone = |w: &World, name: &str| w.ragdoll_find_bone(body, name).unwrap().unwrap();
+    let (columns, rows, spacing, thickness) = (11, 18, 0.055, 0.01);
+    let grid = GridDef {
+        position: root + Vec3::new(-0.275, 1.44, -0.14),
+        columns,
+        rows,
+        spacing,
+        pins: 0,
+        options: ClothOptions { thickness, ..ClothOptions::default() },
+        ..GridDef::default()
+    };
+    let cloth = w.create_cloth_grid(&grid).unwrap();
+    let head_of = |w: &World, name: &str| w.ragdoll_bone_particles(body, bone(w, name)).unwrap().0;
+    let (left, right, neck, pelvis) =
+        (head_of(&w, "upper_arm_l"), head_of(&w, "upper_arm_r"), head_of(&w, "neck"), head_of(&w, "pelvis"));
+    for (particle, vertex) in [(right, 0), (left, columns - 1), (neck, columns / 2)] {
+        let joint = sinew::Joint {
+            body_a: body,
+            particle_a: particle,
+            body_b: cloth,
+            particle_b: vertex,
+            rest_length: -1.0,
+            compliance: 0.0,
+        };
+        w.create_joint(joint).unwrap();
+    }
+    // The torso and head held still by a frame, as an animation would.
+    let (chest_head, chest_tail) = w.ragdoll_bone_particles(body, bone(&w, "chest")).unwrap();
+    let crown = w.ragdoll_bone_particles(body, bone(&w, "head")).unwrap().1;
+    w.attach_to_frame(body, &[pelvis, chest_head, chest_tail, left, right, neck, crown], root, Quat::IDENTITY).unwrap();
+    let shoulders: Vec<u32> = ["upper_arm_l", "upper_arm_r", "neck", "chest"].iter().map(|n| bone(&w, n)).collect();
+    w.set_ignored_bones(cloth, body, &shoulders).unwrap();
+    assert_eq!(w.ignored_bones(cloth, body).unwrap().count(), 4);
+    w.set_wind(Vec3::new(0.0, 0.0, 6.0)).unwrap();
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+    }
+    let x: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    let kept: Vec<(Vec3, Vec3, f32)> = {
+        let all: Vec<u32> = (0..def.bones.len() as u32).filter(|b| !shoulders.contains(b)).collect();
+        let p: Vec<Vec3> = w.positions(body).unwrap().collect();
+        all.iter()
+            .map(|&b| {
+                let (h, t) = w.ragdoll_bone_particles(body, b).unwrap();
+                (p[h as usize], p[t as usize], def.bones[b as usize].radius)
+            })
+            .collect()
+    };
+    let inside = x.iter().map(|&v| deepest(&kept, &[(v, v, 0.0)])).fold(0.0f32, f32::max);
+    // Behind the spine and pelvis (the edges may wrap round the sides).
+    let (chest_low, hips) = (root.y + 1.25, root.y + 0.95);
+    let front = x
+        .iter()
+        .filter(|v| v.y < chest_low && v.y > hips && (v.x - root.x).abs() < 0.05)
+        .map(|v| v.z - root.z)
+        .fold(f32::MIN, f32::max);
+    let mut stretch = 0.0f32;
+    for r in 0..rows as usize {
+        for c in 0..columns as usize {
+            let k = r * columns as usize + c;
+            if c + 1 < columns as usize {
+                stretch = stretch.max((x[k + 1] - x[k]).length() / spacing);
+            }
+            if r + 1 < rows as usize {
+                stretch = stretch.max((x[k + columns as usize] - x[k]).length() / spacing);
+            }
+        }
+    }
+    let fastest = fastest(&w, &[cloth]);
+    assert_eq!(w.recovery_count(), 0, "at {origin}, {substeps} substeps");
+    (inside, front, stretch, fastest)
+}
+
+#[test]
+fn a_cape_with_no_skin_ignores_the_shoulders_and_stays_off_the_back() {
+    for (origin, substeps) in [(Vec3::ZERO, 8), (Vec3::new(1000.0, 0.0, -1000.0), 8), (Vec3::ZERO, 16)] {
+        let (inside, front, stretch, fastest) = cape(origin, substeps);
+        println!(
+            "cape at {origin}, {substeps} substeps: deepest vertex in a bone {inside:.4} m, frontmost behind the spine \
+             {front:.3} m, longest edge {stretch:.3} x rest, fastest vertex {fastest:.3} m/s"
+        );
+        assert!(inside <= 0.01 + 0.005, "at {origin}: a vertex {inside} m inside the back");
+        assert!(front < 0.0, "at {origin}: a vertex behind the spine at z {front} m: through the back");
+        assert!(stretch < 1.5, "at {origin}: an edge stretched {stretch} x");
+        assert!(fastest < 2.0, "at {origin}: a vertex at {fastest} m/s");
+    }
+}
+
+/// A humanoid dropped on another lying on the ground, and a 5 kg crate on
+/// the pair, with `substeps` substeps at `origin`: the upper pelvis's height
+/// above the lower's half a second after the drop and at the end, the
+/// deepest capsule overlap between the two, and the crate's bottom above the
+/// ground.
+fn dropped_on_a_ragdoll(origin: Vec3, substeps: u32) -> (f32, f32, f32, f32) {
+    let settings = WorldSettings { substeps, sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut w = World::new(settings).unwrap();
+    w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: origin.y }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+        .unwrap();
+    let below = lying(&mut w, origin + Vec3::new(0.0, 0.15, 0.0), 0.0);
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let above = lying(&mut w, origin + Vec3::new(0.02, 0.75, 0.0), 0.5);
+    let pelvis = |w: &World, b: BodyId| w.positions(b).unwrap().next().unwrap().y;
+    let mut landed = 0.0;
+    for frame in 0..90 {
+        w.step(DT).unwrap();
+        if frame == 30 {
+            landed = pelvis(&w, above.0) - pelvis(&w, below.0);
+        }
+    }
+    let half = Vec3::new(0.35, 0.08, 0.2);
+    let crate_id = crate_at(&mut w, origin + Vec3::new(0.0, 1.2, 0.1), half, 5.0);
+    for _ in 0..150 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.recovery_count(), 0, "at {origin}, {substeps} substeps");
+    let overlap = deepest(&capsules(&w, below.0, &below.1), &capsules(&w, above.0, &above.1));
+    let bottom = w.rigid_transform(crate_id).unwrap().0.y - half.y - origin.y;
+    (landed, pelvis(&w, above.0) - pelvis(&w, below.0), overlap, bottom)
+}
+
+#[test]
+fn bodies_rest_on_each_other_at_1_and_32_substeps_and_1_km_away() {
+    for (origin, substeps) in
+        [(Vec3::ZERO, 1), (Vec3::ZERO, 32), (Vec3::new(1000.0, 0.0, 0.0), 1), (Vec3::new(0.0, 0.0, -1000.0), 32)]
+    {
+        let (landed, above, overlap, bottom) = dropped_on_a_ragdoll(origin, substeps);
+        println!(
+            "at {origin}, {substeps} substeps: upper pelvis {landed:.3} m above the lower 0.5 s after the drop, \
+             {above:.3} m at the end, overlap {overlap:.4} m, crate's bottom {bottom:.3} m up"
+        );
+        // Landed on it, not through it. Not held: staying on it. At one
+        // substep the upper body slides off the round one below (its pelvis
+        // 0.2 m sideways in 1.3 s, to 0.01 m above the lower's; at 2 and 4
+        // substeps more slowly; at 32 it stays within 2 cm). Why is not
+        // established yet.
+        assert!(landed > 0.2, "at {origin}, {substeps} substeps: the upper pelvis {landed} m above the lower");
+        assert!(above > 0.0, "at {origin}, {substeps} substeps: the upper pelvis {above} m above the lower");
+        assert!(overlap < 0.01, "at {origin}, {substeps} substeps: capsules {overlap} m inside each other");
+        assert!(bottom > 0.15, "at {origin}, {substeps} substeps: the crate's bottom at {bottom} m: through");
+    }
+}
+
+/// The long fuzz's pile: bodies spawned into each other. Each particle kept
+/// up to 8 contacts with every other body, so the contacts (and every
+/// pass's cost) grew as the square of the bodies; it keeps its 8 nearest in
+/// the island now. Twelve clouds of 40 particles in one 0.3 m box: no more
+/// than 8 contacts per particle touch in the first step, and the clouds
+/// push each other apart without a recovery.
+#[test]
+fn bodies_spawned_into_each_other_keep_8_contacts_per_piece() {
+    let settings = WorldSettings { gravity: Vec3::ZERO, sleep_speed: 0.0, ..WorldSettings::default() };
+    let mut w = World::new(settings).unwrap();
+    let mut seed = 0x9E37_79B9u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    };
+    let (clouds, each) = (12, 40);
+    let mut ids = Vec::new();
+    for _ in 0..clouds {
+        let points: Vec<Vec3> = (0..each).map(|_| Vec3::new(next(), next(), next()) * 0.3).collect();
+        let id = w.create_particles(&points, None).unwrap();
+        w.set_particle_radius(id, 0.05).unwrap();
+        ids.push(id);
+    }
+    w.step(DT).unwrap();
+    let touched = w.contacts().filter(|c| !c.other_body.is_null()).count();
+    let spread = |w: &World| {
+        let all: Vec<Vec3> = ids.iter().flat_map(|&b| w.positions(b).unwrap()).collect();
+        let mean = all.iter().copied().sum::<Vec3>() / all.len() as f32;
+        all.iter().map(|x| (*x - mean).length()).sum::<f32>() / all.len() as f32
+    };
+    let before = spread(&w);
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let after = spread(&w);
+    println!(
+        "{clouds} clouds of {each}: {touched} contacts touched in the first step; spread {before:.3} -> {after:.3} m"
+    );
+    assert!(touched <= 8 * clouds * each, "{touched} contacts for {} particles", clouds * each);
+    assert!(touched > clouds * each, "only {touched} contacts: the clouds do not collide");
+    assert!(after > before && after.is_finite(), "spread {before} -> {after}");
+    assert_eq!(w.recovery_count(), 0);
+}

@@ -1474,3 +1474,51 @@ fn a_misaligned_material_is_refused_before_it_is_read() {
     });
     assert!(last_error().contains("not aligned"), "{}", last_error());
 }
+
+#[test]
+fn ignored_bones_refuse_bad_input_and_change_nothing() {
+    let (w, body) = busy_world();
+    let p = w.0;
+    let name = "sinew_body_set_ignored_bones";
+    let mut doll = BODY_SENTINEL;
+    ok(humanoid(p, &mut doll));
+    let mut gone = BODY_SENTINEL;
+    ok(humanoid(p, &mut gone));
+    ok(unsafe { sinew_body_destroy(p, gone) });
+    let other = TestWorld::new();
+    let mut foreign = BODY_SENTINEL;
+    ok(humanoid(other.0, &mut foreign));
+    let (shoulders, far) = ([9u32, 13], [9u32, 17]);
+    changes(&w, || unsafe { sinew_body_set_ignored_bones(p, body, doll, shoulders.as_ptr(), 2) });
+
+    let null = SINEW_RESULT_NULL_ARGUMENT;
+    refused(ptr::null(), name, null, || unsafe {
+        sinew_body_set_ignored_bones(ptr::null_mut(), body, doll, shoulders.as_ptr(), 2)
+    });
+    refused(p, name, null, || unsafe { sinew_body_set_ignored_bones(p, body, doll, ptr::null(), 2) });
+    let invalid_id = SINEW_RESULT_INVALID_ID;
+    for id in [SinewBodyId::default(), gone, foreign, SinewBodyId { index1: doll.index1, generation: 0 }] {
+        refused(p, name, invalid_id, || unsafe { sinew_body_set_ignored_bones(p, id, doll, shoulders.as_ptr(), 2) });
+        refused(p, name, invalid_id, || unsafe { sinew_body_set_ignored_bones(p, body, id, shoulders.as_ptr(), 2) });
+    }
+    refused(p, name, SINEW_RESULT_WRONG_KIND, || unsafe {
+        sinew_body_set_ignored_bones(p, doll, body, shoulders.as_ptr(), 2)
+    });
+    let invalid = SINEW_RESULT_INVALID_ARGUMENT;
+    refused(p, name, invalid, || unsafe { sinew_body_set_ignored_bones(p, doll, doll, shoulders.as_ptr(), 2) });
+    // One bone out of range refuses the whole list: the shoulders stay.
+    refused(p, name, invalid, || unsafe { sinew_body_set_ignored_bones(p, body, doll, far.as_ptr(), 2) });
+    refused(p, name, invalid, || unsafe { sinew_body_set_ignored_bones(p, body, doll, [u32::MAX].as_ptr(), 1) });
+
+    // The list is in the snapshot: a restored copy hashes alike, and
+    // clearing it changes the state.
+    let mut size = 0;
+    ok(unsafe { sinew_world_snapshot(p, ptr::null_mut(), 0, &mut size) });
+    let mut image = vec![0u8; size];
+    ok(unsafe { sinew_world_snapshot(p, image.as_mut_ptr(), size, &mut size) });
+    let copy = TestWorld::new();
+    ok(unsafe { sinew_world_restore(copy.0, image.as_ptr(), image.len()) });
+    assert_eq!(copy.hash(), w.hash());
+    changes(&w, || unsafe { sinew_body_set_ignored_bones(p, body, doll, ptr::null(), 0) });
+    assert_ne!(copy.hash(), w.hash());
+}

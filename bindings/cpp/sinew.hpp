@@ -379,6 +379,14 @@ public:
     Result set_collision_filter(std::uint32_t layer, std::uint32_t mask) {
         return Result::from_code(::sinew_body_set_collision_filter(world_, id_, layer, mask));
     }
+    /// Lets the body pass through `bones` of `ragdoll` (indices in its bone
+    /// order) while it still collides with the ragdoll's other bones: a cape
+    /// joined to the shoulders ignores them and is kept off the back by the
+    /// rest. Replaces the bones of that ragdoll ignored before; count 0
+    /// clears them. Wakes both bodies.
+    Result set_ignored_bones(BodyId ragdoll, const std::uint32_t* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_ignored_bones(world_, id_, ragdoll, bones, count));
+    }
     /// Capsules between two particles each that collide with colliders along
     /// their whole length (a rope across a thin bar). All are checked before
     /// any is added.

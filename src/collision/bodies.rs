@@ -18,7 +18,10 @@
 //! Once per step the pieces of two bodies that may meet during the step are
 //! listed: where the bodies' swept bounds overlap, each piece whose swept box
 //! reaches into the overlap, paired with the other body's pieces whose boxes
-//! touch its own. Every relaxation pass then pushes each listed pair apart
+//! touch its own; each piece of the side with more keeps the nearest few of
+//! all those it is paired with in the island, so a pile of bodies spawned
+//! into each other lists as many contacts as it has pieces, not as the
+//! square of its bodies. Every relaxation pass then pushes each listed pair apart
 //! along the line between its closest points, by the depth, shared by the
 //! two sides in proportion to their inverse masses at the contact: a point
 //! `p = sum c_i x_i` of particles moves as in Jakobsen's embedded-point
@@ -33,7 +36,9 @@
 //! A piece joined to the other body by a joint (a cape's pinned corner at a
 //! shoulder, a rope's end at a plank) does not collide with the pieces of the
 //! particle it is joined to (or with the solid it is joined to): the joint
-//! holds it there.
+//! holds it there. A body may also pass through chosen bones of a ragdoll
+//! (`World::set_ignored_bones`: a cape through the shoulders and chest it
+//! hangs from) and still collide with the others.
 
 use crate::body::Body;
 use crate::collision::segment;
@@ -47,8 +52,8 @@ use glam::Vec3;
 /// (about 6 degrees).
 const PARALLEL: f32 = 0.01;
 
-/// The most pieces of another body one piece is kept off in a step (the
-/// nearest).
+/// The most pieces of the other bodies of its island one piece is kept off
+/// in a step (the nearest).
 const MAX_PAIRS_PER_PIECE: usize = 8;
 
 /// Coulomb coefficient of a body without a material of its own.
@@ -114,14 +119,31 @@ pub struct Touch {
 #[derive(Debug, Default, Clone)]
 pub struct Scratch {
     /// Swept boxes of the pieces of each side that reach the overlap.
-    near_a: Vec<(Piece, f32, Vec3, Vec3)>,
-    near_b: Vec<(Piece, f32, Vec3, Vec3)>,
+    near_a: Vec<Near>,
+    near_b: Vec<Near>,
     /// Joined particles of the island, `(member, particle, member,
     /// particle)` both ways round, sorted.
     joined: Vec<(u32, u32, u32, u32)>,
     /// One piece's candidates: squared distance of the boxes' centres (x2),
     /// the other piece and its radius.
     kept: Vec<(f32, Piece, f32)>,
+    /// Each listed contact's distance (as in `kept`); where each member's
+    /// pieces start in `nearest`, and the contacts each piece keeps.
+    apart: Vec<f32>,
+    base: Vec<usize>,
+    nearest: Vec<Nearest>,
+}
+
+/// A piece that may meet the other body: its radius, swept box and its
+/// place among its body's pieces (balls, then sticks).
+type Near = (Piece, f32, Vec3, Vec3, u32);
+
+/// The contacts (places in the list) a piece keeps with the other bodies of
+/// its island, the nearest [`MAX_PAIRS_PER_PIECE`] of those listed.
+#[derive(Debug, Default, Clone, Copy)]
+struct Nearest {
+    len: u32,
+    at: [u32; MAX_PAIRS_PER_PIECE],
 }
 
 /// Whether a body collides with other bodies here, and how.
@@ -188,19 +210,12 @@ fn overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 
 /// The pieces of `body` whose swept boxes (grown by their radius and
 /// `slack`) reach into `region`.
-fn pieces_near(
-    body: &Body,
-    p: &ParticlesMut,
-    region: (Vec3, Vec3),
-    ahead: f32,
-    slack: f32,
-    out: &mut Vec<(Piece, f32, Vec3, Vec3)>,
-) {
+fn pieces_near(body: &Body, p: &ParticlesMut, region: (Vec3, Vec3), ahead: f32, slack: f32, out: &mut Vec<Near>) {
     out.clear();
     match kind(body) {
         Some(Kind::Solid) => {
             let (lo, hi) = body.bounds;
-            out.push((Piece::Solid, 0.0, lo - body.radius - slack, hi + body.radius + slack));
+            out.push((Piece::Solid, 0.0, lo - body.radius - slack, hi + body.radius + slack, 0));
         }
         Some(k) => {
             if k == Kind::Balls {
@@ -211,14 +226,14 @@ fn pieces_near(
                     }
                     let (lo, hi) = swept(p, &[i as u32], ahead, r + slack);
                     if overlap((lo, hi), region) {
-                        out.push((Piece::Ball(i as u32), r, lo, hi));
+                        out.push((Piece::Ball(i as u32), r, lo, hi, i as u32));
                     }
                 }
             }
-            for s in &body.sticks {
+            for (k, s) in body.sticks.iter().enumerate() {
                 let (lo, hi) = swept(p, &[s.a, s.b], ahead, s.radius + slack);
                 if overlap((lo, hi), region) {
-                    out.push((Piece::Stick(s.a, s.b), s.radius, lo, hi));
+                    out.push((Piece::Stick(s.a, s.b), s.radius, lo, hi, (body.count + k) as u32));
                 }
             }
         }
@@ -250,6 +265,17 @@ fn joined(joined: &[(u32, u32, u32, u32)], a: u32, pa: Piece, b: u32, pb: Piece)
     })
 }
 
+/// A bone a body passes through: (island, member, the ragdoll's member,
+/// the head and tail of the bone's stick).
+pub type Ignored = (u32, u32, u32, u32, u32);
+
+/// Whether member `body` passes through `piece` of member `other` (one
+/// island's list, sorted).
+fn ignores(ignored: &[Ignored], body: u32, other: u32, piece: Piece) -> bool {
+    let Piece::Stick(head, tail) = piece else { return false };
+    ignored.binary_search_by(|i| (i.1, i.2, i.3, i.4).cmp(&(body, other, head, tail))).is_ok()
+}
+
 /// Whether a piece cannot move (every particle of it pinned).
 fn pinned(p: &ParticlesMut, piece: Piece) -> bool {
     let (ids, n) = particles_of(piece);
@@ -259,13 +285,14 @@ fn pinned(p: &ParticlesMut, piece: Piece) -> bool {
 /// Lists the pieces of the island's body pairs `pairs` (member indices)
 /// that may meet during the step (`ahead` = its length, s; `slack` what
 /// gravity and corrections may add to a move); `joints` are the island's
-/// joints.
+/// joints, `ignored` the bones its bodies pass through.
 #[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
 pub fn find(
     island: &[&mut Body],
     views: &[ParticlesMut],
     pairs: impl IntoIterator<Item = (u32, u32)>,
     joints: &[(u32, Resolved)],
+    ignored: &[Ignored],
     ahead: f32,
     slack: f32,
     out: &mut Vec<Contact>,
@@ -276,7 +303,17 @@ pub fn find(
     if pairs.peek().is_none() {
         return;
     }
-    let Scratch { near_a, near_b, joined: joins, kept } = scratch;
+    let Scratch { near_a, near_b, joined: joins, kept, apart, base, nearest } = scratch;
+    apart.clear();
+    base.clear();
+    let mut pieces = 0;
+    for body in island {
+        base.push(pieces);
+        pieces += body.count + body.sticks.len();
+    }
+    nearest.clear();
+    nearest.resize(pieces, Nearest::default());
+    let mut dropped = false;
     joins.clear();
     for (_, j) in joints {
         joins.push((j.body_a, j.a, j.body_b, j.b));
@@ -312,9 +349,9 @@ pub fn find(
         // only those whose boxes start before its own ends.
         near_b.sort_unstable_by(|p, q| p.2.x.total_cmp(&q.2.x).then(key(p.0).cmp(&key(q.0))));
         let friction = (body_friction(ba) * body_friction(bb)).sqrt();
-        for &(piece_a, radius_a, alo, ahi) in near_a.iter() {
+        for &(piece_a, radius_a, alo, ahi, slot) in near_a.iter() {
             kept.clear();
-            for &(piece_b, radius_b, blo, bhi) in near_b.iter() {
+            for &(piece_b, radius_b, blo, bhi, _) in near_b.iter() {
                 if blo.x > ahi.x {
                     break;
                 }
@@ -325,7 +362,10 @@ pub fn find(
                 {
                     continue;
                 }
-                if joined(joins, a, piece_a, b, piece_b) {
+                if joined(joins, a, piece_a, b, piece_b)
+                    || ignores(ignored, a, b, piece_b)
+                    || ignores(ignored, b, a, piece_a)
+                {
                     continue;
                 }
                 let apart = ((alo + ahi) - (blo + bhi)).length_squared();
@@ -341,6 +381,7 @@ pub fn find(
                 kept.truncate(MAX_PAIRS_PER_PIECE);
                 kept.sort_unstable_by_key(|k| key(k.1));
             }
+            let start = out.len();
             out.extend(kept.iter().map(|&(_, piece_b, radius_b)| Contact {
                 a,
                 b,
@@ -357,8 +398,43 @@ pub fn find(
                 step_depth: 0.0,
                 speed: 0.0,
             }));
+            apart.extend(kept.iter().map(|k| k.0));
+            let keeps = &mut nearest[base[a as usize] + slot as usize];
+            for at in start..out.len() {
+                dropped |= keep_nearest(keeps, out, apart, at);
+            }
         }
     }
+    if dropped {
+        out.retain(|c| c.a != u32::MAX);
+    }
+}
+
+/// Enters contact `at` of `out` (ranked by its distance `apart[at]`, then
+/// the other body and piece) among its piece's nearest; the one that falls
+/// out, if any, is marked (`a = u32::MAX`) and `true` returned. Each pair
+/// of bodies keeps that many per piece already, but a piece in a pile of
+/// `k` bodies spawned into each other would keep `k` times as many: the
+/// contacts, and the passes' cost, would grow as the square of the bodies.
+fn keep_nearest(keeps: &mut Nearest, out: &mut [Contact], apart: &[f32], at: usize) -> bool {
+    let at = at as u32;
+    if (keeps.len as usize) < MAX_PAIRS_PER_PIECE {
+        keeps.at[keeps.len as usize] = at;
+        keeps.len += 1;
+        return false;
+    }
+    let rank = |k: u32| (apart[k as usize], out[k as usize].b, key(out[k as usize].piece_b));
+    let cmp = |p: (f32, u32, (u32, u32, u32)), q: (f32, u32, (u32, u32, u32))| {
+        p.0.total_cmp(&q.0).then((p.1, p.2).cmp(&(q.1, q.2)))
+    };
+    let far = (0..MAX_PAIRS_PER_PIECE).max_by(|&i, &j| cmp(rank(keeps.at[i]), rank(keeps.at[j]))).expect("full");
+    if cmp(rank(at), rank(keeps.at[far])).is_lt() {
+        out[keeps.at[far] as usize].a = u32::MAX;
+        keeps.at[far] = at;
+    } else {
+        out[at as usize].a = u32::MAX;
+    }
+    true
 }
 
 /// A piece's place in a fixed order (ties of the sorts above).

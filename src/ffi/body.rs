@@ -640,6 +640,40 @@ pub unsafe extern "C" fn sinew_body_set_collision_filter(
     })
 }
 
+/// Lets `body` pass through chosen bones of `ragdoll` while it still
+/// collides with the ragdoll's other bones: a cape joined to a character's
+/// shoulders ignores the shoulder and upper-chest bones and is kept off the
+/// back by the rest, with no skin. Replaces the bones of that ragdoll the
+/// body ignored before; `count` 0 clears them (it collides with every bone
+/// again). Layers and masks (`sinew_body_set_collision_filter`) still decide
+/// whether the two bodies collide at all. Destroying either body forgets
+/// the list; snapshots keep it. Wakes both bodies.
+///
+/// - `bones`: `count` bone indices of `ragdoll` (its bone order, see
+///   `sinew_ragdoll_find_bone`), read during the call only; NULL when 0.
+///   Repeats are allowed.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID` (either body), `WRONG_KIND`
+/// (`ragdoll` is not a ragdoll), `INVALID_ARGUMENT` (`body` is `ragdoll`:
+/// its own bones meet by its self-collision; a bone out of range). Nothing
+/// changes on an error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_set_ignored_bones(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    ragdoll: SinewBodyId,
+    bones: *const u32,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_set_ignored_bones", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
+        let bones = unsafe { checked_slice(bones, count as usize, "bones") }?;
+        world.write(|w| Ok(w.set_ignored_bones(body.into(), ragdoll.into(), bones)?))
+    })
+}
+
 /// A capsule of `radius` around the segment between two particles of one
 /// body: it collides with colliders along its whole length (Jakobsen's
 /// sticks against the world), so a rope or a limb lying across a thin bar is

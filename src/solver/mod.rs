@@ -157,6 +157,10 @@ pub(crate) struct Scratch {
     /// where each island's start.
     body_pairs: Vec<(u32, u32, u32)>,
     pair_start: Vec<usize>,
+    /// Bones bodies pass through (island, member, the ragdoll's member,
+    /// the bone's head and tail), sorted, and where each island's start.
+    ignored: Vec<bodies::Ignored>,
+    ignore_start: Vec<usize>,
     /// One per worker: what stepping an island needs.
     locals: Vec<parking_lot::Mutex<Local>>,
 }
@@ -310,6 +314,24 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     body_pairs.sort_by_key(|&(island, _, _)| island); // stable: the sweep's order within an island
     scratch.pair_start.clear();
     scratch.pair_start.extend((0..=islands.len()).map(|k| body_pairs.partition_point(|&(i, _, _)| (i as usize) < k)));
+    // And the bones bodies pass through (`World::set_ignored_bones`) of
+    // ragdolls in their islands.
+    let ignored = &mut scratch.ignored;
+    ignored.clear();
+    for (slot, s) in bodies.slots.iter().enumerate() {
+        let Some(body) = &s.value else { continue };
+        for &(other, bone) in &body.ignored {
+            let Some(r) = bodies.get(other.into()).and_then(|o| o.ragdoll.as_ref()) else { continue };
+            let ((island, member), (island_b, member_b)) =
+                (scratch.island_of[slot], scratch.island_of[other.index1 as usize - 1]);
+            if island != u32::MAX && island == island_b && (bone as usize) < r.bone_count() {
+                ignored.push((island, member, member_b, r.heads[bone as usize], r.tails[bone as usize]));
+            }
+        }
+    }
+    ignored.sort_unstable();
+    scratch.ignore_start.clear();
+    scratch.ignore_start.extend((0..=islands.len()).map(|k| ignored.partition_point(|i| (i.0 as usize) < k)));
     scratch.bodies.clear();
     scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
     let workers = &*ctx.exec.workers;
@@ -326,6 +348,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         joint_start: &scratch.joint_start,
         body_pairs: &scratch.body_pairs,
         pair_start: &scratch.pair_start,
+        ignored: &scratch.ignored,
+        ignore_start: &scratch.ignore_start,
         islands: &islands,
         colliders,
         prepared,
@@ -394,6 +418,9 @@ struct Shared<'a> {
     /// member), by island.
     body_pairs: &'a [(u32, u32, u32)],
     pair_start: &'a [usize],
+    /// The bones bodies pass through, by island.
+    ignored: &'a [bodies::Ignored],
+    ignore_start: &'a [usize],
     islands: &'a island::Islands,
     colliders: &'a Pool<Collider>,
     prepared: &'a StepColliders,
@@ -452,7 +479,8 @@ impl Shared<'_> {
         pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
         let body_pairs = self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]].iter().map(|&(_, a, b)| (a, b));
         let (contacts, scratch) = (&mut local.body_contacts, &mut local.body_scratch);
-        bodies::find(&island, &views, body_pairs, island_joints, ctx.dt, ctx.slack(), contacts, scratch);
+        let ignored = &self.ignored[self.ignore_start[k]..self.ignore_start[k + 1]];
+        bodies::find(&island, &views, body_pairs, island_joints, ignored, ctx.dt, ctx.slack(), contacts, scratch);
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);

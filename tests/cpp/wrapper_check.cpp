@@ -339,6 +339,16 @@ void check_ragdoll() {
     EXPECT_CODE(doll.set_pose(bones.data(), 3), SINEW_RESULT_INVALID_ARGUMENT);
     const std::uint32_t chest = doll.find_bone("chest").value_or(0);
     EXPECT_OK(doll.apply_impulse(chest, bones[chest].position, sinew::Vec3{0.0f, 0.0f, 30.0f}));
+    // A second humanoid passes through the first's chest and head, and
+    // through nothing again.
+    sinew::Ragdoll other = world.create_humanoid(sinew::Transform{{3.0f, 0.0f, 0.0f}, sinew::identity_quat()}, 1.8f).value();
+    const std::uint32_t ignored[2] = {chest, 4};
+    const std::uint32_t out_of_range[1] = {17};
+    EXPECT_OK(other.set_ignored_bones(doll.id(), ignored, 2));
+    EXPECT_CODE(other.set_ignored_bones(doll.id(), out_of_range, 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(doll.set_ignored_bones(doll.id(), ignored, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_CODE(other.set_ignored_bones(sinew::BodyId{}, ignored, 2), SINEW_RESULT_INVALID_ID);
+    EXPECT_OK(other.set_ignored_bones(doll.id(), nullptr, 0));
     for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
     CHECK(doll.read_bones().value()[chest].position.z > 0.0f); /* pushed forward */
     // Motors hold the pose the doll stands in now.

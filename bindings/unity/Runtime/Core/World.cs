@@ -558,6 +558,25 @@ namespace Sinew
         }
 
         /// <summary>
+        /// Lets a body pass through chosen bones of a ragdoll (indices in its
+        /// bone order) while it still collides with the ragdoll's other bones:
+        /// a cape joined to the shoulders ignores them and is kept off the back
+        /// by the rest. Replaces the bones of that ragdoll ignored before; an
+        /// empty array clears them. Wakes both bodies.
+        /// </summary>
+        public void SetIgnoredBones(SinewBodyId body, SinewBodyId ragdoll, uint[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            SinewWorld* w = Acquire();
+            try
+            {
+                fixed (uint* p = bones)
+                    SinewException.Check(Native.sinew_body_set_ignored_bones(w, body, ragdoll, p, (uint)bones.Length));
+            }
+            finally { Release(); }
+        }
+
+        /// <summary>
         /// Capsules between two particles each that collide with colliders
         /// along their whole length (a rope across a thin bar). All are checked
         /// before any is added.

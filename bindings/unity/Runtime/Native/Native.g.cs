@@ -1554,6 +1554,28 @@ namespace Sinew
         public static extern SinewResult sinew_body_set_collision_filter(SinewWorld* world, SinewBodyId body, uint layer, uint mask);
 
         /// <summary>
+        /// Lets `body` pass through chosen bones of `ragdoll` while it still
+        /// collides with the ragdoll's other bones: a cape joined to a character's
+        /// shoulders ignores the shoulder and upper-chest bones and is kept off the
+        /// back by the rest, with no skin. Replaces the bones of that ragdoll the
+        /// body ignored before; `count` 0 clears them (it collides with every bone
+        /// again). Layers and masks (`sinew_body_set_collision_filter`) still decide
+        /// whether the two bodies collide at all. Destroying either body forgets
+        /// the list; snapshots keep it. Wakes both bodies.
+        ///
+        /// - `bones`: `count` bone indices of `ragdoll` (its bone order, see
+        ///   `sinew_ragdoll_find_bone`), read during the call only; NULL when 0.
+        ///   Repeats are allowed.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID` (either body), `WRONG_KIND`
+        /// (`ragdoll` is not a ragdoll), `INVALID_ARGUMENT` (`body` is `ragdoll`:
+        /// its own bones meet by its self-collision; a bone out of range). Nothing
+        /// changes on an error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_ignored_bones", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_ignored_bones(SinewWorld* world, SinewBodyId body, SinewBodyId ragdoll, uint* bones, uint count);
+
+        /// <summary>
         /// Adds collision sticks to a body (any kind). A stick pushed out of a
         /// collider moves its two particles by Jakobsen's barycentric weights.
         ///
