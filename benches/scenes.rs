@@ -486,6 +486,8 @@ fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
                     let mut n = 0;
                     ok(unsafe { sinew_ragdoll_read_bones(w, body, pose.as_mut_ptr(), 17, &mut n) });
                     ok(unsafe { sinew_ragdoll_set_motor_targets(w, body, pose.as_ptr(), n) });
+                    // Standing on their motors alone: the place is animated too.
+                    ok(unsafe { sinew_ragdoll_set_motor_root_motion(w, body, 1) });
                 }
             }
             let start = Instant::now();

@@ -67,6 +67,7 @@ int main() {
     const std::vector<sinew::Transform> rest = doll.read_bones().value();
     const std::uint32_t chest = doll.find_bone("chest").value();
     (void)doll.set_motor_strength(0.3f, 1000.0f);  // firm, not rigid: 1000 N at most per bone
+    (void)doll.set_motor_root_motion(true);         // its place is animated too (off by default)
 
     const float quarter_turn = 1.5707963f;
     float held = 0.0f, after_turn = 0.0f, pushed = 0.0f, last = 0.0f;

@@ -61,6 +61,9 @@ int main(void) {
     /* Firm but not rigid: the fraction 0.3 of the error removed per 1/60 s,
      * at most 1000 N on the root and 1000 N at each bone's tail. */
     if (check(sinew_ragdoll_set_motor_strength(world, doll, 0.3f, 1000.0f), "strength")) return 1;
+    /* The figure's place is animated too (root motion, off by default): it
+     * stands on its motors alone. */
+    if (check(sinew_ragdoll_set_motor_root_motion(world, doll, 1), "root motion")) return 1;
 
     float worst = 0.0f, before_hit = 0.0f, recovered_at = -1.0f, last = 0.0f;
     const int hit_frame = FPS; /* hit after a second */

@@ -20,6 +20,14 @@ fn standing() -> (World, BodyId, Pose) {
     standing_in(true)
 }
 
+/// As `standing`, with root motion on: the figure's place is animated too
+/// (the opt-in of `set_ragdoll_root_motion`), so motors alone keep it up.
+fn standing_rooted() -> (World, BodyId, Pose) {
+    let (mut w, body, pose) = standing();
+    w.set_ragdoll_root_motion(body, true).unwrap();
+    (w, body, pose)
+}
+
 /// As `standing`, with or without the floor.
 fn standing_in(floor: bool) -> (World, BodyId, Pose) {
     let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
@@ -79,7 +87,7 @@ fn moved(pose: &[(Vec3, Quat)], by: Vec3) -> Pose {
 /// Holds the standing pose for two seconds; the worst RMS error of the
 /// second second.
 fn hold(strength: f32, max_force: f32) -> f32 {
-    let (mut w, body, pose) = standing();
+    let (mut w, body, pose) = standing_rooted();
     let j = Joints::of(&w, body);
     w.set_ragdoll_motor_targets(body, &pose).unwrap();
     w.set_ragdoll_motor_strength(body, strength, max_force).unwrap();
@@ -115,7 +123,7 @@ fn after_a_shove_on_the_chest_it_returns_to_the_pose() {
     // (half), 9.1 (0.3, capped at 2000 N) as it carries on; back within 3 cm
     // after 0.10, 0.10 and 0.20 s; 0.3, 2.0 and 3.7 mm RMS a second later.
     for (strength, max_force, within) in [(1.0, 0.0, 0.15), (0.5, 0.0, 0.15), (0.3, 2000.0, 0.3)] {
-        let (mut w, body, pose) = standing();
+        let (mut w, body, pose) = standing_rooted();
         let j = Joints::of(&w, body);
         w.set_ragdoll_motor_targets(body, &pose).unwrap();
         w.set_ragdoll_motor_strength(body, strength, max_force).unwrap();
@@ -159,6 +167,7 @@ fn it_tracks_a_pose_gliding_at_one_metre_per_second() {
     // v tau). The issue asks for 5 cm.
     for (strength, floor, bound) in [(1.0, true, 0.005), (1.0, false, 0.005), (0.5, true, 0.04)] {
         let (mut w, body, pose) = standing_in(floor);
+        w.set_ragdoll_root_motion(body, true).unwrap();
         let j = Joints::of(&w, body);
         w.set_ragdoll_motor_strength(body, strength, 0.0).unwrap();
         let mut worst = 0.0f32;
@@ -201,7 +210,7 @@ fn strength_blends_between_limp_and_animated_without_a_jump() {
 /// given frame by frame; the largest change of a particle's motion from one
 /// frame to the next and its largest motion in a frame.
 fn blend(strengths: &[f32]) -> (f32, f32) {
-    let (mut w, body, pose) = standing();
+    let (mut w, body, pose) = standing_rooted();
     w.set_ragdoll_motor_targets(body, &pose).unwrap();
     for _ in 0..30 {
         w.step(DT).unwrap();
@@ -248,7 +257,7 @@ fn motors_refuse_bad_input() {
     assert_eq!(kind(w.set_ragdoll_bone_motor(body, 17, 1.0, 0.0, 0.0)), ErrorKind::InvalidArgument);
     // Nothing above changed the motors: still off, at their defaults.
     let m = w.ragdoll_motors(body).unwrap();
-    assert!(!m.active && m.root_motion && m.strength.iter().all(|&s| s == 1.0));
+    assert!(!m.active && !m.root_motion && m.strength.iter().all(|&s| s == 1.0));
     let cloth = w.create_particles(&[Vec3::ZERO], None).unwrap();
     assert_eq!(kind(w.set_ragdoll_motor_targets(cloth, &[])), ErrorKind::WrongKind);
     assert_eq!(kind(w.set_ragdoll_motor_strength(cloth, 1.0, 0.0)), ErrorKind::WrongKind);
@@ -422,4 +431,38 @@ fn capped_targets_pull_cloth_to_its_animation_and_a_collider_pushes_it_off() {
     assert!(following < 0.02, "the cloth does not follow its animation: {following} m RMS");
     assert!(inside < 0.005, "the capped targets pulled the cloth {inside} m into the ball");
     assert!(rms(&w, 2.0) > 0.02, "the ball should hold part of the cloth off its pose");
+}
+
+/// Issue 31 item 10: root motion is an opt-in. A humanoid on motors at full
+/// strength stands on a box; the box is taken away. With the default (root
+/// motion off) the motors hold its shape and it falls as physics takes it;
+/// with root motion on it stays where its animation puts it.
+#[test]
+fn without_root_motion_a_powered_figure_falls_when_its_floor_goes() {
+    for rooted in [false, true] {
+        let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+        let floor = ColliderShape::Box { half_extents: Vec3::new(1.0, 0.5, 1.0) };
+        let block = w.create_collider(floor, Vec3::new(0.0, 0.5, 0.0), Quat::IDENTITY, 0.8).unwrap();
+        let body = w.create_humanoid(Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, 1.8).unwrap();
+        let pose: Pose = w.ragdoll_bones(body).unwrap().collect();
+        assert!(!w.ragdoll_motors(body).unwrap().root_motion, "root motion is off by default");
+        w.set_ragdoll_root_motion(body, rooted).unwrap();
+        let mut pelvis = 0.0;
+        for frame in 0..120 {
+            if frame == 30 {
+                w.set_collider_transform(block, Vec3::new(0.0, -50.0, 0.0), Quat::IDENTITY).unwrap();
+            }
+            w.set_ragdoll_motor_targets(body, &pose).unwrap();
+            w.step(DT).unwrap();
+            pelvis = w.ragdoll_bones(body).unwrap().next().unwrap().0.y;
+        }
+        let start = pose[0].0.y;
+        if rooted {
+            assert!((pelvis - start).abs() < 0.05, "held by root motion: pelvis at {pelvis}, animated at {start}");
+        } else {
+            // 1.5 s of free fall is 11 m.
+            assert!(pelvis < start - 5.0, "the floor went and the pelvis is at {pelvis} (started at {start})");
+        }
+        assert_eq!(w.recovery_count(), 0);
+    }
 }

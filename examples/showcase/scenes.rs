@@ -331,6 +331,8 @@ fn powered() -> Result<Scene> {
     let pose: Vec<(Vec3, Quat)> = b.world.ragdoll_bones(body)?.collect();
     b.world.set_ragdoll_motor_targets(body, &pose)?;
     b.world.set_ragdoll_motor_strength(body, 0.3, 2000.0)?;
+    // Its place is animated too (root motion, an opt-in).
+    b.world.set_ragdoll_root_motion(body, true)?;
     let radii = bone_radii(&RagdollDef::humanoid(root, facing, 1.8));
     let before: Before = Box::new(move |w, step| {
         // The animation's pose every frame, as an engine would send it: the

@@ -53,6 +53,9 @@ constexpr std::uint32_t kLayerCloth = 8;
 sinew::Ragdoll add_humanoid(Scene& scene, const Transform& root, float height, Color shirt, bool powered = false,
                             float force_scale = 1.0f) {
     sinew::Ragdoll body = must(scene.world.create_humanoid(root, height), "create_humanoid");
+    // The scenes animate a driven character's place too (root motion is an
+    // opt-in; it does nothing until motor targets are set).
+    must(body.set_motor_root_motion(true), "set_motor_root_motion");
     RagdollDraw d;
     d.body = body, d.height = height, d.shirt = shirt, d.powered = powered, d.force_scale = force_scale;
     scene.ragdolls.push_back(d);

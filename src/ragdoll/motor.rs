@@ -92,11 +92,11 @@ impl PartialEq for Motors {
 
 impl Motors {
     /// Motors of `n` bones: no targets yet, full strength, unlimited force,
-    /// root motion on.
+    /// root motion off.
     pub fn new(n: usize) -> Self {
         Motors {
             active: false,
-            root_motion: true,
+            root_motion: false,
             from: vec![(Vec3::ZERO, Quat::IDENTITY); n],
             to: vec![(Vec3::ZERO, Quat::IDENTITY); n],
             strength_from: vec![1.0; n],
@@ -398,7 +398,7 @@ impl World {
     }
 
     /// Root motion: whether the motors drive the root's position and
-    /// orientation in world space (on by default); off, only the joints are
+    /// orientation in world space (off by default: an opt-in); off, only the joints are
     /// driven and the body moves freely as a whole. Wakes the ragdoll.
     pub fn set_ragdoll_root_motion(&mut self, id: BodyId, on: bool) -> Result<()> {
         self.motors_mut(id)?.root_motion = on;

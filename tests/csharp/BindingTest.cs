@@ -411,6 +411,7 @@ static unsafe class BindingTest
             float worstTarget = 0f;
             for (int b = 0; b < 17; b++) worstTarget = Math.Max(worstTarget, PoseMath.Angle(targets[b].rotation, posed[b].rotation));
             Check(worstTarget < 1e-4f, "the character's pose as targets is the fitted pose (" + Degrees(worstTarget) + " deg)");
+            world.SetRagdollRootMotion(doll, true); // the hips' place is animated too (an opt-in)
             for (int frame = 0; frame < 60; frame++)
             {
                 world.SetRagdollMotorTargets(doll, targets);
@@ -463,6 +464,7 @@ static unsafe class BindingTest
                 Bend(targets, 15, 16, rest[15].position, PoseMath.AxisAngle(V(1f, 0f, 0f), (float)Math.PI / 3f));
                 Check(targets[7].position.z > 0.2f && targets[16].position.z < -0.2f, "the bent pose: hand forward, foot back");
                 world.SetRagdollMotorStrength(doll, strengths[run], caps[run]);
+                world.SetRagdollRootMotion(doll, true); // the hips' place is animated too (an opt-in)
                 world.SetRagdollMotorTargets(doll, targets);
                 for (int frame = 0; frame < 60; frame++) world.Step(1f / 60f);
                 var bones = new SinewTransform[17];

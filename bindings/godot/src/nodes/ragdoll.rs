@@ -44,7 +44,7 @@ pub struct SinewRagdoll3D {
     #[export(range = (0.0, 5000.0, 1.0, or_greater))]
     #[var(set)]
     max_force: f32,
-    /// Drive the hips' position and orientation; off: only the joints (the
+    /// Drive the hips' position and orientation (off by default); off: only the joints (the
     /// body falls and tumbles as physics takes it).
     #[export]
     #[var(set)]
@@ -80,7 +80,7 @@ impl ISkeletonModifier3D for SinewRagdoll3D {
             bone_names: PackedStringArray::new(),
             strength: 1.0,
             max_force: 0.0,
-            root_motion: true,
+            root_motion: false,
             world_node: None,
             state: None,
             failed: false,

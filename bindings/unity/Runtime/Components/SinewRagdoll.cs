@@ -67,13 +67,13 @@ namespace Sinew.Unity
         [Tooltip("Newtons at the bones' tips; 0 = unlimited")]
         [Min(0f)] public float maxForce = 0f;
         [Tooltip("Drive the hips' position and orientation too (off: only the joints, the body falls freely)")]
-        public bool rootMotion = true;
+        public bool rootMotion = false;
 
         SinewBodyId _body;
         RagdollRig _rig;
         SinewTransform[] _engine, _targets, _simulated;
         float _appliedStrength = -1f, _appliedMaxForce = -1f;
-        bool _appliedRootMotion = true;
+        bool _appliedRootMotion = false;
 
         /// <summary>The ragdoll's id in the world (null before Start).</summary>
         public SinewBodyId Body

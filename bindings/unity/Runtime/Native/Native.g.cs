@@ -2174,7 +2174,8 @@ namespace Sinew
         /// frame. Motors drive each bone's orientation relative to its parent
         /// towards the target's, with a rate and a torque cap from
         /// `sinew_ragdoll_set_motor_strength` or `sinew_ragdoll_set_bone_motor`, and
-        /// with root motion (on by default) the root's position and orientation.
+        /// with root motion (off by default: `sinew_ragdoll_set_motor_root_motion`)
+        /// the root's position and orientation.
         /// Physics keeps the last word: hits, contacts and joint limits push the body
         /// off the pose and the motors pull it back. The next step moves the targets
         /// from the last ones to these across its substeps, so a new frame never
@@ -2233,10 +2234,12 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_bone_motor(SinewWorld* world, SinewBodyId ragdoll, uint bone, float strength, float max_force, float max_torque);
 
         /// <summary>
-        /// Root motion: `enabled` 1 (the default) drives the root bone's position
-        /// and orientation to its target in world space; 0 leaves them free, only
-        /// the joints being driven (the body keeps its shape and moves as physics
-        /// takes it). Wakes the ragdoll.
+        /// Root motion: `enabled` 1 drives the root bone's position and orientation
+        /// to its target in world space, so a character stands (or walks) on its
+        /// motors alone, wherever the ground is; 0 (the default) leaves them free,
+        /// only the joints being driven (the body keeps its shape and moves as
+        /// physics takes it: it falls when the floor under it goes). Wakes the
+        /// ragdoll.
         ///
         /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
         /// for `enabled` other than 0 or 1. Threading: write lock.
