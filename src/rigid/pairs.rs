@@ -182,19 +182,13 @@ pub(crate) fn inv_mass_at(f: &Frame, q: Vec3, n: Vec3) -> f32 {
 
 /// Moves the body as a rigid body by the push `push` (lambda n) at `q`.
 pub(crate) fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3, previous: bool) {
-    let linear = push * f.inv_mass;
-    let turn = f.inv_inertia * (q - f.center).cross(push);
-    for &i in &r.clusters.particle {
-        let i = i as usize;
-        if p.inv_mass[i] > 0.0 {
-            let dx = linear + turn.cross(p.position(i) - f.center);
-            if previous {
-                p.add_displacement(i, dx);
-            } else {
-                p.set_position(i, p.position(i) + dx);
-            }
+    let linear = rigid_moves(r, f, p, q, push, |p, i, dx| {
+        if previous {
+            p.add_displacement(i, dx);
+        } else {
+            p.set_position(i, p.position(i) + dx);
         }
-    }
+    });
     if !previous {
         f.center += linear;
     }
@@ -203,17 +197,32 @@ pub(crate) fn shove(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, pus
 /// Moves the body as [`shove`] does its positions, and its substep-start
 /// positions alike: a move without a velocity (a lodged penetration's fix).
 pub(crate) fn shift(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, push: Vec3) {
+    f.center += rigid_moves(r, f, p, q, push, |p, i, dx| {
+        p.set_position(i, p.position(i) + dx);
+        p.set_previous(i, p.previous(i) + dx);
+    });
+}
+
+/// Each free particle's move `dx` for the push `push` at `q`, handed to
+/// `apply`; returns the centre's move.
+fn rigid_moves(
+    r: &Rigid,
+    f: &Frame,
+    p: &mut ParticlesMut,
+    q: Vec3,
+    push: Vec3,
+    mut apply: impl FnMut(&mut ParticlesMut, usize, Vec3),
+) -> Vec3 {
     let linear = push * f.inv_mass;
     let turn = f.inv_inertia * (q - f.center).cross(push);
     for &i in &r.clusters.particle {
         let i = i as usize;
         if p.inv_mass[i] > 0.0 {
             let dx = linear + turn.cross(p.position(i) - f.center);
-            p.set_position(i, p.position(i) + dx);
-            p.set_previous(i, p.previous(i) + dx);
+            apply(p, i, dx);
         }
     }
-    f.center += linear;
+    linear
 }
 
 /// Where sphere `x` of radius `radius` touches body `b`'s solid: the normal
