@@ -192,7 +192,9 @@ impl WorldSettings {
 /// transform per bone; [`World::set_ragdoll_motor_targets_local`] takes
 /// local ones); the motors drive the bones towards it with a strength (0
 /// limp, 1 animated) and force and torque caps, so a hit still pushes the
-/// body off the pose and the motors pull it back.
+/// body off the pose and the motors pull it back. The root's place is
+/// driven only with root motion on ([`World::set_ragdoll_root_motion`]);
+/// by default the body stands on its motors as physics lets it.
 ///
 /// ```
 /// use sinew::{ColliderShape, Quat, Vec3, World, WorldSettings};
@@ -202,6 +204,7 @@ impl WorldSettings {
 /// let doll = world.create_humanoid(Vec3::ZERO, Quat::IDENTITY, 1.8)?;
 /// let pose: Vec<(Vec3, Quat)> = world.ragdoll_bones(doll)?.collect(); // stand as built
 /// world.set_ragdoll_motor_strength(doll, 0.3, 1000.0)?; // firm, at most 1000 N per bone
+/// world.set_ragdoll_root_motion(doll, true)?; // its place is animated too (an opt-in)
 /// let head = world.ragdoll_find_bone(doll, "head")?.unwrap();
 /// for _ in 0..120 {
 ///     world.set_ragdoll_motor_targets(doll, &pose)?;
