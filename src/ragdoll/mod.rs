@@ -156,13 +156,6 @@ impl Ragdoll {
         self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
     }
 
-    /// The rest position of particle `i` (the first cluster member that is
-    /// it; every particle of a ragdoll is in some bone).
-    fn clusters_rest(&self, i: u32) -> Vec3 {
-        let m = self.clusters.particle.iter().position(|&j| j == i).expect("every particle is in a bone");
-        self.clusters.rest[m]
-    }
-
     /// The box around the bones' capsules, in the body's frame.
     pub(crate) fn capsule_bounds(&self, p: impl Fn(u32) -> Vec3) -> (Vec3, Vec3) {
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
@@ -369,8 +362,9 @@ impl World {
     pub fn ragdoll_bone_shapes(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = BoneShape> + '_> {
         let (_, r) = self.ragdoll(id)?;
         Ok(r.def.bones.iter().enumerate().map(move |(b, bone)| {
+            let tail = build::tail_of(&r.def, b).expect("checked at creation");
+            let length = (tail - bone.position).length();
             let (head, tail) = (r.heads[b], r.tails[b]);
-            let length = (r.clusters_rest(tail) - r.clusters_rest(head)).length();
             BoneShape { parent: bone.parent, head, tail, length, radius: bone.radius, mass: bone.mass }
         }))
     }

@@ -89,10 +89,8 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
 pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
-        if p.inv_mass[i] > 0.0 {
-            let dv = turn.cross(p.position(i) - center);
-            p.add_displacement(i, dv);
-        }
+        let dv = turn.cross(p.position(i) - center);
+        p.add_displacement(i, dv);
     }
 }
 
