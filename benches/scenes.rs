@@ -387,19 +387,10 @@ fn readback_scene(n: u32) {
     destroy(w);
 }
 
-/// Where figure `f` of `k` starts: on a square grid 1 m apart, its feet
-/// 0.5 to 2 m up (spread by index), tipped forward and turned about the
-/// vertical by an angle of its own, so the figures land in varied ways.
-fn figure_root(f: usize, k: usize) -> (sinew::Vec3, sinew::Quat) {
-    let height = 0.5 + 1.5 * ((f * 7) % 16) as f32 / 15.0;
-    let at = grid_spot(f, k) + sinew::Vec3::Y * height;
-    (at, sinew::Quat::from_rotation_y(f as f32 * 0.7) * sinew::Quat::from_rotation_x(1.0))
-}
-
-/// Figure `f`'s spot on the ground of a square grid 1 m apart holding `k`.
+/// Figure `f`'s spot on the ground of a square grid 2 m apart holding `k`.
 fn grid_spot(f: usize, k: usize) -> sinew::Vec3 {
     let side = grid_side(k);
-    sinew::Vec3::new((f % side) as f32, 0.0, (f / side) as f32)
+    sinew::Vec3::new(2.0 * (f % side) as f32, 0.0, 2.0 * (f / side) as f32)
 }
 
 /// Figures per row of the square grid of `k`.
@@ -407,94 +398,195 @@ fn grid_side(k: usize) -> usize {
     (k as f64).sqrt().ceil() as usize
 }
 
-/// The textbook ragdoll for comparison: Jakobsen's stick figure of the same
-/// humanoid, a particle at each bone's head and tail (shared where they meet)
-/// and one beside each bone, three sticks per bone; one Verlet step and
-/// `passes` passes, no contacts (the loop's clamp is far below).
-fn naive_figures(k: usize) -> Naive {
-    let (mut x, mut sticks) = (Vec::new(), Vec::new());
-    for f in 0..k {
-        let (at, turn) = figure_root(f, k);
-        let def = sinew::RagdollDef::humanoid(at, turn, 1.8);
-        let first = x.len();
-        let find_or_add = |p: sinew::Vec3, x: &mut Vec<[f32; 3]>| -> usize {
-            let found = x[first..].iter().position(|q| (sinew::Vec3::from(*q) - p).length() < 1e-3);
-            found.map(|i| first + i).unwrap_or_else(|| {
-                x.push(p.into());
-                x.len() - 1
-            })
+/// The small push every dropped figure gets: 0.5 m/s across the ground, each
+/// its own way.
+fn push(f: usize) -> sinew::Vec3 {
+    let a = f as f32 * 0.7;
+    sinew::Vec3::new(a.cos(), 0.0, a.sin()) * 0.5
+}
+
+/// Height the ragdolls scene drops its figures from.
+const DROP: f32 = 0.3;
+
+/// The textbook Hitman stick figure, `../shared/bench/naive_ragdoll.h`
+/// ported as it is: velocity-less Verlet, 16 bone sticks, 14 torso braces, 6
+/// minimum-distance limits, projection onto the ground with friction through
+/// the previous position; scalar, array of structs.
+struct Hitman {
+    x: [[f32; 3]; 17],
+    old: [[f32; 3]; 17],
+    sticks: Vec<(usize, usize, f32, bool)>,
+}
+
+impl Hitman {
+    /// Standing on the ground at `at` (`at.y` above it), moving at `v`.
+    fn new(at: sinew::Vec3, v: sinew::Vec3, substeps: usize) -> Hitman {
+        #[rustfmt::skip]
+        const P: [[f32; 3]; 17] = [
+            [0.0, 1.75, 0.0], [0.0, 1.50, 0.0], [0.0, 1.25, 0.0], [0.0, 0.95, 0.0],
+            [0.20, 1.45, 0.0], [-0.20, 1.45, 0.0], [0.22, 1.15, 0.0], [-0.22, 1.15, 0.0],
+            [0.24, 0.88, 0.0], [-0.24, 0.88, 0.0], [0.10, 0.92, 0.0], [-0.10, 0.92, 0.0],
+            [0.10, 0.50, 0.0], [-0.10, 0.50, 0.0], [0.10, 0.08, 0.0], [-0.10, 0.08, 0.0],
+            [0.10, 0.03, 0.18],
+        ];
+        const BONES: [(usize, usize); 16] = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (1, 4),
+            (1, 5),
+            (4, 6),
+            (5, 7),
+            (6, 8),
+            (7, 9),
+            (3, 10),
+            (3, 11),
+            (10, 12),
+            (11, 13),
+            (12, 14),
+            (13, 15),
+            (14, 16),
+        ];
+        const BRACES: [(usize, usize); 14] = [
+            (4, 5),
+            (10, 11),
+            (4, 10),
+            (5, 11),
+            (4, 11),
+            (5, 10),
+            (2, 4),
+            (2, 5),
+            (2, 10),
+            (2, 11),
+            (0, 4),
+            (0, 5),
+            (15, 16),
+            (12, 16),
+        ];
+        const LIMITS: [(usize, usize); 6] = [(4, 8), (5, 9), (10, 14), (11, 15), (12, 13), (8, 9)];
+        let h = DT / substeps as f32;
+        let x = P.map(|p| [at.x + p[0], at.y + p[1], at.z + p[2]]);
+        let old = x.map(|p| [p[0] - v.x * h, p[1] - v.y * h, p[2] - v.z * h]);
+        let length = |a: usize, b: usize| {
+            let d = sinew::Vec3::from(x[b]) - sinew::Vec3::from(x[a]);
+            d.length()
         };
-        for bone in &def.bones {
-            let axis = bone.rotation * sinew::Vec3::Y;
-            let tail = bone.position + axis * bone.length;
-            let (h, t) = (find_or_add(bone.position, &mut x), find_or_add(tail, &mut x));
-            x.push((bone.position + axis * (0.5 * bone.length) + bone.rotation * sinew::Vec3::Z * bone.radius).into());
-            let side = x.len() - 1;
-            for (a, b) in [(h, t), (h, side), (t, side)] {
-                let rest = (sinew::Vec3::from(x[b]) - sinew::Vec3::from(x[a])).length();
-                sticks.push((a, b, rest));
+        let mut sticks = Vec::with_capacity(36);
+        for &(a, b) in BONES.iter().chain(&BRACES) {
+            sticks.push((a, b, length(a, b), false));
+        }
+        for &(a, b) in &LIMITS {
+            sticks.push((a, b, 0.3 * length(a, b), true));
+        }
+        Hitman { x, old, sticks }
+    }
+
+    /// `naive_ragdoll_step`: one 1/60 s step of `substeps` substeps.
+    fn step(&mut self, substeps: usize, friction: f32) {
+        let (h, g, r) = (DT / substeps as f32, -9.81f32, 0.05f32);
+        for _ in 0..substeps {
+            for k in 0..17 {
+                let t = self.x[k];
+                self.x[k][0] += 0.99 * (self.x[k][0] - self.old[k][0]);
+                self.x[k][1] += 0.99 * (self.x[k][1] - self.old[k][1]) + g * h * h;
+                self.x[k][2] += 0.99 * (self.x[k][2] - self.old[k][2]);
+                self.old[k] = t;
+            }
+            for &(a, b, rest, min_only) in &self.sticks {
+                let d = [self.x[b][0] - self.x[a][0], self.x[b][1] - self.x[a][1], self.x[b][2] - self.x[a][2]];
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                if len <= 0.0 || (min_only && len >= rest) {
+                    continue;
+                }
+                let diff = 0.5 * (len - rest) / len;
+                for (c, dc) in d.iter().enumerate() {
+                    self.x[a][c] += dc * diff;
+                    self.x[b][c] -= dc * diff;
+                }
+            }
+            for k in 0..17 {
+                if self.x[k][1] < r {
+                    self.x[k][1] = r;
+                    self.old[k][0] += friction * (self.x[k][0] - self.old[k][0]);
+                    self.old[k][2] += friction * (self.x[k][2] - self.old[k][2]);
+                }
             }
         }
     }
-    let inv_mass = vec![1.0; x.len()];
-    Naive { old: x.clone(), x, inv_mass, sticks }
 }
 
 /// How the ragdolls scene's figures are driven.
 #[derive(Clone, Copy, PartialEq)]
 enum Figures {
-    /// Limp, dropped as `figure_root` places them.
-    Dropped,
+    /// Limp, dropped from `DROP` with a small push.
+    Limp,
     /// Standing on the ground, motors holding their standing pose.
-    Standing,
+    Motors,
+}
+
+/// The ragdolls scene of `../shared/BENCHMARKS.md` through the C ABI: `k`
+/// humanoids in a grid 2 m apart on a plane, 60 Hz, the library's defaults
+/// (8 x 1, sleep off), one world of `workers`.
+fn ragdolls_world(
+    k: usize,
+    figures: Figures,
+    workers: u32,
+) -> (*mut SinewWorld, Vec<(SinewBodyId, Vec<SinewTransform>)>) {
+    let defaults = sinew_default_world_def();
+    let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, SINEW_SIMD_AUTO, workers);
+    let mut c = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
+    let mut figures_out = Vec::with_capacity(k);
+    for f in 0..k {
+        let lift = if figures == Figures::Limp { DROP } else { 0.0 };
+        let root = SinewTransform {
+            position: (grid_spot(f, k) + sinew::Vec3::Y * lift).into(),
+            rotation: sinew::Quat::IDENTITY.into(),
+        };
+        let mut body = SinewBodyId::default();
+        ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
+        let mut pose = Vec::new();
+        match figures {
+            Figures::Limp => {
+                let mut n = 0;
+                ok(unsafe { sinew_body_particle_count(w, body, &mut n) });
+                let v = vec![SinewVec3::from(push(f)); n as usize];
+                ok(unsafe { sinew_body_set_velocities(w, body, 0, v.as_ptr(), n) });
+            }
+            Figures::Motors => {
+                pose = vec![SinewTransform::default(); 17];
+                let mut n = 0;
+                ok(unsafe { sinew_ragdoll_read_bones(w, body, pose.as_mut_ptr(), 17, &mut n) });
+                ok(unsafe { sinew_ragdoll_set_motor_strength(w, body, 0.5, 2000.0) });
+                // Standing on their motors alone: the pelvis is driven too.
+                ok(unsafe { sinew_ragdoll_set_motor_root_motion(w, body, 1) });
+            }
+        }
+        figures_out.push((body, pose));
+    }
+    (w, figures_out)
 }
 
 /// ms per step of the ragdolls scene over its first 5 s (300 steps), each
-/// run from a fresh world; the median of `runs`.
+/// run from a fresh world; the median of `runs`. Motors get their targets
+/// every frame, as a game sets them from its animation.
 fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
-    let defaults = sinew_default_world_def();
     let mut per_run: Vec<f64> = (0..runs)
         .map(|_| {
-            let w = world_on(defaults.substeps, defaults.iterations, defaults.damping, SINEW_SIMD_AUTO, workers);
-            let mut c = SinewColliderId::default();
-            ok(unsafe { sinew_collider_create_plane(w, SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }, 0.0, 0.5, &mut c) });
-            // A few static boxes among the figures: one per 25 of them.
-            let side = grid_side(k);
-            for b in 0..k.div_ceil(25) {
-                let (i, j) = ((b * 5) % side, (b * 5) / side * 5);
-                let at = SinewTransform {
-                    position: SinewVec3 { x: i as f32 + 2.5, y: 0.2, z: j as f32 + 2.5 },
-                    rotation: sinew::Quat::from_rotation_y(0.4 * b as f32).into(),
-                };
-                let half = SinewVec3 { x: 0.6, y: 0.2, z: 0.4 };
-                ok(unsafe { sinew_collider_create_box(w, at, half, 0.5, &mut c) });
-            }
-            for f in 0..k {
-                let root = match figures {
-                    Figures::Dropped => {
-                        let (at, turn) = figure_root(f, k);
-                        SinewTransform { position: at.into(), rotation: turn.into() }
-                    }
-                    Figures::Standing => {
-                        SinewTransform { position: grid_spot(f, k).into(), rotation: sinew::Quat::IDENTITY.into() }
-                    }
-                };
-                let mut body = SinewBodyId::default();
-                ok(unsafe { sinew_ragdoll_create_humanoid(w, root, 1.8, &mut body) });
-                if figures == Figures::Standing {
-                    let mut pose = vec![SinewTransform::default(); 17];
-                    let mut n = 0;
-                    ok(unsafe { sinew_ragdoll_read_bones(w, body, pose.as_mut_ptr(), 17, &mut n) });
-                    ok(unsafe { sinew_ragdoll_set_motor_targets(w, body, pose.as_ptr(), n) });
-                    // Standing on their motors alone: the place is animated too.
-                    ok(unsafe { sinew_ragdoll_set_motor_root_motion(w, body, 1) });
-                }
-            }
+            let (w, bodies) = ragdolls_world(k, figures, workers);
             let start = Instant::now();
             for _ in 0..300 {
+                for (body, pose) in &bodies {
+                    if !pose.is_empty() {
+                        ok(unsafe { sinew_ragdoll_set_motor_targets(w, *body, pose.as_ptr(), pose.len() as u32) });
+                    }
+                }
                 ok(unsafe { sinew_world_step(w, DT) });
             }
             let ms = start.elapsed().as_secs_f64() * 1e3 / 300.0;
+            let mut recoveries = 0;
+            ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+            assert_eq!(recoveries, 0, "the ragdolls scene set off the recovery");
             destroy(w);
             ms
         })
@@ -503,30 +595,111 @@ fn ragdolls_ms(k: usize, figures: Figures, workers: u32, runs: usize) -> f64 {
     per_run[runs / 2]
 }
 
+/// The stages of a `SinewProfile`, named, in the step's order.
+fn stages(p: &SinewProfile) -> [(&'static str, f32); 17] {
+    [
+        ("prepare", p.prepare),
+        ("broad phase", p.broad_phase),
+        ("predict", p.predict),
+        ("constraints", p.constraints),
+        ("ragdoll contacts (per pass)", p.ragdoll_contacts),
+        ("bones: fit, rigid (per pass)", p.bones),
+        ("joints: points, cones, hinges (per pass)", p.joints),
+        ("separations (per pass)", p.separations),
+        ("twists (per pass)", p.twists),
+        ("contacts", p.contacts),
+        ("bone lengths", p.bone_lengths),
+        ("couplings", p.couplings),
+        ("velocities, friction", p.velocities),
+        ("bone motion, joint friction", p.bone_motion),
+        ("motors", p.motors),
+        ("rigid bodies", p.rigid_bodies),
+        ("finish: recovery check, sleep", p.finish),
+    ]
+}
+
+/// Microseconds per ragdoll per step in each stage of the ragdolls scene
+/// (`sinew_world_get_profile`, one worker, the first 5 s), then the step.
+fn ragdolls_breakdown(k: usize, figures: Figures) -> Vec<(&'static str, f64)> {
+    let (w, bodies) = ragdolls_world(k, figures, 1);
+    ok(unsafe { sinew_world_set_profiling(w, 1) });
+    let mut sums = vec![0.0f64; 17];
+    let mut step = 0.0;
+    for _ in 0..300 {
+        for (body, pose) in &bodies {
+            if !pose.is_empty() {
+                ok(unsafe { sinew_ragdoll_set_motor_targets(w, *body, pose.as_ptr(), pose.len() as u32) });
+            }
+        }
+        ok(unsafe { sinew_world_step(w, DT) });
+        let mut p = SinewProfile::default();
+        ok(unsafe { sinew_world_get_profile(w, &mut p) });
+        for (sum, (_, ms)) in sums.iter_mut().zip(stages(&p)) {
+            *sum += f64::from(ms);
+        }
+        step += f64::from(p.step);
+    }
+    destroy(w);
+    let per = |ms: f64| ms * 1e3 / (300.0 * k as f64);
+    let mut rows: Vec<(&'static str, f64)> =
+        stages(&SinewProfile::default()).iter().zip(&sums).map(|(&(n, _), &ms)| (n, per(ms))).collect();
+    rows.push(("step (wall, profiled)", per(step)));
+    rows
+}
+
+/// ms per step of `k` Hitman figures beside one another, dropped and pushed
+/// as the limp humanoids are, over the first 5 s; the median of `runs`.
+fn hitman_ms(k: usize, runs: usize) -> f64 {
+    let substeps = sinew_default_world_def().substeps as usize;
+    let mut per_run: Vec<f64> = (0..runs)
+        .map(|_| {
+            let mut figures: Vec<Hitman> =
+                (0..k).map(|f| Hitman::new(grid_spot(f, k) + sinew::Vec3::Y * DROP, push(f), substeps)).collect();
+            let start = Instant::now();
+            for _ in 0..300 {
+                for figure in &mut figures {
+                    figure.step(substeps, 0.5);
+                }
+            }
+            let ms = start.elapsed().as_secs_f64() * 1e3 / 300.0;
+            assert!(figures.iter().all(|f| f.x.iter().flatten().all(|c| c.is_finite())));
+            black_box(&figures);
+            ms
+        })
+        .collect();
+    per_run.sort_by(f64::total_cmp);
+    per_run[runs / 2]
+}
+
 fn ragdolls_scene(k: usize, runs: usize) {
-    let defaults = sinew_default_world_def();
-    let rows = [
-        ("dropped, 1 worker", ragdolls_ms(k, Figures::Dropped, 1, runs)),
-        ("dropped, 2 workers", ragdolls_ms(k, Figures::Dropped, 2, runs)),
-        ("standing on motors, 1 worker", ragdolls_ms(k, Figures::Standing, 1, runs)),
-    ];
-    // The same passes a ragdoll gets of its own per world pass.
-    let passes = (defaults.substeps * defaults.iterations * sinew::RAGDOLL_PASSES) as usize;
-    let mut naive = naive_figures(k);
-    let naive_ms = time(|| naive.step(passes), 30, runs, 300);
+    let naive_ms = hitman_ms(k, runs.max(3));
+    let mut rows = vec![("limp, 1 worker", ragdolls_ms(k, Figures::Limp, 1, runs))];
+    rows.push(("limp, 2 workers", ragdolls_ms(k, Figures::Limp, 2, runs)));
+    rows.push(("motors holding a pose, 1 worker", ragdolls_ms(k, Figures::Motors, 1, runs)));
+    rows.push(("motors holding a pose, 2 workers", ragdolls_ms(k, Figures::Motors, 2, runs)));
     println!(
-        "\n### ragdolls-{k}: humanoids 1 m apart dropped from 0.5-2 m on a plane and {} boxes, the library's defaults (sleep off), mean over the first 5 s\n",
-        k.div_ceil(25)
+        "\n### ragdolls-{k}: humanoids 2 m apart on a plane, dropped limp from {DROP} m with a 0.5 m/s push, or standing on motors (strength 0.5, 2000 N, targets every frame); the library's defaults (sleep off), mean over the first 5 s\n"
     );
-    println!("| solver | ms/step | us per ragdoll | speed vs naive |");
+    println!("| solver | ms/step | us per ragdoll per step | x stick figure |");
     println!("|---|---:|---:|---:|");
     println!(
-        "| naive stick figures ({} sticks, {passes} passes, no contacts) | {naive_ms:.3} | {:.1} | 1.00x |",
-        naive.sticks.len(),
+        "| textbook stick figure (naive_ragdoll.h: 17 particles, 36 sticks, 8 substeps) | {naive_ms:.3} | {:.2} | 1.00x |",
         naive_ms * 1e3 / k as f64
     );
     for (label, ms) in rows {
-        println!("| sinew ragdolls, {label} | {ms:.3} | {:.1} | {:.2}x |", ms * 1e3 / k as f64, naive_ms / ms);
+        println!("| sinew, {label} | {ms:.3} | {:.1} | {:.1}x |", ms * 1e3 / k as f64, ms / naive_ms);
+    }
+    println!(
+        "\nPer stage (`sinew_world_get_profile`, 1 worker), us per ragdoll per step; the passes' stages run {} times a substep:\n",
+        sinew::RAGDOLL_PASSES
+    );
+    println!("| stage | limp | motors holding a pose |");
+    println!("|---|---:|---:|");
+    let (limp, motors) = (ragdolls_breakdown(k, Figures::Limp), ragdolls_breakdown(k, Figures::Motors));
+    for ((name, a), (_, b)) in limp.iter().zip(&motors) {
+        if *a > 0.0 || *b > 0.0 {
+            println!("| {name} | {a:.1} | {b:.1} |");
+        }
     }
 }
 

@@ -1029,6 +1029,20 @@ int main(void) {
     EXPECT(sinew_world_recovery_count(cw, NULL), SINEW_RESULT_NULL_ARGUMENT);
     EXPECT(sinew_world_recovery_count(NULL, &recoveries), SINEW_RESULT_NULL_ARGUMENT);
 
+    /* profile: all zero until a profiled step, then the step's stages */
+    SinewProfile profile;
+    memset(&profile, 0xff, sizeof profile);
+    EXPECT(sinew_world_get_profile(cw, &profile), SINEW_RESULT_OK);
+    CHECK(profile.step == 0.0f && profile.bones == 0.0f);
+    EXPECT(sinew_world_set_profiling(cw, 2), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_profiling(NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_get_profile(cw, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_set_profiling(cw, 1), SINEW_RESULT_OK);
+    EXPECT(sinew_world_step(cw, 1.0f / 60.0f), SINEW_RESULT_OK);
+    EXPECT(sinew_world_get_profile(cw, &profile), SINEW_RESULT_OK);
+    CHECK(profile.step > 0.0f && profile.predict >= 0.0f && profile.predict <= profile.step);
+    EXPECT(sinew_world_set_profiling(cw, 0), SINEW_RESULT_OK);
+
     /* frames */
     uint32_t top[3] = {0, 1, 2}, frame_index = 99;
     SinewTransform shoulder = {{0, 0, 0}, {0, 0, 0, 1}};

@@ -234,6 +234,9 @@ pub struct World {
     /// The last step's contacts between bodies, for the readback.
     pub(crate) touches: Vec<crate::collision::bodies::Touch>,
     pub(crate) scratch: Scratch,
+    /// Whether steps time their stages, and the last step's times.
+    pub(crate) profiling: bool,
+    pub(crate) profile: crate::profile::Profile,
     /// How steps run (SIMD level, workers): never part of the state, kept
     /// across a restore.
     pub(crate) execution: Exec,
@@ -333,6 +336,8 @@ impl World {
             last_dt: DEFAULT_DT,
             steps: 0,
             recoveries: 0,
+            profiling: false,
+            profile: Default::default(),
             prepared: StepColliders::default(),
             contacts: Contacts::default(),
             touches: Vec::new(),
@@ -505,6 +510,20 @@ impl World {
     /// that step, at rest. A healthy world keeps this at 0.
     pub fn recovery_count(&self) -> u64 {
         self.recoveries
+    }
+
+    /// Times every stage of the coming steps (`on`), or stops timing
+    /// (the default). Reading the clock costs a few tens of nanoseconds
+    /// per stage per island.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.profiling = on;
+        self.profile = Default::default();
+    }
+
+    /// Where the last step's time went, stage by stage (all zero when not
+    /// profiling; see [`World::set_profiling`]).
+    pub fn profile(&self) -> &crate::Profile {
+        &self.profile
     }
 
     /// Steps taken so far.

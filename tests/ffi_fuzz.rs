@@ -698,8 +698,15 @@ fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut Rng
                         let mut level = 0u32;
                         let out = if rng.chance(4) { ptr::null_mut() } else { &mut level as *mut u32 };
                         sinew_world_get_simd_level(world, out)
-                    } else {
+                    } else if rng.chance(2) {
                         sinew_world_recovery_count(world, &mut n)
+                    } else if rng.chance(2) {
+                        // 0, 1, or a bad flag.
+                        sinew_world_set_profiling(world, rng.below(3) as u32)
+                    } else {
+                        let mut profile = SinewProfile::default();
+                        let out = if rng.chance(4) { ptr::null_mut() } else { &mut profile as *mut SinewProfile };
+                        sinew_world_get_profile(world, out)
                     }
                 }
                 2 => {

@@ -390,3 +390,36 @@ fn bone_shapes_read_back_and_bounds_are_the_capsules() {
     assert!(lo.y > -0.01 && lo.y < 0.02, "a resting body's bounds reach {} below the floor", lo.y);
     assert_eq!(w.recovery_count(), 0);
 }
+
+/// The profile (`World::set_profiling`) times a ragdoll's stages, never
+/// changes what a step computes, and reads zero when off.
+#[test]
+fn profiling_times_the_stages_and_changes_nothing() {
+    let build = || {
+        let mut w = World::new(WorldSettings::default()).unwrap();
+        w.create_collider(ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 }, Vec3::ZERO, Quat::IDENTITY, 0.5)
+            .unwrap();
+        w.create_humanoid(Vec3::new(0.0, 0.3, 0.0), Quat::from_rotation_x(0.3), 1.8).unwrap();
+        w
+    };
+    let (mut timed, mut plain) = (build(), build());
+    timed.set_profiling(true);
+    for _ in 0..30 {
+        timed.step(1.0 / 60.0).unwrap();
+        plain.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(timed.state_hash(), plain.state_hash());
+    let profile = *timed.profile();
+    assert!(profile.step > 0.0);
+    for stage in [sinew::Stage::Bones, sinew::Stage::Joints, sinew::Stage::BoneMotion, sinew::Stage::Predict] {
+        assert!(profile.get(stage) > 0.0, "{} was not timed", stage.name());
+    }
+    let stages: f64 = profile.iter().map(|(_, s)| s).sum();
+    assert!(
+        stages <= profile.step * 1.01 + 1e-6,
+        "one worker: the stages ({stages} s) fit in the step ({} s)",
+        profile.step
+    );
+    assert_eq!(plain.profile().step, 0.0);
+    assert_eq!(timed.recovery_count() + plain.recovery_count(), 0);
+}

@@ -820,6 +820,15 @@ public:
         if (!r) return r;
         return n;
     }
+    /// Times the stages of the coming steps (on) or stops (the default).
+    Result set_profiling(bool on) { return Result::from_code(::sinew_world_set_profiling(world_, on ? 1u : 0u)); }
+    /// Where the last step's time went, stage by stage, in ms (all zero when not profiling).
+    Expected<SinewProfile> profile() const {
+        SinewProfile p{};
+        Result r = Result::from_code(::sinew_world_get_profile(world_, &p));
+        if (!r) return r;
+        return p;
+    }
 
     /// Writes a snapshot into buffer[0 .. capacity); returns its size. A NULL
     /// buffer with capacity 0 asks for the size.

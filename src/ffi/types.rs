@@ -98,6 +98,78 @@ pub struct SinewBoneShape {
     pub mass: f32,
 }
 
+/// Where a step's time went (`sinew_world_get_profile`), in milliseconds:
+/// the step's wall time, then each stage summed over the world's groups of
+/// coupled bodies and its workers (with two workers the stages can add up
+/// to more than `step`). Stages a scene does not have read 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewProfile {
+    /// The whole `sinew_world_step`.
+    pub step: f32,
+    /// Colliders, swept bounds, body frames, islands, joints resolved.
+    pub prepare: f32,
+    /// The colliders and bodies each body may reach this step.
+    pub broad_phase: f32,
+    /// Forces, gravity, damping, wind, kinematic targets, skins placed.
+    pub predict: f32,
+    /// Each body's own constraints: targets, sticks, bending, tethers, skin.
+    pub constraints: f32,
+    /// A ragdoll's contacts with the colliders before each of its passes.
+    pub ragdoll_contacts: f32,
+    /// A ragdoll's bones made rigid (shape matching).
+    pub bones: f32,
+    /// Its joints held together and within their hinge and cone ranges.
+    pub joints: f32,
+    /// Its parts kept apart.
+    pub separations: f32,
+    /// Its joints' twist limits.
+    pub twists: f32,
+    /// Contacts with the colliders after the passes; rigid bodies' shapes.
+    pub contacts: f32,
+    /// A ragdoll's bone lengths, solved exactly.
+    pub bone_lengths: f32,
+    /// Two-way joints, cloth pairs, contacts between bodies, rigid pairs.
+    pub couplings: f32,
+    /// Velocities from the moves, and friction.
+    pub velocities: f32,
+    /// A ragdoll's bones moved as rigid bodies, and its joint friction.
+    pub bone_motion: f32,
+    /// Motors towards the animated pose.
+    pub motors: f32,
+    /// Rigid bodies' motions.
+    pub rigid_bodies: f32,
+    /// The recovery check, sleep, the contact readback.
+    pub finish: f32,
+}
+
+impl From<&crate::Profile> for SinewProfile {
+    fn from(p: &crate::Profile) -> Self {
+        use crate::Stage as S;
+        let ms = |s: S| (p.get(s) * 1e3) as f32;
+        SinewProfile {
+            step: (p.step * 1e3) as f32,
+            prepare: ms(S::Prepare),
+            broad_phase: ms(S::BroadPhase),
+            predict: ms(S::Predict),
+            constraints: ms(S::Constraints),
+            ragdoll_contacts: ms(S::RagdollContacts),
+            bones: ms(S::Bones),
+            joints: ms(S::Joints),
+            separations: ms(S::Separations),
+            twists: ms(S::Twists),
+            contacts: ms(S::Contacts),
+            bone_lengths: ms(S::BoneLengths),
+            couplings: ms(S::Couplings),
+            velocities: ms(S::Velocities),
+            bone_motion: ms(S::BoneMotion),
+            motors: ms(S::Motors),
+            rigid_bodies: ms(S::RigidBodies),
+            finish: ms(S::Finish),
+        }
+    }
+}
+
 /// A body of a world; all zero is the null id.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -23,10 +23,12 @@ use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
+use crate::profile::{Clock, Stage};
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 use motor::Motors;
 use std::f32::consts::PI;
+use std::time::Instant;
 
 /// Most bones a ragdoll may have.
 pub const MAX_BONES: usize = 1024;
@@ -131,12 +133,16 @@ pub struct Ragdoll {
 
 impl Ragdoll {
     /// One relaxation pass: bones rigid, joints within their limits, parts
-    /// apart.
-    pub fn project(&mut self, p: &mut ParticlesMut) {
+    /// apart. Times its stages from `t` on; returns when it ended.
+    pub(crate) fn project(&mut self, p: &mut ParticlesMut, clock: &mut Clock, t: Option<Instant>) -> Option<Instant> {
         self.clusters.project(p);
+        let t = clock.lap(Stage::Bones, t);
         rigid_point::project(&self.points, &mut self.clusters, p);
+        let t = clock.lap(Stage::Joints, t);
         inequality::project(&self.inequalities, p);
+        let t = clock.lap(Stage::Separations, t);
         angle_limit::project(&self.twists, &mut self.clusters, p);
+        clock.lap(Stage::Twists, t)
     }
 
     /// Before the step's substeps: the bones' masses and rest inertias for
@@ -147,13 +153,23 @@ impl Ragdoll {
     }
 
     /// The velocity stage of substep `substep` of `substeps`, of length `h`
-    /// (see `motion` and `motor`).
-    pub fn project_velocities(&mut self, p: &mut ParticlesMut, h: f32, substep: u32, substeps: u32) {
+    /// (see `motion` and `motor`). Times its stages from `t` on; returns
+    /// when it ended.
+    pub(crate) fn project_velocities(
+        &mut self,
+        p: &mut ParticlesMut,
+        h: f32,
+        steps: (u32, u32),
+        clock: &mut Clock,
+        t: Option<Instant>,
+    ) -> Option<Instant> {
         motion::rigidify_keeping(&self.clusters, p, &mut self.motions.0);
         let parents = self.parents.iter().copied();
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
         motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
-        self.motors.drive(&self.clusters, &self.parents, self.heads[0], p, h, substep, substeps);
+        let t = clock.lap(Stage::BoneMotion, t);
+        self.motors.drive(&self.clusters, &self.parents, self.heads[0], &self.motions.0, p, h, steps);
+        clock.lap(Stage::Motors, t)
     }
 
     /// The box around the bones' capsules, in the body's frame.

@@ -33,6 +33,8 @@ use glam::{Mat3, Vec3};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Motion {
     pub center: Vec3,
+    /// The centre relative to the cluster's first member, as summed.
+    pub offset: Vec3,
     pub mass: f32,
     pub displacement: Vec3,
     pub turn: Vec3,
@@ -82,7 +84,40 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     // by a slightly stale rotation reads the limb's swing as a fast spin.
     let (_, inertia) = clusters.mass_properties(k, p, center + origin);
     let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
-    Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
+    Some(Motion {
+        center: center + origin,
+        offset: center,
+        mass,
+        displacement,
+        turn: inv_inertia * momentum,
+        inv_inertia,
+    })
+}
+
+/// Cluster `k`'s rigid motion now, `known` being what [`motion`] found for
+/// it earlier in the same velocity stage (`None`: it has none): the
+/// positions have not moved since, so its centre, mass and inertia are
+/// kept and only its displacements are summed again. The same bits as
+/// [`motion`].
+pub(crate) fn moving(clusters: &ClusterSet, k: usize, known: Option<&Motion>, p: &ParticlesMut) -> Option<Motion> {
+    let known = known?;
+    let members = clusters.members(k);
+    let origin = p.position(clusters.particle[members.start] as usize);
+    let center = known.offset;
+    let mut displacement = Vec3::ZERO;
+    for m in members.clone() {
+        let i = clusters.particle[m] as usize;
+        displacement += p.displacement(i) * weight(p.inv_mass[i]);
+    }
+    displacement /= known.mass;
+    let mut momentum = Vec3::ZERO;
+    for m in members {
+        let i = clusters.particle[m] as usize;
+        let r = p.position(i) - origin - center;
+        let d = p.displacement(i) - displacement;
+        momentum += r.cross(d) * weight(p.inv_mass[i]);
+    }
+    Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
 }
 
 /// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.
@@ -113,7 +148,8 @@ pub(crate) fn pivot_motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) ->
     }
     let inertia = clusters.free_inertia(k, p, center);
     let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
-    Some(Motion { center, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
+    let offset = center - p.position(clusters.particle[clusters.members(k).start] as usize);
+    Some(Motion { center, offset, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
 /// Replaces each cluster's velocities by its rigid motion, cluster by

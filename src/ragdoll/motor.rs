@@ -30,7 +30,7 @@
 //! `r = 1 - (1 - strength)^(60 h)`, so a strength means the same at any
 //! substep count, 1 is a hard drive and 0 none.
 
-use super::motion::{self, add_turn};
+use super::motion::{self, Motion, add_turn};
 use super::{Ragdoll, build};
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec};
@@ -145,16 +145,23 @@ impl Motors {
     /// The velocity stage of the motors at the end of substep `substep` (of
     /// `substeps`, length `h`): sets each joint's relative turn over the next
     /// substep towards the targets for its end.
+    ///
+    /// `motions` are the bones' rigid motions the velocity stage found
+    /// before (`motion::rigidify_keeping`): positions do not move in a
+    /// velocity stage, so each bone's centre, mass and inertia are still
+    /// theirs, and only its momentum is read again after each couple
+    /// (`motion::moving`). Finding the whole motion again each time was 90 %
+    /// of a powered humanoid's motor stage.
     #[allow(clippy::too_many_arguments)]
-    pub fn drive(
+    pub(crate) fn drive(
         &mut self,
         clusters: &ClusterSet,
         parents: &[Option<u32>],
         root_head: u32,
+        motions: &[Option<Motion>],
         p: &mut ParticlesMut,
         h: f32,
-        substep: u32,
-        substeps: u32,
+        (substep, substeps): (u32, u32),
     ) {
         if !self.active {
             return;
@@ -195,7 +202,7 @@ impl Motors {
                 let torque_cap = self.max_torque[b] * h2;
                 match *parent {
                     None => {
-                        let Some(m) = motion::motion(clusters, b, p) else { continue };
+                        let Some(m) = motion::moving(clusters, b, motions[b].as_ref(), p) else { continue };
                         let inertia = m.inv_inertia.inverse();
                         let applied = self.accumulate(b, inertia * (self.error[b] * rate - m.turn), torque_cap);
                         let turn = m.inv_inertia * applied;
@@ -210,8 +217,10 @@ impl Motors {
                     }
                     Some(q) => {
                         let q = q as usize;
-                        let (Some(c), Some(pm)) = (motion::motion(clusters, b, p), motion::motion(clusters, q, p))
-                        else {
+                        let (Some(c), Some(pm)) = (
+                            motion::moving(clusters, b, motions[b].as_ref(), p),
+                            motion::moving(clusters, q, motions[q].as_ref(), p),
+                        ) else {
                             continue;
                         };
                         let sum: Mat3 = c.inv_inertia + pm.inv_inertia;

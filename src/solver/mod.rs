@@ -61,6 +61,7 @@ use crate::constraints::joint::{self, Resolved};
 use crate::error::{MAX_COORDINATE, MAX_SPEED};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
 use crate::pool::Pool;
+use crate::profile::{Clock, Profile, Stage};
 use crate::ragdoll::PASSES;
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
@@ -68,6 +69,7 @@ use crate::world::World;
 use glam::{Quat, Vec3};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 use workers::{Serial, Workers};
 
 /// How a world's steps run: the SIMD level and the workers. Never part of
@@ -206,6 +208,8 @@ struct Local {
     /// origin, and which of them are near it.
     colliders: StepColliders,
     selected: Vec<bool>,
+    /// The stages' times, when the world is profiled.
+    clock: Clock,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -242,6 +246,10 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
 
 /// Advances the world by `dt` (validated by the caller).
 pub(crate) fn step(world: &mut World, dt: f32) {
+    let start = Instant::now();
+    let mut prepare = Clock::default();
+    prepare.reset(world.profiling);
+    let t = prepare.start();
     let ctx = StepContext::new(world, dt);
     world.prepared.rebuild(&world.colliders, ctx.substeps, dt);
     world.contacts.resize(world.particles.len());
@@ -339,7 +347,12 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     if scratch.locals.len() != count {
         scratch.locals.resize_with(count, Default::default);
     }
-    scratch.locals.iter_mut().for_each(|l| l.get_mut().touches.clear());
+    for l in scratch.locals.iter_mut() {
+        let l = l.get_mut();
+        l.touches.clear();
+        l.clock.reset(world.profiling);
+    }
+    prepare.lap(Stage::Prepare, t);
     let shared = Shared {
         particles: particles.shared(),
         contacts: contacts.shared(),
@@ -402,6 +415,13 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     }
     world.last_dt = dt;
     world.steps += 1;
+    if world.profiling {
+        let mut stages = prepare.seconds;
+        for l in world.scratch.locals.iter_mut() {
+            stages.iter_mut().zip(l.get_mut().clock.seconds).for_each(|(s, t)| *s += t);
+        }
+        world.profile = Profile { step: start.elapsed().as_secs_f64(), stages };
+    }
 }
 
 /// What the islands of a step share; each takes its own bodies, particle
@@ -472,6 +492,7 @@ impl Shared<'_> {
             near.rebuild_near(self.colliders, ctx.substeps, ctx.dt, self.prepared, origin, world, &mut local.selected);
             &near
         };
+        let t = local.clock.start();
         for (body, p) in island.iter_mut().zip(views.iter()) {
             broad_phase(body, p, prepared, ctx, &mut local.boxes);
         }
@@ -483,7 +504,9 @@ impl Shared<'_> {
         bodies::find(&island, &views, body_pairs, island_joints, ignored, ctx.dt, ctx.slack(), contacts, scratch);
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
+        local.clock.lap(Stage::BroadPhase, t);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);
+        let t = local.clock.start();
         local.colliders = near;
         let recovered = !sane(&views, &island) || !rotations_sane(&island);
         if recovered {
@@ -496,6 +519,7 @@ impl Shared<'_> {
             let contacts = &local.body_contacts;
             bodies::record(k as u32, members, &island, &views, contacts, origin, &mut local.touches);
         }
+        local.clock.lap(Stage::Finish, t);
         local.views = Lists(recycle(views));
         local.cviews = Lists(recycle(cviews));
         local.island = Lists(recycle(island));
@@ -515,7 +539,8 @@ fn solve_island(
     local: &mut Local,
     workers: &dyn Workers,
 ) {
-    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, .. } = local;
+    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, .. } = local;
+    let mut t = clock.start();
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
         a.clear();
@@ -536,6 +561,7 @@ fn solve_island(
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
     for substep in 0..ctx.substeps {
+        t = clock.lap(Stage::Predict, t);
         let prepared = colliders.substep(substep);
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter()) {
             // Half the last substep and half this one; a body whose
@@ -562,6 +588,7 @@ fn solve_island(
         joint::begin_substep(joints);
         pairs::begin_substep(rigid_pairs);
         bodies::begin_substep(body_contacts);
+        t = clock.lap(Stage::Predict, t);
         // Bodies that touch each other take their ragdoll passes in turn,
         // each followed by the contacts between them, so the bones' fits
         // take those in as they take the ground's; a body alone runs its
@@ -572,25 +599,28 @@ fn solve_island(
                 let material = body.material;
                 let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
                 constraints_pass(body, p, ctx, workers);
+                t = clock.lap(Stage::Constraints, t);
                 if !interleave {
                     for _ in 0..PASSES {
-                        ragdoll_pass(body, p, c, &pass);
+                        t = ragdoll_pass(body, p, c, &pass, clock, t);
                     }
-                    contacts_pass(body, p, c, &pass, ctx, rigid_passes);
+                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
                 }
             }
             if interleave {
                 for _ in 0..PASSES {
                     for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
                         let material = body.material;
-                        ragdoll_pass(body, p, c, &pass_context(&material, body.ragdoll.is_some(), prepared, ctx));
+                        let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
+                        t = ragdoll_pass(body, p, c, &pass, clock, t);
                     }
                     bodies::project(island, views, body_contacts, frames);
+                    t = clock.lap(Stage::Couplings, t);
                 }
                 for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
                     let material = body.material;
                     let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
-                    contacts_pass(body, p, c, &pass, ctx, rigid_passes);
+                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
@@ -609,6 +639,7 @@ fn solve_island(
                     }
                 }
             }
+            t = clock.lap(Stage::Couplings, t);
         }
         for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
             integrate::update_velocities(p);
@@ -622,12 +653,14 @@ fn solve_island(
         }
         pairs::friction(island, views, rigid_pairs, ctx.h);
         bodies::friction(island, views, body_contacts);
+        t = clock.lap(Stage::Velocities, t);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(ragdoll) = &mut body.ragdoll {
-                ragdoll.project_velocities(p, ctx.h, substep, ctx.substeps);
+                t = ragdoll.project_velocities(p, ctx.h, (substep, ctx.substeps), clock, t);
             }
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p, ctx.h);
+                t = clock.lap(Stage::RigidBodies, t);
             }
         }
     }
@@ -640,6 +673,7 @@ fn solve_island(
             ragdoll.motors.end_step();
         }
     }
+    clock.lap(Stage::Finish, t);
 }
 
 /// What a body's contacts with the colliders need in a pass.
@@ -672,18 +706,29 @@ fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, wo
 
 /// One of a ragdoll's passes: its contacts with the colliders before it,
 /// so the bones' fits take them in, then its bones, limits and separations.
-fn ragdoll_pass(body: &mut Body, p: &mut ParticlesMut, c: &mut ContactsMut, pass: &PassContext) {
+/// Times its stages from `t` on, and returns when it ended.
+fn ragdoll_pass(
+    body: &mut Body,
+    p: &mut ParticlesMut,
+    c: &mut ContactsMut,
+    pass: &PassContext,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
     if let Some(ragdoll) = &mut body.ragdoll {
         if !body.candidates.is_empty() {
             collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, pass);
         }
-        ragdoll.project(p);
+        t = clock.lap(Stage::RagdollContacts, t);
+        t = ragdoll.project(p, clock, t);
     }
+    t
 }
 
 /// A body's contacts with the colliders at the end of a pass (a rigid body
 /// its passes, contacts before each and once after), then a ragdoll's
-/// bone lengths.
+/// bone lengths. Times its stages from `t` on, and returns when it ended.
+#[allow(clippy::too_many_arguments)] // a body's parts, and the clock
 fn contacts_pass(
     body: &mut Body,
     p: &mut ParticlesMut,
@@ -691,7 +736,9 @@ fn contacts_pass(
     pass: &PassContext,
     ctx: &StepContext,
     rigid_passes: u32,
-) {
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
     if let Some(r) = &mut body.rigid {
         for _ in 0..rigid::PASSES {
             r.project(p, &mut body.distances, &body.candidates, pass.prepared, ctx.inv_h2, rigid_passes);
@@ -703,8 +750,12 @@ fn contacts_pass(
     if let Some(ragdoll) = &mut body.ragdoll {
         // Bone lengths exactly, the ground holding what it pushed this
         // substep across its surface.
+        t = clock.lap(Stage::Contacts, t);
         let c = &*c;
         ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
+        clock.lap(Stage::BoneLengths, t)
+    } else {
+        clock.lap(Stage::Contacts, t)
     }
 }
 

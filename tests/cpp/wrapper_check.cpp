@@ -980,6 +980,10 @@ int main() {
     EXPECT_OK(world.restore(image.value()));
     CHECK(world.state_hash().value_or(1) == before);
     CHECK(world.recovery_count().value_or(99) == 0);  // a healthy world never needed a recovery
+    EXPECT_OK(world.set_profiling(true));
+    EXPECT_OK(world.step(1.0f / 60.0f));
+    CHECK(world.profile().value_or(SinewProfile{}).step > 0.0f);
+    EXPECT_OK(world.set_profiling(false));
     CHECK(world.simd_level().value_or(0) >= SINEW_SIMD_SCALAR && world.simd_level().value_or(0) <= SINEW_SIMD_AVX512);
     const std::uint8_t garbage[16] = {1, 2, 3};
     EXPECT_CODE(world.restore(garbage, sizeof garbage), SINEW_RESULT_INCOMPATIBLE);

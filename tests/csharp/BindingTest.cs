@@ -222,6 +222,10 @@ static unsafe class BindingTest
             for (int frame = 0; frame < 30; frame++) world.Step(1f / 60f);
             Check(world.StateHash() == after, "restore + same steps = same hash");
             Check(world.RecoveryCount() == 0, "a healthy world never needed a recovery");
+            world.SetProfiling(true);
+            world.Step(1f / 60f);
+            Check(world.Profile().step > 0f, "a profiled step has a time");
+            world.SetProfiling(false);
             ExpectCode(() => world.Restore(new byte[] { 1, 2, 3, 4 }), SinewResult.SINEW_RESULT_INCOMPATIBLE, "garbage snapshot");
 
             // Stale ids.

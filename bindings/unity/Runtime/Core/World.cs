@@ -185,6 +185,24 @@ namespace Sinew
             return count;
         }
 
+        /// <summary>Times the stages of the coming steps (true) or stops (the default).</summary>
+        public void SetProfiling(bool on)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_profiling(w, on ? 1u : 0u)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Where the last step's time went, stage by stage, in ms (all zero when not profiling).</summary>
+        public SinewProfile Profile()
+        {
+            SinewProfile profile;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_get_profile(w, &profile)); }
+            finally { Release(); }
+            return profile;
+        }
+
         /// <summary>
         /// Writes a snapshot into buffer[0 .. capacity) and returns its size;
         /// buffer null with capacity 0 returns the size only.
