@@ -131,14 +131,15 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
     for (k, (position, rotation)) in drops.into_iter().enumerate() {
         let f = drop_humanoid(position, rotation);
         eprintln!(
-            "drop {k}: rest {:.2} s, bones {:.2} % ({} at {:.2} s), limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame",
+            "drop {k}: rest {:.2} s, bones {:.2} % ({} at {:.2} s), limits {:.1} deg, sink {:.1} mm, turn {:.2} rad/frame, gain {:.5} J",
             f.rest,
             f.length * 100.0,
             HUMANOID_BONES[f.length_bone],
             f.length_time,
             f.limit.to_degrees(),
             f.sink * 1000.0,
-            f.turn
+            f.turn,
+            f.gain
         );
         assert!(f.rest <= 3.0, "drop {k}: still moving at {} s", f.rest);
         assert!(f.sink <= 0.01, "drop {k}: sank {} m", f.sink);
@@ -147,7 +148,9 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
         // Continuous: no bone flips between frames (measured at most 0.51 rad
         // in a frame, a hand whipping on landing; 1 rad a frame is 60 rad/s).
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
-        assert!(f.gain < 1.0, "drop {k}: the body gained {} J in a frame", f.gain);
+        // Measured at most 0.001 J (the f32 sum of ~300 J of potential
+        // energy rounds at 1e-4 J); it once allowed 1 J.
+        assert!(f.gain < 0.005, "drop {k}: the body gained {} J in a frame", f.gain);
     }
 }
 
@@ -174,7 +177,7 @@ fn thirty_random_limp_drops_rest_without_sinking_or_leaving_their_limits() {
         let rotation = Quat::from_euler(glam::EulerRot::YXZ, a * TAU, b * TAU, c * TAU);
         let f = drop_humanoid(Vec3::new(0.0, height, 0.0), rotation);
         eprintln!(
-            "drop {k} from {height:.2} m: rest {:.2} s, bones {:.2} % ({}), limits {:.1} deg, sink {:.1} mm, gain {:.2} J",
+            "drop {k} from {height:.2} m: rest {:.2} s, bones {:.2} % ({}), limits {:.1} deg, sink {:.1} mm, gain {:.5} J",
             f.rest,
             f.length * 100.0,
             HUMANOID_BONES[f.length_bone],
@@ -187,7 +190,9 @@ fn thirty_random_limp_drops_rest_without_sinking_or_leaving_their_limits() {
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
         assert!(f.length <= 0.02, "drop {k}: a bone's length off by {} %", f.length * 100.0);
         assert!(f.rest <= 3.0, "drop {k}: still moving at {} s", f.rest);
-        assert!(f.gain < 1.0, "drop {k}: the body gained {} J in a frame", f.gain);
+        // Measured at most 0.001 J (the f32 sum of ~300 J of potential
+        // energy rounds at 1e-4 J); it once allowed 1 J.
+        assert!(f.gain < 0.005, "drop {k}: the body gained {} J in a frame", f.gain);
         lengths.push(f.length);
     }
     let mean = lengths.iter().sum::<f32>() / lengths.len() as f32;
@@ -218,8 +223,11 @@ fn in_free_fall_every_bone_stays_rigid_and_the_body_falls_like_a_point() {
     let masses: Vec<f32> = w.inv_masses(body).unwrap().iter().take(rest.len()).map(|&iw| 1.0 / iw).collect();
     let centre = |x: &[Vec3]| x.iter().zip(&masses).map(|(p, m)| *p * *m).sum::<Vec3>() / masses.iter().sum::<f32>();
     let c0 = centre(&rest);
-    let t = 2.0;
-    for _ in 0..(t / DT) as usize {
+    // 120 steps of 1/60 s. (`(2.0 / DT) as usize` is 119: the 1.1 % to
+    // 1.7 % "momentum leak" this test once allowed was that missing step.)
+    let steps = 120;
+    let t = steps as f32 * DT;
+    for _ in 0..steps {
         w.step(DT).unwrap();
     }
     let x: Vec<Vec3> = w.positions(body).unwrap().collect();
@@ -230,11 +238,10 @@ fn in_free_fall_every_bone_stays_rigid_and_the_body_falls_like_a_point() {
         let l = (x[tail] - x[h]).length();
         assert!((l - l0).abs() / l0 < 1e-3, "bone {b}: {l} vs {l0}");
     }
-    // Measured 1.1 % short of the point's drop (a single particle is within
-    // 0.2 %); the cause is not found yet, so the bound is 2 %.
     let expected = 0.5 * g * t * t;
     let dropped = centre(&x) - c0;
-    assert!((dropped.y - expected).abs() < 0.02 * expected.abs(), "{} vs {expected}", dropped.y);
+    // Measured 6e-5 of the drop short (a lone particle beside it: 2e-6).
+    assert!((dropped.y - expected).abs() < 5e-4 * expected.abs(), "{} vs {expected}", dropped.y);
     assert!(dropped.x.abs() < 1e-3 && dropped.z.abs() < 1e-3, "{dropped}");
 }
 
