@@ -273,7 +273,10 @@ fn golden_hash_of_a_mixed_scene() {
     let hash = w.state_hash();
     println!("golden hash: {hash:#018x}");
     let end = w.positions(dragged).unwrap().next().unwrap();
-    println!("dragged particle: lagged its target by {lag:.4} m at worst, ends {:e} m from it", end.distance(goal(119)));
+    println!(
+        "dragged particle: lagged its target by {lag:.4} m at worst, ends {:e} m from it",
+        end.distance(goal(119))
+    );
     assert!(lag < 0.03, "the dragged particle lagged its target by {lag} m");
     // Measured 0: a bound of 1 um, since nothing here needs more.
     assert!(end.distance(goal(119)) < 1e-6, "the dragged particle ended at {end}, its target at {}", goal(119));
@@ -527,4 +530,3 @@ fn a_fast_shower_through_many_shapes_steps_to_the_same_bits_at_every_level() {
         assert_eq!(shower(level).0, reference, "{level:?} differs from scalar");
     }
 }
-

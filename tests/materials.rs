@@ -308,7 +308,6 @@ fn a_moving_platform_carries_a_ragdoll() {
     assert!((moved.x - carried).abs() < 0.03, "pelvis moved {moved}, the platform {carried}");
 }
 
-
 /// The heights of the first `bounces` rebounds of a particle dropped from
 /// `h0` onto a floor of restitution `e`, at `substeps`; each apex read at a
 /// frame's end (up to g (dt/2)^2 / 2 = 3.4e-4 m below the true one).

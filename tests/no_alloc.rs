@@ -53,7 +53,6 @@ fn allocations(f: impl FnOnce()) -> u64 {
     COUNT.load(Ordering::SeqCst)
 }
 
-
 /// Cloth in the wind over a sphere, a dragged cloth corner, a cloth with
 /// dihedral bending, a humanoid, a rigid box and a heightfield floor: every
 /// stage of a step has work.
