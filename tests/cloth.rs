@@ -462,6 +462,16 @@ fn a_cloth_at_rest_falls_asleep_and_wakes_when_touched() {
     assert_eq!(max_speed(&world, cloth), 0.0);
     world.set_wind(Vec3::new(0.0, 0.0, 3.0)).unwrap();
     assert!(!world.is_sleeping(cloth).unwrap());
+    // A change of gravity wakes it too, and it swings towards the new down.
+    world.set_wind(Vec3::ZERO).unwrap();
+    world.set_sleeping(cloth, true).unwrap();
+    let before = positions(&world, cloth);
+    world.set_gravity(Vec3::new(9.81, 0.0, 0.0)).unwrap();
+    assert!(!world.is_sleeping(cloth).unwrap(), "a change of gravity must wake a sleeping body");
+    run(&mut world, 0.5);
+    let swung = positions(&world, cloth).iter().zip(&before).map(|(a, b)| a.x - b.x).fold(0.0, f32::max);
+    assert!(swung > 0.1, "the cloth swung {swung} m towards the new gravity in 0.5 s");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
