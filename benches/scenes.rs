@@ -762,7 +762,14 @@ fn terrain_scene(runs: usize) {
     destroy(w);
     let sinew_us = step_ms * 1e3 / (resting.len() as f64 * passes);
     let sample: Vec<[f32; 3]> = on_terrain(64, r);
-    let naive_ms = time(|| drop(black_box(naive_mesh_pass(&mut sample.clone(), &v, &idx, r))), 1, runs, 1);
+    let naive_ms = time(
+        || {
+            black_box(naive_mesh_pass(&mut sample.clone(), &v, &idx, r));
+        },
+        1,
+        runs,
+        1,
+    );
     let naive_us = naive_ms * 1e3 / sample.len() as f64;
 
     println!("\n### terrain-100k: a {tris}-triangle mesh collider\n");
