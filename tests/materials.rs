@@ -34,6 +34,7 @@ fn on_slope(mu_static: f32, mu_dynamic: f32, seconds: f32) -> (f32, f32) {
         w.step(DT).unwrap();
         sink = sink.max(r - position(&w, b, 0).dot(normal));
     }
+    assert_eq!(w.recovery_count(), 0);
     ((position(&w, b, 0) - start).length(), sink)
 }
 
@@ -165,6 +166,7 @@ fn a_moving_platform_carries_a_resting_body() {
     }
     let left = position(&w, b, 0) - Vec3::new(-0.1, 0.02, -0.1);
     assert!(left.length() < 1e-3, "a frictionless platform dragged the body by {left}");
+    assert_eq!(w.recovery_count(), 0);
 }
 
 #[test]
@@ -306,6 +308,7 @@ fn a_moving_platform_carries_a_ragdoll() {
     let carried = ramp(steps as f32 * DT);
     println!("ragdoll on a platform: pelvis moved {:.4} m along x, the platform {carried:.4} m", moved.x);
     assert!((moved.x - carried).abs() < 0.03, "pelvis moved {moved}, the platform {carried}");
+    assert_eq!(w.recovery_count(), 0);
 }
 
 /// The heights of the first `bounces` rebounds of a particle dropped from
