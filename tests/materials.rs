@@ -53,7 +53,8 @@ fn low_friction_lets_it_slide_at_the_coulomb_acceleration() {
     let a = g * (30f32.to_radians().sin() - 0.2 * 30f32.to_radians().cos());
     let expected = 0.5 * a * 1.0;
     println!("mu 0.2 on 30 deg: slid {moved:.4} m in 1 s, Coulomb {expected:.4} m, sank {sink:.2e} m");
-    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+    // Measured 1.6e-5 of it (the bound was 3 %).
+    assert!((moved - expected).abs() / expected < 1e-4, "slid {moved} m, expected {expected}");
     assert!(sink < 1e-3);
 }
 
@@ -63,7 +64,9 @@ fn dynamic_friction_decides_the_slide_once_static_friction_lets_go() {
     let (moved, _) = on_slope(0.5, 0.1, 1.0);
     let g = 9.81f32;
     let expected = 0.5 * g * (30f32.to_radians().sin() - 0.1 * 30f32.to_radians().cos());
-    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+    // Measured 2.4e-4 of it, the slide starting when static friction lets
+    // go within the first substeps (the bound was 3 %).
+    assert!((moved - expected).abs() / expected < 2e-3, "slid {moved} m, expected {expected}");
 }
 
 /// A floor of `material` and a particle 1 m above it.
@@ -213,7 +216,9 @@ fn the_contact_readback_reports_what_touched_what() {
     let hit = impact.expect("the particle hit the floor");
     println!("impact: {hit:?}");
     assert_eq!((hit.particle, hit.collider), (0, floor));
-    assert!((hit.speed - (2.0f32 * 9.81).sqrt()).abs() < 0.3, "impact speed {}", hit.speed);
+    // Measured 4.4247 against 4.4294 (the substep's mean approach: g h / 2
+    // = 0.01 m/s less at most); the bound was 0.3.
+    assert!((hit.speed - (2.0f32 * 9.81).sqrt()).abs() < 0.02, "impact speed {}", hit.speed);
     assert!((hit.normal - Vec3::Y).length() < 1e-6);
     let now: Vec<_> = w.contacts().collect();
     assert_eq!(now.len(), 2, "{now:?}");
@@ -279,7 +284,8 @@ fn a_rigid_body_reports_its_collision_points_in_the_contact_readback() {
         assert!(c.point.y.abs() < 1e-3 && (c.normal - Vec3::Y).length() < 1e-5, "{c:?}");
         assert!(c.particle < w.particle_count(b).unwrap());
     }
-    assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.4, "impact {fastest}");
+    // Measured 4.424 against 4.429; the bound was 0.4.
+    assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.02, "impact {fastest}");
 }
 
 #[test]
