@@ -241,8 +241,9 @@ fn a_chain_on_a_10k_triangle_terrain_never_sinks_more_than_1_cm() {
     // resting, negative if nothing ever touched.
     println!("terrain: deepest particle {sink:.5} m below its resting height, deepest link middle {stick_sink:.5} m");
     assert!(sink > -0.01 && stick_sink > -0.01, "the chain never landed");
-    assert!(sink < 0.01, "sank {sink} m");
-    assert!(stick_sink < 0.01, "a link sank {stick_sink} m");
+    // Measured 0.04 and 0.18 mm above resting: 1 mm would still show any sinking.
+    assert!(sink < 1e-3, "sank {sink} m");
+    assert!(stick_sink < 1e-3, "a link sank {stick_sink} m");
     assert_eq!(w.recovery_count(), 0);
 }
 
@@ -269,7 +270,8 @@ fn a_humanoid_on_the_terrain_rests_on_its_bone_capsules() {
     }
     println!("humanoid on terrain: deepest bone capsule {sink:.5} m into the terrain (about 0: resting on it)");
     assert!(sink > -0.01, "it never landed");
-    assert!(sink < 0.01, "a bone sank {sink} m");
+    // Measured 0.7 mm above the surface; the bound was 1 cm.
+    assert!(sink < 1e-3, "a bone sank {sink} m");
     assert_eq!(w.recovery_count(), 0);
 }
 
