@@ -238,6 +238,7 @@ fn a_cloth_dropped_on_a_sphere_never_sinks_more_than_its_thickness() {
         }
     }
     assert!(touching > 50, "{touching}");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
@@ -268,6 +269,7 @@ fn wind_blows_a_cloth_downwind_and_drag_gives_the_terminal_velocity() {
     run(&mut world, 3.0);
     let mean_z = positions(&world, cloth).iter().map(|p| p.z).sum::<f32>() / 256.0;
     assert!(mean_z < -0.2, "{mean_z}");
+    assert_eq!(world.recovery_count(), 0);
 
     // A flat 1 m^2, 0.1 kg cloth falling with drag 1 in air of 1.2 kg/m^3:
     // terminal speed sqrt(2 m g / (rho C_d A)) = 1.2787 m/s.
@@ -361,6 +363,7 @@ fn self_collision_keeps_the_layers_of_a_folded_cloth_apart() {
                 }
             }
         }
+        assert_eq!(world.recovery_count(), 0);
         min_gap
     };
     let (with, without) = (gap_after(true), gap_after(false));
@@ -383,6 +386,7 @@ fn cloths_that_collide_with_each_other_stack_instead_of_passing_through() {
         run(&mut world, 2.0);
         let (b, t) = (positions(&world, bottom), positions(&world, top));
         let floor = b.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(world.recovery_count(), 0);
         t.iter().map(|p| p.y).fold(f32::INFINITY, f32::min) - floor
     };
     let (with, without) = (gap(true), gap(false));
@@ -431,6 +435,7 @@ fn a_joint_couples_two_bodies_both_ways() {
     assert!(p0.x > 2.9 && (p1 - p0).length() < 1e-3 * p0.length(), "{p0} {p1}");
     assert!(far.x > 0.5 + 1.0, "the cape did not follow: {far}");
     assert!(world.positions(anchor).unwrap().next().unwrap().x < 3.0 * 2.0, "the anchor was not slowed by the cape");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
