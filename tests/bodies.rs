@@ -263,6 +263,7 @@ fn a_cloth_drapes_over_a_lying_ragdoll() {
             top - origin.y
         );
         assert!(highest > top, "at {origin}: the cloth's highest vertex {highest} is below the body's top {top}");
+        // Measured 0: the bound is the cloth's thickness (what may show), plus 5 mm.
         assert!(inside <= thickness + 0.005, "at {origin}: a vertex {inside} m inside a bone");
         assert_eq!(w.recovery_count(), 0);
     }
@@ -494,10 +495,12 @@ fn a_cape_with_no_skin_ignores_the_shoulders_and_stays_off_the_back() {
             "cape at {origin}, {substeps} substeps: deepest vertex in a bone {inside:.4} m, frontmost behind the spine \
              {front:.3} m, longest edge {stretch:.3} x rest, fastest vertex {fastest:.3} m/s"
         );
+        // Measured 0: the bound is the cloth's thickness (what may show), plus 5 mm.
         assert!(inside <= 0.01 + 0.005, "at {origin}: a vertex {inside} m inside the back");
         assert!(front < 0.0, "at {origin}: a vertex behind the spine at z {front} m: through the back");
         assert!(stretch < 1.5, "at {origin}: an edge stretched {stretch} x");
-        assert!(fastest < 2.0, "at {origin}: a vertex at {fastest} m/s");
+        // Measured 0.000 to 0.002 m/s at rest (the bound was 2 m/s).
+        assert!(fastest < 0.02, "at {origin}: a vertex at {fastest} m/s");
     }
 }
 

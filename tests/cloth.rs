@@ -22,6 +22,35 @@ fn max_speed(world: &World, body: BodyId) -> f32 {
     world.velocities(body).unwrap().map(Vec3::length).fold(0.0, f32::max)
 }
 
+/// A grid's structural edges (vertices row by row, `columns` a row), each
+/// with its rest length read back before any step.
+fn grid_edges(world: &World, cloth: BodyId, columns: usize, rows: usize) -> Vec<(usize, usize, f32)> {
+    let p = positions(world, cloth);
+    assert_eq!(p.len(), columns * rows);
+    let mut edges = Vec::new();
+    for r in 0..rows {
+        for c in 0..columns {
+            let i = r * columns + c;
+            if c + 1 < columns {
+                edges.push((i, i + 1, p[i].distance(p[i + 1])));
+            }
+            if r + 1 < rows {
+                edges.push((i, i + columns, p[i].distance(p[i + columns])));
+            }
+        }
+    }
+    edges
+}
+
+/// Relative stretch `(length - rest) / rest` of the structural edges, from
+/// read-back positions: (mean, largest).
+fn edge_stretch(world: &World, cloth: BodyId, edges: &[(usize, usize, f32)]) -> (f32, f32) {
+    let p = positions(world, cloth);
+    let strain: Vec<f32> = edges.iter().map(|&(a, b, rest)| (p[a].distance(p[b]) - rest) / rest).collect();
+    let mean = strain.iter().map(|s| s.abs()).sum::<f32>() / strain.len() as f32;
+    (mean, strain.iter().fold(0.0f32, |m, s| m.max(s.abs())))
+}
+
 /// A grid lying flat (its front, local +Z, facing world +Y), top-left vertex at `at`.
 fn flat(at: Vec3, columns: u32, rows: u32, options: ClothOptions) -> GridDef {
     GridDef {
@@ -39,25 +68,45 @@ fn flat(at: Vec3, columns: u32, rows: u32, options: ClothOptions) -> GridDef {
 fn a_hanging_cloth_settles_with_under_one_percent_stretch_at_defaults() {
     let mut world = World::new(WorldSettings::default()).unwrap();
     let cloth = world.create_cloth_grid(&GridDef::default()).unwrap();
+    let edges = grid_edges(&world, cloth, 16, 16);
     run(&mut world, 5.0);
-    let stretch = world.mean_stretch(cloth).unwrap();
-    eprintln!("default 16x16 hanging cloth: mean stretch {:.4} %", stretch * 100.0);
-    assert!(stretch < 0.01, "mean stretch {stretch}");
+    let (mean, worst) = edge_stretch(&world, cloth, &edges);
+    eprintln!(
+        "default 16x16 hanging cloth: structural edges stretched {:.5} % on average, {:.5} % at most",
+        mean * 100.0,
+        worst * 100.0
+    );
+    // Measured 2.6e-6 and 9.5e-5 (tethers hold it).
+    assert!(mean < 2e-5 && worst < 5e-4, "stretch: mean {mean}, worst {worst}");
     assert!(max_speed(&world, cloth) < 0.05, "still moving at {} m/s", max_speed(&world, cloth));
 
     // A larger cloth hanging from its two top corners only.
     let mut world = World::new(WorldSettings::default()).unwrap();
     let def = GridDef { columns: 32, rows: 32, pins: sinew::PIN_TOP_LEFT | sinew::PIN_TOP_RIGHT, ..GridDef::default() };
     let cloth = world.create_cloth_grid(&def).unwrap();
+    let edges = grid_edges(&world, cloth, 32, 32);
     run(&mut world, 8.0);
-    let stretch = world.mean_stretch(cloth).unwrap();
-    eprintln!("default 32x32 cloth on two corners: mean stretch {:.4} %", stretch * 100.0);
-    assert!(stretch < 0.01, "mean stretch {stretch}");
+    let (mean, worst) = edge_stretch(&world, cloth, &edges);
+    eprintln!(
+        "default 32x32 cloth on two corners: structural edges stretched {:.4} % on average, {:.4} % at most",
+        mean * 100.0,
+        worst * 100.0
+    );
+    // Measured 2.9e-4 and 4.6e-3 (at the pinned corners): under 1 % at worst.
+    assert!(mean < 1e-3 && worst < 1e-2, "stretch: mean {mean}, worst {worst}");
+    assert_eq!(world.recovery_count(), 0);
 }
 
-/// The lowest point of a soft cloth hanging from its top edge, at `substeps`.
-fn sag(substeps: u32) -> f32 {
-    let mut world = World::new(WorldSettings { substeps, ..WorldSettings::default() }).unwrap();
+/// A soft cloth hanging from its top edge, damped until it rests, at
+/// `substeps` x `iterations` and frames of `dt`: its lowest point and the
+/// (mean, largest) stretch of its structural edges.
+fn sag(substeps: u32, iterations: u32, dt: f32) -> (f32, f32, f32) {
+    // Damped so that it comes to rest: stiffness is a property of the
+    // resting state; swinging, a soft cloth's stretch at an instant depends
+    // on the phase of its swing (undamped, 10 and 40 substeps read 1.6 % and
+    // 0.6 % after 6 s).
+    let settings = WorldSettings { substeps, iterations, damping: 0.9, ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
     let options = ClothOptions {
         stretch_compliance: 1e-2,
         shear_compliance: 1e-2,
@@ -66,17 +115,43 @@ fn sag(substeps: u32) -> f32 {
         ..ClothOptions::default()
     };
     let cloth = world.create_cloth_grid(&GridDef { columns: 12, rows: 16, options, ..GridDef::default() }).unwrap();
-    run(&mut world, 6.0);
-    positions(&world, cloth).iter().map(|p| -p.y).fold(0.0, f32::max)
+    let edges = grid_edges(&world, cloth, 12, 16);
+    for _ in 0..(12.0 / dt).round() as usize {
+        world.step(dt).unwrap();
+    }
+    assert!(max_speed(&world, cloth) < 1e-3, "still moving at {} m/s", max_speed(&world, cloth));
+    assert_eq!(world.recovery_count(), 0);
+    let (mean, worst) = edge_stretch(&world, cloth, &edges);
+    (positions(&world, cloth).iter().map(|p| -p.y).fold(0.0, f32::max), mean, worst)
 }
 
+/// The README: stiffness "does not change with the time step or the
+/// iteration count". A soft cloth at rest stretches alike at 10 and 40
+/// substeps, 1 and 4 passes, frames of 1/120, 1/60 and 1/30 s (measured:
+/// mean stretch 1.35 % to 1.57 %, at most 10.4 % off 10 x 1 at 1/60 s; the
+/// largest edge's 4.97 % to 5.99 %, at most 13.7 % off; both at 1/30 s).
 #[test]
-fn sag_does_not_depend_on_the_substep_count() {
-    let (s10, s40) = (sag(10), sag(40));
+fn stretch_does_not_depend_on_substeps_iterations_or_dt() {
     let length = 1.5;
-    eprintln!("sag at 10 substeps {s10:.4} m, at 40 {s40:.4} m (rest length {length} m)");
-    assert!(s10 > length * 1.02, "the soft cloth should stretch visibly ({s10})");
-    assert!((s10 - s40).abs() < 0.03 * length, "sag differs: {s10} vs {s40}");
+    let (sag0, mean0, worst0) = sag(10, 1, DT);
+    eprintln!(
+        "10 x 1 at 1/60 s: sag {sag0:.4} m, stretch mean {:.3} %, largest {:.3} %",
+        mean0 * 100.0,
+        worst0 * 100.0
+    );
+    assert!(mean0 > 0.01, "the soft cloth should stretch visibly ({mean0})");
+    for (what, substeps, iterations, dt) in [
+        ("40 substeps", 40, 1, DT),
+        ("4 passes", 10, 4, DT),
+        ("dt 1/120", 10, 1, DT / 2.0),
+        ("dt 1/30", 10, 1, DT * 2.0),
+    ] {
+        let (sag, mean, worst) = sag(substeps, iterations, dt);
+        eprintln!("{what}: sag {sag:.4} m, stretch mean {:.3} %, largest {:.3} %", mean * 100.0, worst * 100.0);
+        assert!((mean - mean0).abs() < 0.15 * mean0, "{what}: mean stretch {mean} against {mean0}");
+        assert!((worst - worst0).abs() < 0.2 * worst0, "{what}: largest stretch {worst} against {worst0}");
+        assert!((sag - sag0).abs() < 0.005 * length, "{what}: sag {sag} against {sag0}");
+    }
 }
 
 #[test]
@@ -93,11 +168,20 @@ fn tethers_keep_every_vertex_within_its_tether_length() {
         let mut world = World::new(WorldSettings::default()).unwrap();
         let def = GridDef { options: ClothOptions { tethers: mode, ..options }, ..def };
         let cloth = world.create_cloth_grid(&def).unwrap();
+        let rest = positions(&world, cloth);
+        // Each vertex's tether runs to the pinned vertex of its column (the
+        // nearest pin, straight up the strip for either kind), as long as
+        // their rest distance: measured here from read-back positions.
+        let anchor = |i: usize| i % 6;
         let mut worst = 0.0f32;
         for _ in 0..300 {
             world.step(DT).unwrap();
-            worst = worst.max(world.max_tether_violation(cloth).unwrap());
+            let p = positions(&world, cloth);
+            for i in 6..p.len() {
+                worst = worst.max(p[i].distance(p[anchor(i)]) - rest[i].distance(rest[anchor(i)]));
+            }
         }
+        assert_eq!(world.recovery_count(), 0);
         (positions(&world, cloth).iter().map(|p| -p.y).fold(0.0, f32::max), worst, world.tether_count(cloth).unwrap())
     };
     let (free, _, none) = lowest(TetherMode::None);
@@ -109,8 +193,10 @@ fn tethers_keep_every_vertex_within_its_tether_length() {
     assert_eq!(n_e, 6 * 39);
     assert_eq!(n_g, 6 * 39);
     assert!(free > 3.9 * 1.03, "without tethers the strip should stretch by > 3 % ({free})");
+    // Measured 0 for either kind; 1e-5 leaves room for rounding at 3.9 m
+    // (ulp 2.4e-7), 0.01 % of the strip's stretch without tethers.
     assert!(worst_e <= 1e-5 && worst_g <= 1e-5, "a tether was violated: {worst_e} {worst_g}");
-    assert!(euclid <= 3.9 * 1.0001 + 0.01, "{euclid}");
+    assert!(euclid <= 3.9 + 1e-4 && geo <= 3.9 + 1e-4, "{euclid} {geo}");
 }
 
 #[test]
@@ -152,6 +238,7 @@ fn a_cloth_dropped_on_a_sphere_never_sinks_more_than_its_thickness() {
         }
     }
     assert!(touching > 50, "{touching}");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
@@ -182,6 +269,7 @@ fn wind_blows_a_cloth_downwind_and_drag_gives_the_terminal_velocity() {
     run(&mut world, 3.0);
     let mean_z = positions(&world, cloth).iter().map(|p| p.z).sum::<f32>() / 256.0;
     assert!(mean_z < -0.2, "{mean_z}");
+    assert_eq!(world.recovery_count(), 0);
 
     // A flat 1 m^2, 0.1 kg cloth falling with drag 1 in air of 1.2 kg/m^3:
     // terminal speed sqrt(2 m g / (rho C_d A)) = 1.2787 m/s.
@@ -193,7 +281,9 @@ fn wind_blows_a_cloth_downwind_and_drag_gives_the_terminal_velocity() {
     let v = world.velocities(cloth).unwrap().map(|v| v.y).sum::<f32>() / 121.0;
     let expected = (2.0f32 * 0.1 * 9.81 / 1.2).sqrt();
     eprintln!("terminal velocity {:.4} m/s, analytic {expected:.4}", -v);
-    assert!((-v - expected).abs() < 0.02 * expected, "{v}");
+    // Measured 1.2789 against 1.2787 (1.6e-4 of it; the bound was 2 %).
+    assert!((-v - expected).abs() < 1e-3 * expected, "{v}");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 /// A strip folded in a U: the bottom layer on the ground, the top layer
@@ -273,6 +363,7 @@ fn self_collision_keeps_the_layers_of_a_folded_cloth_apart() {
                 }
             }
         }
+        assert_eq!(world.recovery_count(), 0);
         min_gap
     };
     let (with, without) = (gap_after(true), gap_after(false));
@@ -295,6 +386,7 @@ fn cloths_that_collide_with_each_other_stack_instead_of_passing_through() {
         run(&mut world, 2.0);
         let (b, t) = (positions(&world, bottom), positions(&world, top));
         let floor = b.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(world.recovery_count(), 0);
         t.iter().map(|p| p.y).fold(f32::INFINITY, f32::min) - floor
     };
     let (with, without) = (gap(true), gap(false));
@@ -343,6 +435,7 @@ fn a_joint_couples_two_bodies_both_ways() {
     assert!(p0.x > 2.9 && (p1 - p0).length() < 1e-3 * p0.length(), "{p0} {p1}");
     assert!(far.x > 0.5 + 1.0, "the cape did not follow: {far}");
     assert!(world.positions(anchor).unwrap().next().unwrap().x < 3.0 * 2.0, "the anchor was not slowed by the cape");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
@@ -376,6 +469,16 @@ fn a_cloth_at_rest_falls_asleep_and_wakes_when_touched() {
     assert_eq!(max_speed(&world, cloth), 0.0);
     world.set_wind(Vec3::new(0.0, 0.0, 3.0)).unwrap();
     assert!(!world.is_sleeping(cloth).unwrap());
+    // A change of gravity wakes it too, and it swings towards the new down.
+    world.set_wind(Vec3::ZERO).unwrap();
+    world.set_sleeping(cloth, true).unwrap();
+    let before = positions(&world, cloth);
+    world.set_gravity(Vec3::new(9.81, 0.0, 0.0)).unwrap();
+    assert!(!world.is_sleeping(cloth).unwrap(), "a change of gravity must wake a sleeping body");
+    run(&mut world, 0.5);
+    let swung = positions(&world, cloth).iter().zip(&before).map(|(a, b)| a.x - b.x).fold(0.0, f32::max);
+    assert!(swung > 0.1, "the cloth swung {swung} m towards the new gravity in 0.5 s");
+    assert_eq!(world.recovery_count(), 0);
 }
 
 #[test]
@@ -428,6 +531,7 @@ fn a_frame_drags_its_attached_vertices_and_the_cloth_follows() {
     // A cape: no pins of its own; its top row is attached to a "shoulder" frame.
     let def = GridDef { columns: 8, rows: 10, pins: 0, ..GridDef::default() };
     let cape = world.create_cloth_grid(&def).unwrap();
+    let edges = grid_edges(&world, cape, 8, 10);
     let top: Vec<u32> = (0..8).collect();
     let start = positions(&world, cape);
     let frame = world.attach_to_frame(cape, &top, Vec3::new(0.35, 0.0, 0.0), Quat::IDENTITY).unwrap();
@@ -455,8 +559,11 @@ fn a_frame_drags_its_attached_vertices_and_the_cloth_follows() {
         last = now;
     }
     // The cloth below hangs from the moving frame and stays whole.
-    let stretch = world.mean_stretch(cape).unwrap();
-    assert!(stretch < 0.01, "{stretch}");
+    let (mean, worst) = edge_stretch(&world, cape, &edges);
+    eprintln!("cape on a moving frame: structural edges stretched {mean:e} on average, {worst:e} at most");
+    // Measured 1.8e-3 and 1.7e-2 (the top row's edges, dragged round).
+    assert!(mean < 5e-3 && worst < 0.05, "stretch: mean {mean}, worst {worst}");
+    assert_eq!(world.recovery_count(), 0);
     assert!(worst_speed_jump < 0.2, "pinned vertices jerk: {worst_speed_jump} m/s between steps");
     assert!(world.set_frame(cape, 1, Vec3::ZERO, Quat::IDENTITY).is_err());
     assert!(world.attach_to_frame(cape, &[80], Vec3::ZERO, Quat::IDENTITY).is_err());
@@ -491,8 +598,11 @@ fn max_distance_and_backstop_hold_a_cape_to_its_skinned_pose() {
         }
     }
     eprintln!("skin: deepest behind the backstop {worst_behind:e} m, farthest beyond max distance {worst_far:e} m");
-    assert!(worst_behind < 1e-4, "{worst_behind}");
-    assert!(worst_far < 1e-4, "{worst_far}");
+    // Measured 0 and 3.0e-8 (rounding: the cape's positions are about 1 m,
+    // an ulp of 1.2e-7); the bounds were 1e-4.
+    assert!(worst_behind < 1e-6, "{worst_behind}");
+    assert!(worst_far < 1e-6, "{worst_far}");
+    assert_eq!(world.recovery_count(), 0);
     assert!(farthest > 0.1, "the wind should push the cape out to its limit ({farthest})");
 }
 
@@ -508,6 +618,7 @@ fn dihedral_bending_holds_a_cantilever_and_compliance_lets_it_droop() {
         let strip = world.create_cloth_grid(&def).unwrap();
         world.set_inv_masses(strip, 4, &[0.0; 4]).unwrap();
         run(&mut world, 3.0);
+        assert_eq!(world.recovery_count(), 0);
         -positions(&world, strip).iter().map(|p| p.y).fold(f32::INFINITY, f32::min)
     };
     let stiff = tip_drop(sinew::BendMode::Dihedral, 0.0);
@@ -516,10 +627,14 @@ fn dihedral_bending_holds_a_cantilever_and_compliance_lets_it_droop() {
     eprintln!(
         "cantilever 0.9 m: tip drop {stiff:.3} m (rigid dihedral), {soft:.3} m (compliance 10), {sticks:.3} m (rigid bend sticks)"
     );
-    // A rigid cantilever is Gauss-Seidel's hardest case: at 8 x 1 it sags,
-    // but far less than a floppy one.
-    assert!(stiff < 0.45, "{stiff}");
-    assert!(soft > stiff + 0.2, "{soft} vs {stiff}");
+    // A rigid cantilever is Gauss-Seidel's hardest case: at 8 x 1 it sags
+    // (measured 0.095 m of 0.9 m), far less than a floppy one (0.62 m).
+    assert!(stiff < 0.15, "{stiff}");
+    assert!(soft > 0.5, "{soft} vs {stiff}");
+    // Bend sticks (i to i + 2) are straight when the strip is flat, so they
+    // resist its first bending not at all: the strip droops 0.575 m, 6 times
+    // the dihedral's drop. That is why dihedral bending exists.
+    assert!(sticks > 0.4 && sticks > 4.0 * stiff, "bend sticks held it to {sticks} (dihedral {stiff})");
 }
 
 #[test]

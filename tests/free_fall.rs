@@ -51,6 +51,7 @@ fn fall(at: Vec3, substeps: u32, dt: f32, steps: u32, by_force: bool) -> (f64, f
             worst_v = worst_v.max((f64::from(v[k]) - exact_v).abs() / exact_v.abs());
         }
     }
+    assert_eq!(w.recovery_count(), 0);
     (worst_x, worst_v)
 }
 

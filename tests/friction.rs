@@ -41,7 +41,8 @@ fn sliding_particle_stops_at_the_coulomb_distance() {
         v0 / (mu * g),
         error * 100.0
     );
-    assert!(error < 0.03, "stop distance error {:.2} %", error * 100.0);
+    // Measured 0.02 % (the bound was 3 %).
+    assert!(error < 2e-3, "stop distance error {:.2} %", error * 100.0);
     assert!(xs.windows(2).all(|w| w[1] >= w[0]), "friction reversed the motion");
     assert!(xs[stop_step..].iter().all(|&x| x == xs[stop_step]), "it did not stay stopped");
 }
@@ -78,5 +79,6 @@ fn a_push_out_of_an_initial_penetration_takes_no_friction() {
         "slide after {t} s: {inside:.4} m/s from 1 mm inside, {touching:.4} from the surface, Coulomb {coulomb:.4}"
     );
     assert!((touching - coulomb).abs() < 0.02, "from the surface: {touching} against {coulomb}");
+    // Measured 0 to 4 digits: 5 mm/s is 1 % of the 0.44 m/s it took before.
     assert!((inside - touching).abs() < 0.005, "the push-out took {} m/s", touching - inside);
 }

@@ -34,6 +34,7 @@ fn on_slope(mu_static: f32, mu_dynamic: f32, seconds: f32) -> (f32, f32) {
         w.step(DT).unwrap();
         sink = sink.max(r - position(&w, b, 0).dot(normal));
     }
+    assert_eq!(w.recovery_count(), 0);
     ((position(&w, b, 0) - start).length(), sink)
 }
 
@@ -52,7 +53,8 @@ fn low_friction_lets_it_slide_at_the_coulomb_acceleration() {
     let a = g * (30f32.to_radians().sin() - 0.2 * 30f32.to_radians().cos());
     let expected = 0.5 * a * 1.0;
     println!("mu 0.2 on 30 deg: slid {moved:.4} m in 1 s, Coulomb {expected:.4} m, sank {sink:.2e} m");
-    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+    // Measured 1.6e-5 of it (the bound was 3 %).
+    assert!((moved - expected).abs() / expected < 1e-4, "slid {moved} m, expected {expected}");
     assert!(sink < 1e-3);
 }
 
@@ -62,7 +64,9 @@ fn dynamic_friction_decides_the_slide_once_static_friction_lets_go() {
     let (moved, _) = on_slope(0.5, 0.1, 1.0);
     let g = 9.81f32;
     let expected = 0.5 * g * (30f32.to_radians().sin() - 0.1 * 30f32.to_radians().cos());
-    assert!((moved - expected).abs() / expected < 0.03, "slid {moved} m, expected {expected}");
+    // Measured 2.4e-4 of it, the slide starting when static friction lets
+    // go within the first substeps (the bound was 3 %).
+    assert!((moved - expected).abs() / expected < 2e-3, "slid {moved} m, expected {expected}");
 }
 
 /// A floor of `material` and a particle 1 m above it.
@@ -91,9 +95,11 @@ fn restitution_gives_back_the_approach_speed() {
             top = top.max(y);
         }
     }
-    println!("restitution 0.5 from 1 m: rebound to {top:.4} m (e^2 h = 0.25 m)");
+    println!("restitution 0.5 from 1 m: rebound to {top:.5} m (e^2 h = 0.25 m)");
     assert!(landed);
-    assert!((top - 0.25).abs() < 0.03, "rebound {top}");
+    // Measured 0.24982 (0.2469 before the bounce was taken at the moment of
+    // contact); the apex read at frame ends is up to g (dt/2)^2 / 2 = 3.4e-4 low.
+    assert!((top - 0.25).abs() < 1e-3, "rebound {top}");
 
     // The same drop with the body's material met by the collider's Min rule
     // does not bounce.
@@ -163,6 +169,7 @@ fn a_moving_platform_carries_a_resting_body() {
     }
     let left = position(&w, b, 0) - Vec3::new(-0.1, 0.02, -0.1);
     assert!(left.length() < 1e-3, "a frictionless platform dragged the body by {left}");
+    assert_eq!(w.recovery_count(), 0);
 }
 
 #[test]
@@ -209,7 +216,9 @@ fn the_contact_readback_reports_what_touched_what() {
     let hit = impact.expect("the particle hit the floor");
     println!("impact: {hit:?}");
     assert_eq!((hit.particle, hit.collider), (0, floor));
-    assert!((hit.speed - (2.0f32 * 9.81).sqrt()).abs() < 0.3, "impact speed {}", hit.speed);
+    // Measured 4.4247 against 4.4294 (the substep's mean approach: g h / 2
+    // = 0.01 m/s less at most); the bound was 0.3.
+    assert!((hit.speed - (2.0f32 * 9.81).sqrt()).abs() < 0.02, "impact speed {}", hit.speed);
     assert!((hit.normal - Vec3::Y).length() < 1e-6);
     let now: Vec<_> = w.contacts().collect();
     assert_eq!(now.len(), 2, "{now:?}");
@@ -275,7 +284,8 @@ fn a_rigid_body_reports_its_collision_points_in_the_contact_readback() {
         assert!(c.point.y.abs() < 1e-3 && (c.normal - Vec3::Y).length() < 1e-5, "{c:?}");
         assert!(c.particle < w.particle_count(b).unwrap());
     }
-    assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.4, "impact {fastest}");
+    // Measured 4.424 against 4.429; the bound was 0.4.
+    assert!((fastest - (2.0f32 * 9.81).sqrt()).abs() < 0.02, "impact {fastest}");
 }
 
 #[test]
@@ -304,4 +314,76 @@ fn a_moving_platform_carries_a_ragdoll() {
     let carried = ramp(steps as f32 * DT);
     println!("ragdoll on a platform: pelvis moved {:.4} m along x, the platform {carried:.4} m", moved.x);
     assert!((moved.x - carried).abs() < 0.03, "pelvis moved {moved}, the platform {carried}");
+    assert_eq!(w.recovery_count(), 0);
+}
+
+/// The heights of the first `bounces` rebounds of a particle dropped from
+/// `h0` onto a floor of restitution `e`, at `substeps`; each apex read at a
+/// frame's end (up to g (dt/2)^2 / 2 = 3.4e-4 m below the true one).
+fn rebounds(e: f32, h0: f32, substeps: u32, bounces: usize) -> Vec<f32> {
+    let settings = WorldSettings { damping: 0.0, sleep_speed: 0.0, substeps, ..Default::default() };
+    let mut w = World::new(settings).unwrap();
+    let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+    let material = Material { restitution: e, ..Material::coulomb(0.0) };
+    w.create_collider_with(floor, Vec3::ZERO, Quat::IDENTITY, material, Filter::default()).unwrap();
+    let b = w.create_particles(&[Vec3::new(0.0, h0, 0.0)], None).unwrap();
+    let (mut tops, mut top, mut rising) = (Vec::new(), 0f32, false);
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+        let y = position(&w, b, 0).y;
+        let v = w.velocities(b).unwrap().next().unwrap().y;
+        if v > 0.0 {
+            rising = true;
+            top = top.max(y);
+        } else if rising {
+            tops.push(top.max(y));
+            (top, rising) = (0.0, false);
+        }
+        if tops.len() == bounces {
+            break;
+        }
+    }
+    assert_eq!(w.recovery_count(), 0);
+    tops
+}
+
+/// Issue 27: an elastic ball lost 3.3 % of its height a bounce at one
+/// substep and 0.25 % at eight (left on the surface at the end of the
+/// substep it had gone through, at the substep's mean speed). Measured
+/// after the fix, over four bounces from 1 m: at most 0.23 % lost in all
+/// (one substep), 0.03 % at 8 and 32; none gained.
+#[test]
+fn an_elastic_ball_keeps_its_height_at_any_substep_count() {
+    for substeps in [1, 2, 8, 32] {
+        for h0 in [0.37, 1.0, 2.3] {
+            let tops = rebounds(1.0, h0, substeps, 4);
+            println!("e = 1 from {h0} m at {substeps} substeps: rebounds {tops:?}");
+            assert_eq!(tops.len(), 4, "{substeps} substeps from {h0} m: {tops:?}");
+            for (k, &t) in tops.iter().enumerate() {
+                assert!(t <= h0 * (1.0 + 2e-4), "{substeps} substeps from {h0} m: bounce {k} rose to {t}");
+                assert!(t >= h0 * (1.0 - 1e-2), "{substeps} substeps from {h0} m: bounce {k} rose to {t} only");
+            }
+        }
+    }
+    // Restitution 0.5 at one substep: each rebound e^2 of the one before
+    // (0.27, 0.07 before the fix's gravity terms; 0.23912 before the fix).
+    let tops = rebounds(0.5, 1.0, 1, 3);
+    println!("e = 0.5 from 1 m at 1 substep: rebounds {tops:?}");
+    for (k, &t) in tops.iter().enumerate() {
+        let expected = 0.25f32.powi(k as i32 + 1);
+        assert!((t - expected).abs() < 1e-3 + 0.01 * expected, "bounce {k}: {t}, expected {expected}");
+    }
+}
+
+/// Restitution gives nothing back below 0.5 m/s of approach (the
+/// threshold, `RESTITUTION_THRESHOLD`): a drop of 11 mm meets the floor at
+/// 0.46 m/s and stays, one of 14.5 mm at 0.53 m/s bounces back nearly as
+/// high.
+#[test]
+fn restitution_starts_at_half_a_metre_per_second() {
+    let below = rebounds(1.0, 0.011, 8, 1);
+    let above = rebounds(1.0, 0.0145, 8, 1);
+    println!("e = 1: from 11 mm (0.46 m/s) rebounds {below:?}; from 14.5 mm (0.53 m/s) {above:?}");
+    assert!(below.is_empty(), "a 0.46 m/s contact bounced: {below:?}");
+    assert!(above.len() == 1 && (above[0] - 0.0145).abs() < 5e-4, "a 0.53 m/s contact bounced to {above:?}");
 }

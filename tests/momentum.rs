@@ -54,6 +54,7 @@ fn spin(substeps: u32, seconds: f32, drift: Vec3) -> Spin {
         length_error = length_error.max((len - 1.0).abs());
         l_end = l;
     }
+    assert_eq!(world.recovery_count(), 0);
     Spin { com_error, angular_loss: 1.0 - l_end.z / l0.z, length_error }
 }
 

@@ -1,5 +1,6 @@
 //! After the first steps with a given topology, `World::step` allocates
-//! nothing: a counting allocator watches the stepping thread. (Contact
+//! nothing: a global counting allocator counts every thread's allocations
+//! while the steps run, the built-in pool's workers too. (Contact
 //! buffers, such as a cloth's vertex-triangle candidates, keep their high
 //! water mark: they grow only while contacts grow, hence the warm-up.)
 
@@ -9,20 +10,20 @@ use sinew::{
     WorldSettings,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 struct Counting;
 
-thread_local! {
-    static WATCHING: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
+/// Whether allocations are counted, on any thread: this file holds one test,
+/// so nothing else runs while it watches.
+static WATCHING: AtomicBool = AtomicBool::new(false);
+static COUNT: AtomicU64 = AtomicU64::new(0);
 
 // SAFETY: forwards to the system allocator; the bookkeeping allocates nothing.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if WATCHING.with(|w| w.get()) {
-            COUNT.with(|c| c.set(c.get() + 1));
+        if WATCHING.load(Ordering::SeqCst) {
+            COUNT.fetch_add(1, Ordering::SeqCst);
         }
         // SAFETY: the caller's contract, passed on unchanged.
         unsafe { System.alloc(layout) }
@@ -32,8 +33,8 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if WATCHING.with(|w| w.get()) {
-            COUNT.with(|c| c.set(c.get() + 1));
+        if WATCHING.load(Ordering::SeqCst) {
+            COUNT.fetch_add(1, Ordering::SeqCst);
         }
         // SAFETY: the caller's contract, passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -43,13 +44,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Allocations made by `f` on this thread.
+/// Allocations made on any thread while `f` runs.
 fn allocations(f: impl FnOnce()) -> u64 {
-    COUNT.with(|c| c.set(0));
-    WATCHING.with(|w| w.set(true));
+    COUNT.store(0, Ordering::SeqCst);
+    WATCHING.store(true, Ordering::SeqCst);
     f();
-    WATCHING.with(|w| w.set(false));
-    COUNT.with(|c| c.get())
+    WATCHING.store(false, Ordering::SeqCst);
+    COUNT.load(Ordering::SeqCst)
 }
 
 /// Cloth in the wind over a sphere, a dragged cloth corner, a cloth with
@@ -90,6 +91,14 @@ fn scene() -> (World, sinew::BodyId) {
 
 #[test]
 fn a_warm_step_allocates_nothing() {
+    // The counter sees another thread's allocations (spawning it takes a
+    // few on this thread, far from 1000).
+    let n = allocations(|| {
+        std::thread::scope(|s| {
+            s.spawn(|| (0..1000).map(|k| std::hint::black_box(vec![k as u8; 64]).len()).sum::<usize>());
+        });
+    });
+    assert!(n >= 1000, "{n} allocations counted of another thread's 1000");
     for (simd, workers) in [(SimdLevel::Scalar, 1), (sinew::simd::best(), 1), (sinew::simd::best(), 2)] {
         let (mut w, cloth) = scene();
         w.set_execution(Exec { simd, workers: built_in(workers) });
@@ -116,5 +125,6 @@ fn a_warm_step_allocates_nothing() {
             }
         });
         assert_eq!(n, 0, "{n} allocations in 30 warm steps ({simd:?}, {workers} workers)");
+        assert_eq!(w.recovery_count(), 0);
     }
 }

@@ -39,6 +39,7 @@ fn swing(theta0: f32, seconds: f32, settings: WorldSettings) -> Swing {
         prev_x = x;
         prev_dx = dx;
     }
+    assert_eq!(world.recovery_count(), 0);
     let n = crossings.len() - 1;
     Swing {
         period: (crossings[n] - crossings[0]) / n as f64,

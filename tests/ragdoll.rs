@@ -107,7 +107,7 @@ fn drop_humanoid(position: Vec3, rotation: Quat) -> Fall {
                 let p = p as usize;
                 let rest_relative = def.bones[p].rotation.conjugate() * bone.rotation;
                 let d = (rest_relative.conjugate() * now[p].1.conjugate() * q).normalize();
-                fall.limit = fall.limit.max(bone.limit.violation(d));
+                fall.limit = fall.limit.max(outside(&bone.limit, d));
             }
         }
         last = now;
@@ -429,4 +429,32 @@ fn profiling_times_the_stages_and_changes_nothing() {
     );
     assert_eq!(plain.profile().step, 0.0);
     assert_eq!(timed.recovery_count() + plain.recovery_count(), 0);
+}
+
+/// How far (radians) a joint's deviation from rest `d` (the child's turn in
+/// its rest frame under the parent) is outside `limit`, worked out here
+/// rather than by the library's `Limit::violation`: a ball joint's swing is
+/// the angle its bone axis (+Y) turned from rest, its twist what is left of
+/// `d` after the shortest-arc turn to that axis; a hinge's angle is about
+/// its axis, and any turn of the axis itself is outside it. The larger
+/// excess counts.
+fn outside(limit: &Limit, d: Quat) -> f32 {
+    let d = d.normalize();
+    let d = if d.w < 0.0 { -d } else { d };
+    let beyond = |angle: f32, lo: f32, hi: f32| (lo - angle).max(angle - hi).max(0.0);
+    match *limit {
+        Limit::Ball { swing, twist_min, twist_max } => {
+            let axis = d * Vec3::Y;
+            let swung = axis.dot(Vec3::Y).clamp(-1.0, 1.0).acos();
+            let twist = Quat::from_rotation_arc(Vec3::Y, axis).conjugate() * d;
+            let twist = 2.0 * twist.y.atan2(twist.w);
+            let twist = (twist + std::f32::consts::PI).rem_euclid(TAU) - std::f32::consts::PI;
+            (swung - swing).max(0.0).max(beyond(twist, twist_min, twist_max))
+        }
+        Limit::Hinge { axis, min, max } => {
+            let off_axis = (d * axis).dot(axis).clamp(-1.0, 1.0).acos();
+            let angle = 2.0 * Vec3::new(d.x, d.y, d.z).dot(axis).atan2(d.w);
+            off_axis.max(beyond(angle, min, max))
+        }
+    }
 }

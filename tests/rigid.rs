@@ -107,6 +107,7 @@ fn slide(model: RigidModel, angle: f32, seconds: f32) -> (f32, f32, f32, f32) {
         total += q.angle_between(last);
         last = q;
     }
+    assert_eq!(w.recovery_count(), 0);
     let end = w.rigid_transform(body).unwrap().0;
     let down_slope = Vec3::new(normal.y, -normal.x, 0.0);
     (sink, (end - start).dot(down_slope), turn, total)
@@ -158,6 +159,7 @@ fn a_stack_of_five_shape_matched_boxes_stands() {
         assert!(q.angle_between(q0) < 0.02, "box {k} turned {} rad", q.angle_between(q0));
     }
     println!("stack: drift {drift:.4} m, asleep after {asleep:?} s");
+    assert_eq!(w.recovery_count(), 0);
     assert!(drift < 0.01, "a box drifted {drift} m sideways");
     assert!(asleep.is_some_and(|t| t < 3.0), "the stack is not asleep after 10 s ({asleep:?})");
 }

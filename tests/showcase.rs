@@ -2,6 +2,8 @@
 //! quick variant: every scene runs on the library's defaults and writes its
 //! GIF; the GIFs, the contact sheet and the stills decode, have the sizes the
 //! showcase promises, are not blank, and the scenes move from frame to frame.
+//! Run to their full length, the scenes end as their titles say (the stack
+//! fell, the bridge held both crates, the flag streams downwind...).
 //!
 //! The example's modules are compiled into this test as they are, so what
 //! runs here is the example's code, not a copy.
@@ -125,4 +127,148 @@ fn the_quick_showcase_writes_every_picture_and_the_scenes_move() {
     let (sheet_size, rgba) = png_pixels(&report.sheet);
     assert_eq!(sheet_size, app::sheet_size(true, expected as u32));
     assert_not_blank("contact sheet", &rgba);
+}
+
+/// A body's particles: (mean, lowest corner, highest corner, fastest speed).
+fn spread(w: &sinew::World, id: sinew::BodyId) -> (sinew::Vec3, sinew::Vec3, sinew::Vec3, f32) {
+    use sinew::Vec3;
+    let x: Vec<Vec3> = w.positions(id).unwrap().collect();
+    let mean = x.iter().copied().sum::<Vec3>() / x.len() as f32;
+    let lo = x.iter().copied().fold(Vec3::splat(f32::INFINITY), Vec3::min);
+    let hi = x.iter().copied().fold(Vec3::splat(f32::NEG_INFINITY), Vec3::max);
+    (mean, lo, hi, w.velocities(id).unwrap().map(Vec3::length).fold(0.0, f32::max))
+}
+
+/// Each scene run to its end (the full showcase's length, not the quick
+/// one's 2 s) does what its title says, read back from its world: the
+/// figures in the comments are the ones measured.
+#[test]
+fn every_scene_ends_as_its_title_says() {
+    use sinew::BodyKind;
+    for make in scenes::all() {
+        let mut scene = make().unwrap();
+        for step in 0..(scene.shot.seconds / scenes::DT).round() as u32 {
+            scene.before_step(step).unwrap();
+            scene.world.step(scenes::DT).unwrap();
+        }
+        let w = &scene.world;
+        let name = scene.name;
+        assert_eq!(w.recovery_count(), 0, "{name}");
+        let ids: Vec<sinew::BodyId> = w.bodies().collect();
+        let of = |kind: BodyKind| -> Vec<sinew::BodyId> {
+            ids.iter().copied().filter(|&id| w.body_kind(id).unwrap() == kind).collect()
+        };
+        let (cloths, ragdolls, rigids, loose) =
+            (of(BodyKind::Cloth), of(BodyKind::Ragdoll), of(BodyKind::Rigid), of(BodyKind::Particles));
+        let pelvis = |id| w.ragdoll_bones(id).unwrap().next().unwrap().0;
+        let head = |id| w.ragdoll_bones(id).unwrap().nth(4).unwrap().0;
+        let centre = |id| w.rigid_transform(id).unwrap().0;
+        match name {
+            "flag" => {
+                // Pinned along the pole at x = 0, 1.37 m long: it streams
+                // out along the wind (+X): mean x 0.65 m, its end 1.34 m.
+                let (mean, _, hi, _) = spread(w, cloths[0]);
+                println!("flag: mean x {:.3} m, farthest {:.3} m", mean.x, hi.x);
+                assert!(mean.x > 0.5 && hi.x > 1.2, "flag: mean x {}, farthest {}", mean.x, hi.x);
+            }
+            "curtain" => {
+                // Draped over the sphere (top 0.9 m) down to the ground, none
+                // of it inside the sphere, nearly still (0.18 m/s).
+                let (_, lo, hi, speed) = spread(w, cloths[0]);
+                let inside = w
+                    .positions(cloths[0])
+                    .unwrap()
+                    .map(|p| 0.45 - p.distance(sinew::Vec3::new(-0.5, 0.45, -0.15)))
+                    .fold(f32::NEG_INFINITY, f32::max);
+                println!(
+                    "curtain: y {:.3} to {:.3} m, {speed:.3} m/s, deepest in the sphere {inside:.4} m",
+                    lo.y, hi.y
+                );
+                assert!(hi.y > 0.85 && hi.y < 0.95 && lo.y > 0.0 && lo.y < 0.05, "curtain: y {} to {}", lo.y, hi.y);
+                assert!(inside < 0.0 && speed < 0.5, "curtain: {inside} m in the sphere, {speed} m/s");
+            }
+            "stairs" => {
+                // Shoved off the top (1.6 m), it tumbles down and comes to
+                // rest on the sixth step of eight (pelvis at x 1.63, y 0.63;
+                // the bottom step ends at x 2.1): it does not reach the ground.
+                let p = pelvis(ragdolls[0]);
+                let (_, _, _, speed) = spread(w, ragdolls[0]);
+                println!("stairs: pelvis at {p:.3}, {speed:.3} m/s");
+                assert!(p.x > 1.2 && p.y < 0.8 && speed < 0.1, "stairs: pelvis at {p}, {speed} m/s");
+            }
+            "powered" => {
+                // Shoved three times, the motors stand it up again: head
+                // 1.55 m up, pelvis 0.95 m (standing: 1.56 and 0.96).
+                let (p, h) = (pelvis(ragdolls[0]), head(ragdolls[0]));
+                println!("powered: pelvis at {p:.3}, head at {h:.3}");
+                assert!(h.y > 1.45 && p.y > 0.9, "powered: pelvis {p}, head {h}");
+            }
+            "cape" => {
+                // The cape streams behind the figure and downwind (+X): mean
+                // x 0.50 m, z -0.19 m.
+                let (mean, _, _, _) = spread(w, cloths[0]);
+                println!("cape: cloth's mean {mean:.3}");
+                assert!(mean.x > 0.3 && mean.z < -0.1, "cape: cloth's mean {mean}");
+            }
+            "stack" => {
+                // Knocked over: no box stands on another; every one lies on
+                // the ground (centre 0.17 m up, one at 0.183; the top one
+                // started 1.57 m up), and so does the ball (0.25 m).
+                let highest = rigids.iter().map(|&id| centre(id).y).fold(0.0, f32::max);
+                println!("stack: highest piece at {highest:.3} m");
+                assert!(highest < 0.3, "stack: a piece is {highest} m up, still stacked");
+            }
+            "bridge" => {
+                // The two crates (the last rigid bodies) are still on the
+                // deck (1.1 m up where they landed): centres 1.34 and 1.28 m
+                // up, within the deck's width.
+                for &id in &rigids[rigids.len() - 2..] {
+                    let c = centre(id);
+                    println!("bridge: crate at {c:.3}");
+                    assert!(c.y > 1.0 && c.z.abs() < 0.35 && c.x.abs() < 2.0, "bridge: a crate at {c}");
+                }
+                let lowest = rigids.iter().map(|&id| centre(id).y).fold(f32::INFINITY, f32::min);
+                assert!(lowest > 1.0, "bridge: a plank fell to {lowest} m");
+            }
+            "chain" => {
+                // Three chains at rest on the terrain (0.003 to 0.026 m/s),
+                // their links' centres a radius (3 cm) above its hills (the
+                // scene's `hills`; its 0.2 m facets stray from them by 2 mm).
+                let hills = |x: f32, z: f32| {
+                    0.35 * (1.1 * x).sin() * (0.9 * z).cos() + 0.18 * (1.9 * z + 0.7 * x).sin() - 0.04 * x * x
+                };
+                for &id in &loose {
+                    let (_, _, _, speed) = spread(w, id);
+                    let gap = w.positions(id).unwrap().map(|p| p.y - hills(p.x, p.z)).fold(f32::INFINITY, f32::min);
+                    println!("chain: lowest link {gap:.4} m above the hills, {speed:.3} m/s");
+                    assert!(gap > 0.02 && gap < 0.04 && speed < 0.1, "chain: {gap} m above the hills, {speed} m/s");
+                }
+                assert_eq!(loose.len(), 3);
+            }
+            "pile" => {
+                // Four humanoids, piled: the highest pelvis 0.51 m up (one
+                // lying on the ground: 0.12). The crate tumbled off the pile
+                // and rests on the ground beside it (1.5 m from the middle,
+                // centre 0.12 m up); before the contacts between bodies capped
+                // their push-out speed it was thrown 8 m up.
+                assert_eq!(ragdolls.len(), 4);
+                let top = ragdolls.iter().map(|&id| pelvis(id).y).fold(0.0, f32::max);
+                let c = centre(rigids[0]);
+                let (_, _, _, speed) = spread(w, rigids[0]);
+                println!("pile: highest pelvis {top:.3} m; crate at {c:.3}, {speed:.3} m/s");
+                assert!(top > 0.35, "pile: the highest pelvis is {top} m up");
+                assert!(c.y < 0.2 && c.x.hypot(c.z) > 0.8 && speed < 0.1, "pile: the crate at {c}, {speed} m/s");
+            }
+            "blanket" => {
+                // Over the lying figure (its top 0.18 m up) the cloth reaches
+                // 0.27 m; its edges reach the ground (0.010 m).
+                let (_, lo, hi, _) = spread(w, cloths[0]);
+                let (_, _, body_hi, _) = spread(w, ragdolls[0]);
+                println!("blanket: cloth y {:.3} to {:.3} m, figure's top {:.3}", lo.y, hi.y, body_hi.y);
+                assert!(hi.y > body_hi.y + 0.05 && lo.y < 0.03 && lo.y >= 0.0, "blanket: y {} to {}", lo.y, hi.y);
+                assert!(pelvis(ragdolls[0]).y < 0.2, "blanket: the figure got up");
+            }
+            other => panic!("{other}: a scene without a stated outcome; add one here"),
+        }
+    }
 }

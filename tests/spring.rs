@@ -53,6 +53,7 @@ fn a_spring_follows_its_scheme_anywhere_at_any_substep_count() {
                 worst = worst.max(((x[1] - x[0]).length() - e).abs() / f64::from(stretch));
             }
             println!("spring {d:>6} m, {substeps:>2} substeps: worst {worst:.1e} of the stretch");
+            assert_eq!(w.recovery_count(), 0);
             // At 32 substeps a pass moves the particle by 1e-5 m, a hundred
             // of its position's ulps: the correction, and so the velocity,
             // rounds to 1 % each substep (measured 1.5e-4 of the stretch

@@ -72,14 +72,35 @@ fn settle(n: usize, compliance: f32, settings: WorldSettings, seconds: f32) -> (
         e_max = e_max.max(e);
         vmax = v;
     }
-    (e_max - e0, vmax, world.mean_stretch(body).unwrap())
+    assert_eq!(world.recovery_count(), 0);
+    (e_max - e0, vmax, structural_stretch(&world, body, n))
+}
+
+/// The largest relative stretch of the sheet's structural edges (rest 0.1
+/// m), from read-back positions.
+fn structural_stretch(world: &World, body: BodyId, n: usize) -> f32 {
+    let p: Vec<Vec3> = world.positions(body).unwrap().collect();
+    let mut worst = 0f32;
+    for r in 0..n {
+        for c in 0..n {
+            let i = r * n + c;
+            for j in [(c + 1 < n).then_some(i + 1), (r + 1 < n).then_some(i + n)].into_iter().flatten() {
+                worst = worst.max((p[i].distance(p[j]) - 0.1).abs() / 0.1);
+            }
+        }
+    }
+    worst
 }
 
 #[test]
 fn rigid_sheet_comes_to_rest_at_every_split() {
     let benchmark = WorldSettings { substeps: 1, iterations: 10, damping: 0.0, ..Default::default() };
     let one_pass = WorldSettings { substeps: 10, iterations: 1, damping: 0.0, ..Default::default() };
-    for (name, settings) in [("benchmark 1x10", benchmark), ("10x1", one_pass), ("defaults", WorldSettings::default())]
+    // Largest structural stretch at rest, measured: 4.6 % at 1 x 10 (one
+    // substep's Gauss-Seidel on 1024 particles), 0.50 % at 10 x 1, 0.78 % at
+    // the defaults.
+    for (name, settings, most) in
+        [("benchmark 1x10", benchmark, 0.08), ("10x1", one_pass, 0.01), ("defaults", WorldSettings::default(), 0.015)]
     {
         let (gain, vmax, stretch) = settle(32, 0.0, settings, 15.0);
         println!(
@@ -87,17 +108,20 @@ fn rigid_sheet_comes_to_rest_at_every_split() {
         );
         assert!(gain <= 1e-3, "{name}: the sheet gained {gain} J");
         assert!(vmax < 0.01, "{name}: still moving at {vmax} m/s");
+        assert!(stretch < most, "{name}: an edge stretched {stretch}");
     }
 }
 
 #[test]
 fn soft_sheets_come_to_rest_too() {
-    for compliance in [1e-8f32, 1e-6, 1e-4] {
+    // Largest structural stretch at rest, measured: 0.54 %, 0.53 %, 8.2 %.
+    for (compliance, most) in [(1e-8f32, 0.01), (1e-6, 0.01), (1e-4, 0.15)] {
         let (gain, vmax, stretch) = settle(24, compliance, WorldSettings::default(), 20.0);
         println!(
             "24x24 sheet, compliance {compliance:e}: energy gain {gain:.3} J, speed after 20 s {vmax:.4}, stretch {stretch:.4}"
         );
         assert!(gain <= 1e-3, "compliance {compliance}: gained {gain} J");
         assert!(vmax < 0.05, "compliance {compliance}: still moving at {vmax} m/s");
+        assert!(stretch < most, "compliance {compliance}: an edge stretched {stretch}");
     }
 }

@@ -624,7 +624,8 @@ fn mean_velocity(r: &Rigid, p: &ParticlesMut) -> Vec3 {
     if m > 0.0 { mv / m } else { Vec3::ZERO }
 }
 
-/// The friction stage of the contacts (after the velocities are updated).
+/// The friction stage of the contacts (after the velocities are updated),
+/// and the cap on the speed their push-outs give.
 pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], contacts: &mut [Contact]) {
     for c in contacts.iter_mut() {
         if c.depth <= 0.0 {
@@ -633,47 +634,58 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], contacts: &mut
         c.step_depth = c.step_depth.max(c.depth);
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = pairs::two(views, a, b);
+        let h = pa.h;
         let wa_ids = weights(c.piece_a, c.s_a);
         let wa = inv_mass(pa, wa_ids);
-        let rigid_b = (c.piece_b == Piece::Solid).then(|| {
-            let r = solid(island[b]);
-            (r, crate::ragdoll::motion::motion(&r.clusters, 0, pb), pairs::frame(r, pb))
-        });
-        let moved_b = match &rigid_b {
-            Some((_, m, _)) => m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(c.at - m.center)),
-            None => moved(pb, weights(c.piece_b, c.s_b)),
+        let relative = |pa: &ParticlesMut, pb: &ParticlesMut| {
+            let moved_b = if c.piece_b == Piece::Solid {
+                let m = crate::ragdoll::motion::motion(&solid(island[b]).clusters, 0, pb);
+                m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(c.at - m.center))
+            } else {
+                moved(pb, weights(c.piece_b, c.s_b))
+            };
+            moved(pa, wa_ids) - moved_b
         };
-        let cut = crate::collision::friction::tangential_cut(
-            moved(pa, wa_ids) - moved_b,
-            c.normal,
-            c.friction,
-            c.friction,
-            c.depth,
-        );
-        let len = cut.length();
-        if len <= 1.0e-12 {
-            continue;
+        let cut =
+            crate::collision::friction::tangential_cut(relative(pa, pb), c.normal, c.friction, c.friction, c.depth);
+        take_back(island, pa, pb, c, wa, cut);
+        // The speed apart the push-outs gave beyond `MAX_PUSH_SPEED` is taken
+        // back through the same response, as between rigid bodies
+        // (`rigid::pairs::friction`): a ragdoll's limb lodged under a crate
+        // sliding off a pile was pushed out in one substep and threw the
+        // crate up at 12 m/s (the showcase's pile).
+        let excess = crate::collision::friction::push_excess(c.normal.dot(relative(pa, pb)), 0.0, h);
+        take_back(island, pa, pb, c, wa, c.normal * excess);
+    }
+}
+
+/// Takes the relative displacement `cut` of contact `c`'s piece `a` against
+/// its piece `b` away, shared through their responses (`wa`: a's inverse
+/// mass at the contact).
+fn take_back(island: &[&mut Body], pa: &mut ParticlesMut, pb: &mut ParticlesMut, c: &Contact, wa: f32, cut: Vec3) {
+    let len = cut.length();
+    if len <= 1.0e-12 {
+        return;
+    }
+    let t = cut / len;
+    let wa_ids = weights(c.piece_a, c.s_a);
+    if c.piece_b == Piece::Solid {
+        let r = solid(island[c.b as usize]);
+        let mut f = pairs::frame(r, pb);
+        let w = wa + pairs::inv_mass_at(&f, c.at, t);
+        if w <= 0.0 {
+            return;
         }
-        let t = cut / len;
-        match rigid_b {
-            Some((r, _, mut f)) => {
-                let w = wa + pairs::inv_mass_at(&f, c.at, t);
-                if w <= 0.0 {
-                    continue;
-                }
-                pairs::shove(r, &mut f, pb, c.at, cut / w, true);
-                move_piece(pa, wa_ids, -cut / w, true);
-            }
-            None => {
-                let wb_ids = weights(c.piece_b, c.s_b);
-                let w = wa + inv_mass(pb, wb_ids);
-                if w <= 0.0 {
-                    continue;
-                }
-                move_piece(pb, wb_ids, cut / w, true);
-                move_piece(pa, wa_ids, -cut / w, true);
-            }
+        pairs::shove(r, &mut f, pb, c.at, cut / w, true);
+        move_piece(pa, wa_ids, -cut / w, true);
+    } else {
+        let wb_ids = weights(c.piece_b, c.s_b);
+        let w = wa + inv_mass(pb, wb_ids);
+        if w <= 0.0 {
+            return;
         }
+        move_piece(pb, wb_ids, cut / w, true);
+        move_piece(pa, wa_ids, -cut / w, true);
     }
 }
 

@@ -645,7 +645,7 @@ fn solve_island(
             integrate::update_velocities(p);
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
             if !body.candidates.is_empty() {
-                friction::finish(p, c, prepared, body.material.as_ref(), ctx.h, body.ragdoll.is_some());
+                friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
             if let Some(r) = &mut body.rigid {
                 r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
