@@ -1189,6 +1189,33 @@ fn cape(self_collision: bool) -> Wear {
     )
 }
 
+/// The tablecloth: 32 x 32, 2 m, laid flat 0.4 m above a 1 x 0.8 x 1 m box
+/// table standing on the ground, dropped; 15 s in all.
+fn tablecloth(self_collision: bool) -> Wear {
+    let mut g = sinew_default_cloth_grid_def();
+    (g.columns, g.rows, g.spacing) = (32, 32, 2.0 / 31.0);
+    g.transform.position = v3(-1.0, 1.2, -1.0);
+    g.plane = SINEW_GRID_PLANE_XZ;
+    g.pin_flags = 0;
+    g.self_collision = self_collision as u32;
+    let table = |w: *mut SinewWorld, _| {
+        let mut c = SinewColliderId::default();
+        let at = SinewTransform { position: v3(0.0, 0.4, 0.0), rotation: quat(sinew::Quat::IDENTITY) };
+        ok(unsafe { sinew_collider_create_box(w, at, v3(0.5, 0.4, 0.5), 0.5, &mut c) });
+    };
+    wear_run(g, false, table, |_, _, _| {}, 0.0, 15.0)
+}
+
+/// The default 64 x 64, 1.5 m cloth hung by its two top corners; 10 s.
+fn two_corners(self_collision: bool) -> Wear {
+    let mut g = sinew_default_cloth_grid_def();
+    (g.columns, g.rows, g.spacing) = (64, 64, 1.5 / 63.0);
+    g.transform.position = v3(-0.75, 2.0, 0.0);
+    g.pin_flags = SINEW_PIN_TOP_LEFT | SINEW_PIN_TOP_RIGHT;
+    g.self_collision = self_collision as u32;
+    wear_run(g, false, |_, _| {}, |_, _, _| {}, 0.0, 10.0)
+}
+
 fn wear_scene() {
     println!("\n### wear: cloth on a character, self-collision on and off (library defaults, sleep on)\n");
     println!(
@@ -1196,9 +1223,14 @@ fn wear_scene() {
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|");
     type Scene = fn(bool) -> Wear;
-    let scenes: [(&str, Scene); 3] =
-        [("apron 16x19, leg swing", apron), ("strip 10x100, dropped", strip), ("cape 64x64, running", cape)];
-    // WEAR=apron (strip, cape) runs one scene.
+    let scenes: [(&str, Scene); 5] = [
+        ("apron 16x19, leg swing", apron),
+        ("strip 10x100, dropped", strip),
+        ("cape 64x64, running", cape),
+        ("tablecloth 32x32 on a box table", tablecloth),
+        ("two corners 64x64, hanging", two_corners),
+    ];
+    // WEAR=apron (strip, cape, tablecloth, two) runs one scene.
     let only = std::env::var("WEAR").unwrap_or_default();
     for (name, scene) in scenes {
         if !name.starts_with(only.as_str()) {

@@ -70,13 +70,15 @@
 #define SINEW_TETHER_NONE 0
 
 /**
- * Tethers by straight-line distance to the nearest pinned vertex (default).
+ * Tethers by straight-line distance to the nearest pinned vertex of each of
+ * the (up to 4) nearest groups of pinned vertices (default).
  */
 #define SINEW_TETHER_EUCLIDEAN 1
 
 /**
  * Tethers by shortest path along the cloth's edges to the nearest pinned
- * vertex: looser, right for cloth that wraps around a character.
+ * vertex of each of the (up to 4) nearest pin groups: looser, right for
+ * cloth that wraps around a character.
  */
 #define SINEW_TETHER_GEODESIC 2
 
@@ -484,7 +486,9 @@ typedef struct SinewClothGridDef {
     /**
      * `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
      * free vertex within `tether_scale` times its rest distance from the
-     * nearest pinned vertex, so a cloth does not over-stretch under its weight.
+     * nearest pinned vertex of each nearby pin group (pinned vertices joined
+     * by edges are one group: a pinned top edge is one, two pinned corners
+     * are two), so a cloth does not over-stretch under its weight.
      */
     uint32_t tether_mode;
     /**

@@ -522,7 +522,10 @@ fn mesh_welding_keeps_a_map_back_to_the_engine_vertices() {
     assert!(masses[map[1] as usize] < masses[map[2] as usize]);
     run(&mut world, 1.0);
     let p = positions(&world, cloth);
-    assert!(p[map[3] as usize].y < -0.5, "the free corner should hang");
+    // Its lowest: 0.707 m (its rest distance) from both pins, which a
+    // tether to each pin holds (it used to sag below, by stretching).
+    let y = p[map[3] as usize].y;
+    assert!((-0.505..-0.49).contains(&y), "the free corner should hang 0.5 m below the pins: {y}");
 }
 
 #[test]

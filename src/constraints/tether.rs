@@ -3,13 +3,16 @@
 //! tether's length. An inequality on one particle: `C = |x - a| - L <= 0`; when
 //! violated the particle is put back on the sphere of radius `L` around the
 //! anchor. The anchor is pinned (inverse mass 0), so the correction is the
-//! whole violation and no two tethers touch the same free particle: one pass
-//! is exact, whatever the order, which is why a long cloth hanging from its top
-//! edge does not over-stretch at low iteration counts.
+//! whole violation: a particle with one tether is exact after one pass,
+//! whatever the order, which is why a long cloth hanging from its top edge
+//! does not over-stretch at low iteration counts. A particle may have a
+//! tether to each of a few pin groups (cloth/build.rs): its tethers are
+//! stored one after the other and met in turn; at rest the spheres meet, so
+//! the last one projected holds exactly and the others within what it moved.
 
 use crate::particles::ParticlesMut;
 
-/// A body's tethers: at most one per free particle.
+/// A body's tethers: a few per free particle, consecutive.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TetherSet {
     /// The constrained particle (index within the body).

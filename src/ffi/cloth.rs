@@ -14,10 +14,12 @@ pub const SINEW_PIN_TOP_EDGE: u32 = 4;
 
 /// No tethers.
 pub const SINEW_TETHER_NONE: u32 = 0;
-/// Tethers by straight-line distance to the nearest pinned vertex (default).
+/// Tethers by straight-line distance to the nearest pinned vertex of each of
+/// the (up to 4) nearest groups of pinned vertices (default).
 pub const SINEW_TETHER_EUCLIDEAN: u32 = 1;
 /// Tethers by shortest path along the cloth's edges to the nearest pinned
-/// vertex: looser, right for cloth that wraps around a character.
+/// vertex of each of the (up to 4) nearest pin groups: looser, right for
+/// cloth that wraps around a character.
 pub const SINEW_TETHER_GEODESIC: u32 = 2;
 
 /// Bending by a stick across each interior edge (default).
@@ -64,7 +66,9 @@ pub struct SinewClothGridDef {
     pub pin_flags: u32,
     /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
     /// free vertex within `tether_scale` times its rest distance from the
-    /// nearest pinned vertex, so a cloth does not over-stretch under its weight.
+    /// nearest pinned vertex of each nearby pin group (pinned vertices joined
+    /// by edges are one group: a pinned top edge is one, two pinned corners
+    /// are two), so a cloth does not over-stretch under its weight.
     pub tether_mode: u32,
     /// At least 1; default 1.
     pub tether_scale: f32,

@@ -305,7 +305,9 @@ namespace Sinew
         /// <summary>
         /// `SINEW_TETHER_*`; default `SINEW_TETHER_EUCLIDEAN`. Tethers keep each
         /// free vertex within `tether_scale` times its rest distance from the
-        /// nearest pinned vertex, so a cloth does not over-stretch under its weight.
+        /// nearest pinned vertex of each nearby pin group (pinned vertices joined
+        /// by edges are one group: a pinned top edge is one, two pinned corners
+        /// are two), so a cloth does not over-stretch under its weight.
         /// </summary>
         public uint tether_mode;
         /// <summary>
@@ -1183,13 +1185,15 @@ namespace Sinew
         public const uint SINEW_TETHER_NONE = 0;
 
         /// <summary>
-        /// Tethers by straight-line distance to the nearest pinned vertex (default).
+        /// Tethers by straight-line distance to the nearest pinned vertex of each of
+        /// the (up to 4) nearest groups of pinned vertices (default).
         /// </summary>
         public const uint SINEW_TETHER_EUCLIDEAN = 1;
 
         /// <summary>
         /// Tethers by shortest path along the cloth's edges to the nearest pinned
-        /// vertex: looser, right for cloth that wraps around a character.
+        /// vertex of each of the (up to 4) nearest pin groups: looser, right for
+        /// cloth that wraps around a character.
         /// </summary>
         public const uint SINEW_TETHER_GEODESIC = 2;
 
