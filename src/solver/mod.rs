@@ -11,6 +11,7 @@
 //!     colliders in the island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
+//!     settle          after a long step: ragdolls, rigid bodies   (positions only)
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         leapfrog: forces, gravity, damping          integrate.rs
 //!       wind            drag and lift, computed once per step      cloth/aero.rs
@@ -210,6 +211,8 @@ struct Local {
     selected: Vec<bool>,
     /// The stages' times, when the world is profiled.
     clock: Clock,
+    /// Positions before a settling round (see [`settle`]).
+    settled: Vec<Vec3>,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -539,7 +542,7 @@ fn solve_island(
     local: &mut Local,
     workers: &dyn Workers,
 ) {
-    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, .. } = local;
+    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, settled, .. } = local;
     let mut t = clock.start();
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
@@ -560,6 +563,11 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
+    for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+        if (body.ragdoll.is_some() || body.rigid.is_some()) && body.h_prev > SETTLE_RATIO * ctx.h {
+            t = settle(body, p, c, colliders.substep(0), ctx, rigid_passes, settled, clock, t);
+        }
+    }
     for substep in 0..ctx.substeps {
         t = clock.lap(Stage::Predict, t);
         let prepared = colliders.substep(substep);
@@ -674,6 +682,61 @@ fn solve_island(
         }
     }
     clock.lap(Stage::Finish, t);
+}
+
+/// A substep this many times shorter than the body's last one (a long
+/// frame, a hitch, then short ones again) has its ragdoll or rigid body
+/// settled first (see [`settle`]).
+const SETTLE_RATIO: f32 = 2.0;
+/// Most rounds of a settling, and the largest move (m) of a round that ends it.
+const SETTLE_ROUNDS: usize = 30;
+const SETTLE_TOLERANCE: f32 = 1.0e-4;
+
+/// Settles a ragdoll or a rigid body after a long step, before the
+/// substeps of a short one: its passes and contacts, round after round,
+/// moving positions only (the predict that follows starts each substep's
+/// displacement from here, so no move of these counts as velocity), as a
+/// pre-stabilisation does.
+///
+/// With long substeps a resting body comes to rest where its few passes
+/// balance a large `g h^2` against the ground: lower than with short ones
+/// (7 mm for a humanoid lying down after 0.5 s at 32 substeps, 3.4 cm at
+/// 8), its limbs off their limits and lengths, a tetrahedral crate tilted
+/// with its sticks strained. The next short substep then made up the
+/// difference within one substep, at the difference over `h`: the humanoid
+/// left the ground at 3.5 to 11 m/s and rose 0.45 to 2.4 m (one step of
+/// 0.5 or 1 s after 1/60 s frames, 8 or 32 substeps), the crate tipped
+/// over. It ends when a round moves no particle by more than
+/// `SETTLE_TOLERANCE`. Particle bodies and cloth need none: their contacts
+/// cap what a push-out gives (`friction::MAX_PUSH_SPEED`).
+#[allow(clippy::too_many_arguments)] // a body's parts, the scratch and the clock
+fn settle(
+    body: &mut Body,
+    p: &mut ParticlesMut,
+    c: &mut ContactsMut,
+    prepared: &Prepared,
+    ctx: &StepContext,
+    rigid_passes: u32,
+    before: &mut Vec<Vec3>,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
+    let material = body.material;
+    let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
+    for _ in 0..SETTLE_ROUNDS {
+        before.clear();
+        before.extend((0..p.len()).map(|i| p.position(i)));
+        for _ in 0..PASSES {
+            t = ragdoll_pass(body, p, c, &pass, clock, t);
+        }
+        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
+        c.clear();
+        let moved = before.iter().enumerate().map(|(i, &x)| (p.position(i) - x).length_squared()).fold(0.0, f32::max);
+        if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
+            break;
+        }
+    }
+    t
 }
 
 /// What a body's contacts with the colliders need in a pass.
