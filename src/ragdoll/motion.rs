@@ -58,8 +58,8 @@ impl PartialEq for Motions {
 pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Option<Motion> {
     let members = clusters.members(k);
     let origin = p.position(clusters.particle[members.start] as usize);
-    let (mut mass, mut center, mut displacement) = (0.0f32, Vec3::ZERO, Vec3::ZERO);
-    for m in members.clone() {
+    let (mut mass, mut center) = (0.0f32, Vec3::ZERO);
+    for m in members {
         let i = clusters.particle[m] as usize;
         if p.inv_mass[i] == 0.0 {
             return None;
@@ -67,17 +67,9 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         let w = weight(p.inv_mass[i]);
         mass += w;
         center += (p.position(i) - origin) * w;
-        displacement += p.displacement(i) * w;
     }
     center /= mass;
-    displacement /= mass;
-    let mut momentum = Vec3::ZERO;
-    for m in members {
-        let i = clusters.particle[m] as usize;
-        let r = p.position(i) - origin - center;
-        let d = p.displacement(i) - displacement;
-        momentum += r.cross(d) * weight(p.inv_mass[i]);
-    }
+    let (displacement, momentum) = momenta(clusters, k, center, mass, p);
     // The inertia of the particles as they are, not the rest inertia
     // turned by the last fit: `lengths` moves the joints after the fits, and
     // a limb's inertia about its own axis is small, so a rest inertia turned
@@ -101,15 +93,22 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
 /// [`motion`].
 pub(crate) fn moving(clusters: &ClusterSet, k: usize, known: Option<&Motion>, p: &ParticlesMut) -> Option<Motion> {
     let known = known?;
+    let (displacement, momentum) = momenta(clusters, k, known.offset, known.mass, p);
+    Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
+}
+
+/// Cluster `k`'s mean displacement and its angular momentum about its
+/// centre of mass (`center` from its first member; `mass` its members'
+/// weights summed), in units of the substep's displacements.
+fn momenta(clusters: &ClusterSet, k: usize, center: Vec3, mass: f32, p: &ParticlesMut) -> (Vec3, Vec3) {
     let members = clusters.members(k);
     let origin = p.position(clusters.particle[members.start] as usize);
-    let center = known.offset;
     let mut displacement = Vec3::ZERO;
     for m in members.clone() {
         let i = clusters.particle[m] as usize;
         displacement += p.displacement(i) * weight(p.inv_mass[i]);
     }
-    displacement /= known.mass;
+    displacement /= mass;
     let mut momentum = Vec3::ZERO;
     for m in members {
         let i = clusters.particle[m] as usize;
@@ -117,7 +116,7 @@ pub(crate) fn moving(clusters: &ClusterSet, k: usize, known: Option<&Motion>, p:
         let d = p.displacement(i) - displacement;
         momentum += r.cross(d) * weight(p.inv_mass[i]);
     }
-    Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
+    (displacement, momentum)
 }
 
 /// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.
