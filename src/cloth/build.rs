@@ -539,28 +539,33 @@ pub fn tethers(positions: &[Vec3], inv_mass: &[f32], edges: &[(u32, u32)], mode:
     }
     let group = pin_groups(n, inv_mass, edges);
     let groups = group.iter().filter(|&&g| g != u32::MAX).max().map_or(0, |&g| g as usize + 1);
-    // Per group: (distance, anchor) of every particle, f64, ties to the
-    // lowest anchor index: deterministic.
-    let mut best = vec![(f64::INFINITY, u32::MAX); groups * n];
+    // Per free particle its nearest groups' (distance, anchor), nearest
+    // first, ties to the lowest anchor index (deterministic), in f64; kept
+    // as each group is measured, so the build holds 4 entries a particle
+    // whatever the number of groups (pins with no edge between them are a
+    // group each).
+    let mut near = vec![[(f64::INFINITY, u32::MAX); MAX_TETHERS]; n];
     match mode {
         TetherMode::None => {}
         TetherMode::Euclidean => {
             let anchors: Vec<u32> = (0..n as u32).filter(|&i| inv_mass[i as usize] == 0.0).collect();
+            let mut best = vec![(f64::INFINITY, u32::MAX); groups];
             for (i, &x) in positions.iter().enumerate() {
                 if inv_mass[i] == 0.0 {
                     continue;
                 }
+                best.fill((f64::INFINITY, u32::MAX));
                 for &a in &anchors {
                     let d = f64::from(x.distance_squared(positions[a as usize]));
-                    let slot = &mut best[group[a as usize] as usize * n + i];
+                    let slot = &mut best[group[a as usize] as usize];
                     if d < slot.0 {
                         *slot = (d, a);
                     }
                 }
-            }
-            for b in &mut best {
-                // The square root in f32, as the distance is measured.
-                b.0 = f64::from((b.0 as f32).sqrt());
+                for &(d, a) in &best {
+                    // The square root in f32, as the distance is measured.
+                    keep_nearest(&mut near[i], (f64::from((d as f32).sqrt()), a));
+                }
             }
         }
         TetherMode::Geodesic => {
@@ -570,8 +575,9 @@ pub fn tethers(positions: &[Vec3], inv_mass: &[f32], edges: &[(u32, u32)], mode:
                 adjacency[a as usize].push((b, d));
                 adjacency[b as usize].push((a, d));
             }
+            let mut row = vec![(f64::INFINITY, u32::MAX); n];
             for g in 0..groups {
-                let row = &mut best[g * n..(g + 1) * n];
+                row.fill((f64::INFINITY, u32::MAX));
                 let mut heap = BinaryHeap::new();
                 for a in (0..n as u32).filter(|&a| group[a as usize] == g as u32) {
                     row[a as usize] = (0.0, a);
@@ -590,24 +596,36 @@ pub fn tethers(positions: &[Vec3], inv_mass: &[f32], edges: &[(u32, u32)], mode:
                         }
                     }
                 }
+                for (kept, &found) in near.iter_mut().zip(&row) {
+                    keep_nearest(kept, found);
+                }
             }
         }
     }
-    let mut near: Vec<(f64, u32)> = Vec::with_capacity(groups);
-    for i in 0..n {
+    for (i, kept) in near.iter().enumerate() {
         if inv_mass[i] == 0.0 {
             continue;
         }
-        near.clear();
-        near.extend((0..groups).map(|g| best[g * n + i]).filter(|b| b.0.is_finite()));
-        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for &(d, anchor) in near.iter().take(MAX_TETHERS) {
+        for &(d, anchor) in kept.iter().take_while(|b| b.0.is_finite()) {
             set.particle.push(i as u32);
             set.anchor.push(anchor);
             set.length.push(d as f32 * scale);
         }
     }
     set
+}
+
+/// Inserts `found` (distance, anchor) into `kept`, the nearest so far in
+/// order (distance, then anchor); an infinite distance (not reached) is
+/// never kept.
+fn keep_nearest(kept: &mut [(f64, u32); MAX_TETHERS], found: (f64, u32)) {
+    let before = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).is_lt();
+    if !found.0.is_finite() || !before(&found, &kept[MAX_TETHERS - 1]) {
+        return;
+    }
+    let at = kept.iter().position(|k| before(&found, k)).expect("it beats the last");
+    kept.copy_within(at..MAX_TETHERS - 1, at + 1);
+    kept[at] = found;
 }
 
 /// A Dijkstra queue entry, smallest distance first, ties by node.
