@@ -1166,6 +1166,46 @@ int main(void) {
     EXPECT(sinew_body_create_particles(rw, &dot_at, NULL, 1, &dot), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_bone_count(rw, dot, &bone_count), SINEW_RESULT_WRONG_KIND);
 
+    /* Skeletons: built once, shared by ragdolls, alive while any ragdoll of
+     * them is (valgrind checks the handle released before its ragdolls). */
+    SinewSkeleton* skeleton = NULL;
+    EXPECT(sinew_skeleton_create(&zeroed, &skeleton), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_skeleton_create(&rd, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_skeleton_create(NULL, &skeleton), SINEW_RESULT_NULL_ARGUMENT);
+    CHECK(skeleton == NULL);
+    EXPECT(sinew_skeleton_create(&rd, &skeleton), SINEW_RESULT_OK);
+    EXPECT(sinew_skeleton_bone_count(skeleton, &bone_count), SINEW_RESULT_OK);
+    CHECK(bone_count == 2);
+    sinew_skeleton_destroy(skeleton);
+    SinewSkeleton* figure = NULL;
+    EXPECT(sinew_skeleton_create_humanoid(0.0f, &figure), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_skeleton_create_humanoid(1.7f, &figure), SINEW_RESULT_OK);
+    EXPECT(sinew_skeleton_bone_count(NULL, &bone_count), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_skeleton_bone_count(figure, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    SinewTransform spot = {{-4.0f, 0.0f, 2.0f}, {0.0f, 0.7071068f, 0.0f, 0.7071068f}};
+    SinewBodyId twins[2];
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, NULL, spot, &twins[0]), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, figure, spot, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    SinewTransform nowhere = spot;
+    nowhere.rotation = (SinewQuat){0.0f, 0.0f, 0.0f, 0.0f};
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, figure, nowhere, &twins[0]), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, figure, spot, &twins[0]), SINEW_RESULT_OK);
+    spot.position.x = -6.0f;
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, figure, spot, &twins[1]), SINEW_RESULT_OK);
+    sinew_skeleton_destroy(figure); /* the twins keep it */
+    sinew_skeleton_destroy(NULL);
+    EXPECT(sinew_ragdoll_bone_count(rw, twins[1], &bone_count), SINEW_RESULT_OK);
+    CHECK(bone_count == 17);
+    SinewSkeleton* again = NULL;
+    EXPECT(sinew_ragdoll_get_skeleton(rw, dot, &again), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_get_skeleton(rw, twins[0], NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_ragdoll_get_skeleton(rw, twins[0], &again), SINEW_RESULT_OK);
+    EXPECT(sinew_body_destroy(rw, twins[0]), SINEW_RESULT_OK);
+    EXPECT(sinew_body_destroy(rw, twins[1]), SINEW_RESULT_OK);
+    SinewBodyId third = {0, 0};
+    EXPECT(sinew_ragdoll_create_from_skeleton(rw, again, spot, &third), SINEW_RESULT_OK);
+    sinew_skeleton_destroy(again);
+
     /* motors: targets (world and local), strength, one bone, root motion */
     EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, pose, 17), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_set_motor_targets(rw, doll, pose, 16), SINEW_RESULT_INVALID_ARGUMENT);

@@ -253,6 +253,16 @@
 #define SINEW_SIMD_AVX512 4
 
 /**
+ * An opaque skeleton: a ragdoll definition checked and built once, which
+ * any number of ragdolls in any number of worlds share. It never changes
+ * after creation, so any thread may use it, from many calls at once. Each
+ * ragdoll made from it holds it: `sinew_skeleton_destroy` releases the
+ * caller's handle, and the skeleton lives on until its last ragdoll is
+ * destroyed.
+ */
+typedef struct SinewSkeleton SinewSkeleton;
+
+/**
  * An opaque world: the core world behind a reader-writer lock.
  *
  * Calls that change the world take the write lock and wait for every other
@@ -2222,7 +2232,9 @@ struct SinewRagdollDef sinew_default_ragdoll_def(void);
  * Creates a ragdoll from a skeleton, at its rest pose and at rest (a body of
  * kind ragdoll). Particles sit at the joints, each bone is a rigid cluster,
  * limits hold each joint, and joints of bones that do not touch are kept
- * apart.
+ * apart. Builds the skeleton on each call: for many ragdolls of one, build
+ * it once with `sinew_skeleton_create` and use
+ * `sinew_ragdoll_create_from_skeleton`.
  *
  * - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
  *   during the call only (names included).
@@ -2241,6 +2253,42 @@ SinewResult sinew_ragdoll_create(struct SinewWorld *world,
                                  struct SinewBodyId *out_body);
 
 /**
+ * Creates a ragdoll of a skeleton, at rest, in the skeleton's rest pose
+ * moved by `at`: a bone whose rest transform is `(x, q)` starts at
+ * `(at.position + at.rotation x, at.rotation q)`. The ragdoll holds the
+ * skeleton (shared with every other ragdoll of it) until it is destroyed.
+ * Same bones, bone order and behaviour as `sinew_ragdoll_create` with the
+ * skeleton's def.
+ *
+ * - `skeleton`: from `sinew_skeleton_create*`; read only.
+ * - `out_body`: receives the id, written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+ * live skeleton, NaN/inf or a zero rotation in `at`; `LIMIT_EXCEEDED` for
+ * the world's caps (`max_particles`, `max_bodies`, `max_constraints`).
+ * Threading: write lock on the world.
+ */
+SinewResult sinew_ragdoll_create_from_skeleton(struct SinewWorld *world,
+                                               const struct SinewSkeleton *skeleton,
+                                               struct SinewTransform at,
+                                               struct SinewBodyId *out_body);
+
+/**
+ * A new handle on the skeleton a ragdoll is made of (one built by
+ * `sinew_ragdoll_create` or `sinew_ragdoll_create_humanoid` too), to make
+ * more ragdolls of it.
+ *
+ * - `out_skeleton`: receives a handle owned by the caller until
+ *   `sinew_skeleton_destroy`. Written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll).
+ * Threading: read lock.
+ */
+SinewResult sinew_ragdoll_get_skeleton(const struct SinewWorld *world,
+                                       struct SinewBodyId ragdoll,
+                                       struct SinewSkeleton **out_skeleton);
+
+/**
  * Creates the ready human figure: 17 bones in this order, with these names:
  * 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
  * 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
@@ -2251,6 +2299,10 @@ SinewResult sinew_ragdoll_create(struct SinewWorld *world,
  * feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
  * 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
  * (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
+ *
+ * Builds the figure's skeleton on each call: for a crowd, build it once
+ * with `sinew_skeleton_create_humanoid` and make each with
+ * `sinew_ragdoll_create_from_skeleton` (they share it).
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
  * a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
@@ -2493,6 +2545,54 @@ SinewResult sinew_rigid_apply_impulse(struct SinewWorld *world,
                                       struct SinewBodyId body,
                                       struct SinewVec3 point,
                                       struct SinewVec3 impulse);
+
+/**
+ * Checks a ragdoll definition and builds its skeleton once, for
+ * `sinew_ragdoll_create_from_skeleton` to make many ragdolls of.
+ *
+ * - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
+ *   during the call only (names included). Its rest transforms are the
+ *   skeleton's rest pose, which each ragdoll places by its own transform.
+ * - `out_skeleton`: receives the new skeleton, owned by the caller until
+ *   `sinew_skeleton_destroy`. Written only on success.
+ *
+ * Errors: those of `sinew_ragdoll_create` for its def (`NULL_ARGUMENT`,
+ * `INVALID_ARGUMENT`, `LIMIT_EXCEEDED` for more than 1024 bones).
+ * Thread-safe.
+ */
+SinewResult sinew_skeleton_create(const struct SinewRagdollDef *def,
+                                  struct SinewSkeleton **out_skeleton);
+
+/**
+ * Builds the ready human figure's skeleton (the bones of
+ * `sinew_ragdoll_create_humanoid`), `height` metres tall, standing on the
+ * origin (between its feet) facing +Z: a ragdoll of it stands on the
+ * origin of the transform it is made at.
+ *
+ * - `out_skeleton`: receives the new skeleton, owned by the caller until
+ *   `sinew_skeleton_destroy`. Written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a height that is not in
+ * (0, 1000]. Thread-safe.
+ */
+SinewResult sinew_skeleton_create_humanoid(float height, struct SinewSkeleton **out_skeleton);
+
+/**
+ * Releases the caller's handle on a skeleton. Ragdolls made from it keep
+ * it alive and are unaffected. NULL is a no-op.
+ *
+ * Threading: any thread, but no other call may be using or start using
+ * this handle during or after it.
+ */
+void sinew_skeleton_destroy(struct SinewSkeleton *skeleton);
+
+/**
+ * Number of bones of a skeleton.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+ * live skeleton. Thread-safe.
+ */
+SinewResult sinew_skeleton_bone_count(const struct SinewSkeleton *skeleton, uint32_t *out_count);
 
 /**
  * The default world settings, with the cookie that `sinew_world_create`

@@ -63,7 +63,7 @@ pub use profile::{Profile, Stage};
 pub use query::{ColliderHit, ParticleHit, RayHit};
 pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::motor::Motors;
-pub use ragdoll::{BoneDef, BoneShape, PASSES as RAGDOLL_PASSES, RagdollDef};
+pub use ragdoll::{BoneDef, BoneShape, PASSES as RAGDOLL_PASSES, RagdollDef, Skeleton};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
 pub use simd::SimdLevel;
 pub use solver::Exec;

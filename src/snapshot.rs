@@ -32,10 +32,11 @@ use crate::particles::{LANES, Particles, padded};
 use crate::pool::BodyId;
 use crate::pool::{Pool, Slot};
 use crate::ragdoll::motor::Motors;
-use crate::ragdoll::{BoneDef, RagdollDef};
+use crate::ragdoll::{BoneDef, Ragdoll, RagdollDef, Skeleton};
 use crate::rigid::{RigidDef, RigidModel, RigidShape};
 use crate::world::{World, WorldSettings};
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 const MAGIC: &[u8; 4] = b"SNEW";
 /// Bumped whenever the payload layout changes.
@@ -305,7 +306,7 @@ fn write_body(b: &Body, s: &mut impl Sink) {
     // through the same checks and code) and its bones' warm-started
     // rotations, which decide the next fits.
     if let Some(rd) = &b.ragdoll {
-        write_ragdoll_def(&rd.def, s);
+        write_ragdoll_def(&rd.skeleton.def, s);
         write_quats(&rd.clusters.rotation, s);
         write_motors(&rd.motors, s);
     }
@@ -655,7 +656,9 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     world.steps = r.u64()?;
     world.recoveries = r.u64()?;
 
-    world.bodies = read_pool(r, read_body)?;
+    // Ragdolls of one skeleton share it again.
+    let mut skeletons = Vec::new();
+    world.bodies = read_pool(r, |r| read_body(r, &mut skeletons))?;
 
     let mut store = Particles::default();
     let arrays: Vec<Vec<f32>> = (0..7).map(|_| r.f32s()).collect::<Result<_>>()?;
@@ -695,7 +698,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
 }
 
 /// Reads what [`write_pool`] wrote.
-fn read_pool<T>(r: &mut Reader, read: impl Fn(&mut Reader) -> Result<T>) -> Result<Pool<T>> {
+fn read_pool<T>(r: &mut Reader, mut read: impl FnMut(&mut Reader) -> Result<T>) -> Result<Pool<T>> {
     let n = r.len(8)?;
     let mut slots = Vec::with_capacity(n);
     for _ in 0..n {
@@ -712,7 +715,9 @@ fn read_pool<T>(r: &mut Reader, read: impl Fn(&mut Reader) -> Result<T>) -> Resu
     Ok(Pool::from_parts(slots, free))
 }
 
-fn read_body(r: &mut Reader) -> Result<Body> {
+/// Reads a body; `skeletons` are those the ragdolls read so far stand on,
+/// with the definitions they were read as.
+fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -> Result<Body> {
     let kind = BodyKind::from_u32(r.u32()?).ok_or_else(|| bad("unknown body kind"))?;
     let first = r.u32()? as usize;
     let count = r.u32()? as usize;
@@ -887,18 +892,25 @@ fn read_body(r: &mut Reader) -> Result<Body> {
     }
     match kind {
         BodyKind::Ragdoll => {
+            // The skeleton through the same checks and builder as at
+            // creation, or one an earlier ragdoll stands on.
             let def = read_ragdoll_def(r)?;
-            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
-            let id = probe.create_ragdoll(&def).map_err(|e| bad(format!("a ragdoll: {}", e.message)))?;
-            let mut made = probe.bodies.remove(id.into()).expect("just created");
-            let mut ragdoll = made.ragdoll.take().expect("a ragdoll");
+            let skeleton = match skeletons.iter().find(|(read, _)| *read == def) {
+                Some((_, s)) => s.clone(),
+                None => {
+                    let s = Skeleton::new(&def).map_err(|e| bad(format!("a ragdoll: {}", e.message)))?;
+                    skeletons.push((def, s.clone()));
+                    s
+                }
+            };
+            let mut ragdoll = Ragdoll::new(&skeleton);
             read_rotations(r, &mut ragdoll.clusters.rotation)?;
             read_motors(r, &mut ragdoll.motors)?;
-            if made.count != count || made.sticks != body.sticks {
+            if skeleton.particle_count() != count || skeleton.sticks != body.sticks {
                 return Err(bad("a ragdoll that does not fit its body"));
             }
-            body.radii = made.radii;
-            body.ragdoll = Some(ragdoll);
+            body.radii = skeleton.built.radii.clone();
+            body.ragdoll = Some(Box::new(ragdoll));
         }
         BodyKind::Rigid => {
             let def = read_rigid_def(r)?;

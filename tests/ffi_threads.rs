@@ -160,6 +160,53 @@ fn worlds_stepped_on_two_threads_match_one_stepped_alone() {
     }
 }
 
+/// A skeleton handle crossing threads (the handle is `Send` by the
+/// API's contract: a skeleton is immutable and thread-safe).
+#[derive(Clone, Copy)]
+struct SharedSkeleton(*const SinewSkeleton);
+// SAFETY: a skeleton never changes after creation; sinew.h lets any thread
+// use it, from many calls at once.
+unsafe impl Send for SharedSkeleton {}
+unsafe impl Sync for SharedSkeleton {}
+
+/// Four ragdolls of `skeleton` in a new world, stepped `steps` times; the
+/// state hash. The world and its ragdolls end here.
+fn crowd(skeleton: SharedSkeleton, steps: u32) -> u64 {
+    let world = create_world();
+    let mut ground = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_plane(world, v(0.0, 1.0, 0.0), 0.0, 0.5, &mut ground) });
+    for k in 0..4 {
+        let at = SinewTransform {
+            position: v(2.0 * k as f32, 0.3, 0.0),
+            rotation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 },
+        };
+        let mut id = SinewBodyId::default();
+        ok(unsafe { sinew_ragdoll_create_from_skeleton(world, skeleton.0, at, &mut id) });
+    }
+    for _ in 0..steps {
+        ok(unsafe { sinew_world_step(world, DT) });
+    }
+    let hash = state_hash(world);
+    unsafe { sinew_world_destroy(world) };
+    hash
+}
+
+#[test]
+fn one_skeleton_shared_by_worlds_on_four_threads() {
+    let mut skeleton = ptr::null_mut();
+    ok(unsafe { sinew_skeleton_create_humanoid(1.8, &mut skeleton) });
+    let shared = SharedSkeleton(skeleton);
+    let alone = crowd(shared, 30);
+    let hashes: Vec<u64> = thread::scope(|s| {
+        let handles: Vec<_> = (0..4).map(|_| s.spawn(move || crowd(shared, 30))).collect();
+        handles.into_iter().map(|h| h.join().expect("crowd thread")).collect()
+    });
+    unsafe { sinew_skeleton_destroy(skeleton) };
+    for (k, hash) in hashes.iter().enumerate() {
+        assert_eq!(*hash, alone, "thread {k}: state hash {hash:#018x}, alone {alone:#018x}");
+    }
+}
+
 /// Sets the flag when dropped, also when the owning thread panics.
 struct SetOnDrop<'a>(&'a AtomicBool);
 

@@ -500,6 +500,57 @@ private:
     BodyId id_{};
 };
 
+/// A skeleton: a ragdoll definition checked and built once, shared by every
+/// ragdoll made from it (World::create_ragdoll(skeleton, at)), in any world.
+/// Owns one handle; move-only. Ragdolls keep the skeleton alive, so it may
+/// go out of scope while they live. Immutable: any thread may use it.
+class Skeleton {
+public:
+    /// An empty handle (no skeleton); use Skeleton::create.
+    Skeleton() noexcept = default;
+    /// Takes ownership of a handle from sinew_skeleton_create*.
+    explicit Skeleton(SinewSkeleton* adopt) noexcept : skeleton_(adopt) {}
+    ~Skeleton() { ::sinew_skeleton_destroy(skeleton_); }
+
+    Skeleton(const Skeleton&) = delete;
+    Skeleton& operator=(const Skeleton&) = delete;
+    Skeleton(Skeleton&& other) noexcept : skeleton_(std::exchange(other.skeleton_, nullptr)) {}
+    Skeleton& operator=(Skeleton&& other) noexcept {
+        if (this != &other) ::sinew_skeleton_destroy(std::exchange(skeleton_, std::exchange(other.skeleton_, nullptr)));
+        return *this;
+    }
+
+    /// Builds a skeleton (def from default_ragdoll_def(), bones set); its
+    /// rest pose is what each ragdoll of it places at its own transform.
+    static Expected<Skeleton> create(const RagdollDef& def) {
+        SinewSkeleton* raw = nullptr;
+        Result r = Result::from_code(::sinew_skeleton_create(&def, &raw));
+        if (!r) return r;
+        return Skeleton(raw);
+    }
+    /// The 17-bone humanoid preset, `height` metres tall, standing on the
+    /// origin facing +Z.
+    static Expected<Skeleton> humanoid(float height) {
+        SinewSkeleton* raw = nullptr;
+        Result r = Result::from_code(::sinew_skeleton_create_humanoid(height, &raw));
+        if (!r) return r;
+        return Skeleton(raw);
+    }
+
+    const SinewSkeleton* get() const noexcept { return skeleton_; }
+    explicit operator bool() const noexcept { return skeleton_ != nullptr; }
+
+    Expected<std::uint32_t> bone_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_skeleton_bone_count(skeleton_, &n));
+        if (!r) return r;
+        return n;
+    }
+
+private:
+    SinewSkeleton* skeleton_ = nullptr;
+};
+
 /// A body of kind ragdoll: every Body call, plus the bone ones. Copyable;
 /// owns nothing. The ragdoll calls on a body that is not a ragdoll return
 /// SINEW_RESULT_WRONG_KIND.
@@ -513,6 +564,13 @@ public:
         Result r = Result::from_code(::sinew_ragdoll_bone_count(world(), id(), &n));
         if (!r) return r;
         return n;
+    }
+    /// The skeleton this ragdoll is made of, to make more of it.
+    Expected<Skeleton> skeleton() const {
+        SinewSkeleton* raw = nullptr;
+        Result r = Result::from_code(::sinew_ragdoll_get_skeleton(world(), id(), &raw));
+        if (!r) return r;
+        return Skeleton(raw);
     }
     /// Each bone's world transform (head and frame), in bone order, into
     /// out[0 .. capacity); returns the bone count.
@@ -865,6 +923,14 @@ public:
     Expected<Ragdoll> create_ragdoll(const RagdollDef& def) {
         BodyId id{};
         Result r = Result::from_code(::sinew_ragdoll_create(world_, &def, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// A ragdoll of a skeleton, its rest pose moved by `at`; it shares the
+    /// skeleton with every other ragdoll of it.
+    Expected<Ragdoll> create_ragdoll(const Skeleton& skeleton, const Transform& at) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_from_skeleton(world_, skeleton.get(), at, &id));
         if (!r) return r;
         return Ragdoll(world_, id);
     }

@@ -615,7 +615,7 @@ fn velocity(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 
 /// The mass-weighted mean velocity of a rigid body's particles.
 fn mean_velocity(r: &Rigid, p: &ParticlesMut) -> Vec3 {
     let (mut m, mut mv) = (0.0, Vec3::ZERO);
-    for &i in &r.clusters.particle {
+    for &i in r.clusters.particle.iter() {
         let w = p.inv_mass[i as usize];
         if w > 0.0 {
             (m, mv) = (m + 1.0 / w, mv + p.velocity(i as usize) / w);

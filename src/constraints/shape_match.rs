@@ -26,6 +26,7 @@
 
 use crate::particles::ParticlesMut;
 use glam::{DVec3, Mat3, Quat, Vec3};
+use std::sync::Arc;
 
 /// Turns of the rotation extraction per projection (it starts from the last
 /// rotation, so few are needed).
@@ -53,18 +54,23 @@ const PINNED_MASS: f32 = 1.0e6;
 pub(crate) const MIN_INV_MASS: f32 = 1.0 / PINNED_MASS;
 
 /// A body's clusters, members stored flat (CSR).
+///
+/// The members, their rest positions and the rest frames are shared by
+/// every clone (copied only when a clone adds a cluster): the ragdolls of
+/// one [`Skeleton`](crate::Skeleton) hold one copy of them. The rotations
+/// and rest inertias are each body's own.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterSet {
     /// Members of cluster `k` are `start[k]..start[k + 1]`.
-    pub start: Vec<u32>,
+    pub start: Arc<Vec<u32>>,
     /// Particle of each member, an index within the body.
-    pub particle: Vec<u32>,
+    pub particle: Arc<Vec<u32>>,
     /// Rest position of each member.
-    pub rest: Vec<Vec3>,
+    pub rest: Arc<Vec<Vec3>>,
     /// Each cluster's rotation from its rest shape (state, warm start).
     pub rotation: Vec<Quat>,
     /// Each cluster's rest frame: its world frame is `rotation * frame`.
-    pub frame: Vec<Quat>,
+    pub frame: Arc<Vec<Quat>>,
     /// Each cluster's mass and inverse inertia in its rest frame, from
     /// [`ClusterSet::update_rest_inertia`]; empty when not kept, and then
     /// taken from the particles at each use.
@@ -119,16 +125,18 @@ impl ClusterSet {
     /// Adds a cluster over `members` (body particle, rest position) with a
     /// rest frame; returns its index.
     pub fn push(&mut self, members: &[(u32, Vec3)], frame: Quat) -> u32 {
-        if self.start.is_empty() {
-            self.start.push(0);
+        let start = Arc::make_mut(&mut self.start);
+        if start.is_empty() {
+            start.push(0);
         }
+        let (particle, rest) = (Arc::make_mut(&mut self.particle), Arc::make_mut(&mut self.rest));
         for &(i, r) in members {
-            self.particle.push(i);
-            self.rest.push(r);
+            particle.push(i);
+            rest.push(r);
         }
-        self.start.push(self.particle.len() as u32);
+        start.push(particle.len() as u32);
         self.rotation.push(Quat::IDENTITY);
-        self.frame.push(frame);
+        Arc::make_mut(&mut self.frame).push(frame);
         (self.rotation.len() - 1) as u32
     }
 

@@ -32,6 +32,7 @@ pub mod joint;
 pub mod query;
 pub mod ragdoll;
 pub mod rigid;
+pub mod skeleton;
 pub mod tasks;
 pub mod types;
 pub mod world;
@@ -45,6 +46,7 @@ pub use joint::*;
 pub use query::*;
 pub use ragdoll::*;
 pub use rigid::*;
+pub use skeleton::*;
 pub use types::*;
 pub use world::*;
 

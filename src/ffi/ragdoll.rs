@@ -4,6 +4,7 @@
 use super::boundary::{
     Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, read_into, world_ref,
 };
+use super::skeleton::{SinewSkeleton, skeleton_ref};
 use super::types::*;
 use crate::{BodyId, BoneDef, Limit, Quat, RagdollDef, Vec3};
 use std::ffi::{CStr, c_char};
@@ -120,10 +121,30 @@ fn bone_of(b: usize, d: &SinewBoneDef) -> Result<BoneDef, Failure> {
     })
 }
 
+/// The checked bones of a C definition (`def` is valid for reads).
+pub(crate) fn ragdoll_def_of(d: &SinewRagdollDef) -> Result<RagdollDef, Failure> {
+    if d.internal_cookie != RAGDOLL_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_ragdoll_def() (zero-initialised?)"));
+    }
+    if d.bone_count as usize > crate::ragdoll::MAX_BONES {
+        return Err(Failure::from(crate::Error::limit(format!(
+            "a ragdoll has at most {} bones, got {}",
+            crate::ragdoll::MAX_BONES,
+            d.bone_count
+        ))));
+    }
+    // SAFETY: `d.bones` is NULL or valid for reads of `d.bone_count as usize` elements (the `ffi` contract).
+    let bones = unsafe { checked_slice(d.bones, d.bone_count as usize, "def.bones") }?;
+    let bones = bones.iter().enumerate().map(|(b, bone)| bone_of(b, bone)).collect::<Result<Vec<_>, _>>()?;
+    Ok(RagdollDef { bones })
+}
+
 /// Creates a ragdoll from a skeleton, at its rest pose and at rest (a body of
 /// kind ragdoll). Particles sit at the joints, each bone is a rigid cluster,
 /// limits hold each joint, and joints of bones that do not touch are kept
-/// apart.
+/// apart. Builds the skeleton on each call: for many ragdolls of one, build
+/// it once with `sinew_skeleton_create` and use
+/// `sinew_ragdoll_create_from_skeleton`.
 ///
 /// - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
 ///   during the call only (names included).
@@ -149,21 +170,69 @@ pub unsafe extern "C" fn sinew_ragdoll_create(
         let d = unsafe { checked_ref(def, "def") }?;
         // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
-        if d.internal_cookie != RAGDOLL_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_ragdoll_def() (zero-initialised?)"));
-        }
-        if d.bone_count as usize > crate::ragdoll::MAX_BONES {
-            return Err(Failure::from(crate::Error::limit(format!(
-                "a ragdoll has at most {} bones, got {}",
-                crate::ragdoll::MAX_BONES,
-                d.bone_count
-            ))));
-        }
-        // SAFETY: `d.bones` is NULL or valid for reads of `d.bone_count as usize` elements (the `ffi` contract).
-        let bones = unsafe { checked_slice(d.bones, d.bone_count as usize, "def.bones") }?;
-        let bones = bones.iter().enumerate().map(|(b, bone)| bone_of(b, bone)).collect::<Result<Vec<_>, _>>()?;
-        let id = world.write(|w| Ok(w.create_ragdoll(&RagdollDef { bones })?))?;
+        let def = ragdoll_def_of(d)?;
+        let id = world.write(|w| Ok(w.create_ragdoll(&def)?))?;
         *out = id.into();
+        Ok(())
+    })
+}
+
+/// Creates a ragdoll of a skeleton, at rest, in the skeleton's rest pose
+/// moved by `at`: a bone whose rest transform is `(x, q)` starts at
+/// `(at.position + at.rotation x, at.rotation q)`. The ragdoll holds the
+/// skeleton (shared with every other ragdoll of it) until it is destroyed.
+/// Same bones, bone order and behaviour as `sinew_ragdoll_create` with the
+/// skeleton's def.
+///
+/// - `skeleton`: from `sinew_skeleton_create*`; read only.
+/// - `out_body`: receives the id, written only on success.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+/// live skeleton, NaN/inf or a zero rotation in `at`; `LIMIT_EXCEEDED` for
+/// the world's caps (`max_particles`, `max_bodies`, `max_constraints`).
+/// Threading: write lock on the world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_create_from_skeleton(
+    world: *mut SinewWorld,
+    skeleton: *const SinewSkeleton,
+    at: SinewTransform,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_create_from_skeleton", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `skeleton` is NULL or a handle from this library (the `ffi` contract).
+        let s = unsafe { skeleton_ref(skeleton) }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
+        let out = unsafe { checked_out(out_body, "out_body") }?;
+        let id = world.write(|w| Ok(w.create_ragdoll_from(&s.skeleton, at.position.into(), at.rotation.into())?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// A new handle on the skeleton a ragdoll is made of (one built by
+/// `sinew_ragdoll_create` or `sinew_ragdoll_create_humanoid` too), to make
+/// more ragdolls of it.
+///
+/// - `out_skeleton`: receives a handle owned by the caller until
+///   `sinew_skeleton_destroy`. Written only on success.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll).
+/// Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_get_skeleton(
+    world: *const SinewWorld,
+    ragdoll: SinewBodyId,
+    out_skeleton: *mut *mut SinewSkeleton,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_get_skeleton", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_skeleton` is NULL or valid for writes (the `ffi` contract).
+        let out = unsafe { checked_out(out_skeleton, "out_skeleton") }?;
+        let skeleton = world.read(|w| Ok(w.ragdoll_skeleton(BodyId::from(ragdoll))?.clone()))?;
+        *out = SinewSkeleton::boxed(skeleton);
         Ok(())
     })
 }
@@ -178,6 +247,10 @@ pub unsafe extern "C" fn sinew_ragdoll_create(
 /// feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
 /// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
 /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
+///
+/// Builds the figure's skeleton on each call: for a crowd, build it once
+/// with `sinew_skeleton_create_humanoid` and make each with
+/// `sinew_ragdoll_create_from_skeleton` (they share it).
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
 /// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure

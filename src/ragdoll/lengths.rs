@@ -49,6 +49,7 @@
 
 use crate::particles::ParticlesMut;
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 /// Solves a Newton step may take to free the contacts that pull.
 const RELEASE_ROUNDS: usize = 3;
@@ -125,9 +126,17 @@ pub struct Follower {
     pub share: f32,
 }
 
-/// The skeleton's distance tree and its solver.
+/// The skeleton's distance tree and its solver: the tree shared by every
+/// clone (the ragdolls of one skeleton), the solver's scratch each one's.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Lengths {
+    tree: Arc<Tree>,
+    scratch: Scratch,
+}
+
+/// The distances, in the order they are eliminated.
+#[derive(Debug, Default, PartialEq)]
+struct Tree {
     /// In elimination order: every distance after those below it.
     distances: Vec<Distance>,
     /// Per particle, `incident[starts[q]..starts[q + 1]]`: its distances to
@@ -137,7 +146,6 @@ pub struct Lengths {
     /// Per particle, where its dense block (degree squared) starts.
     block_starts: Vec<u32>,
     followers: Vec<Follower>,
-    scratch: Scratch,
 }
 
 impl Lengths {
@@ -207,7 +215,14 @@ impl Lengths {
         };
         starts.pop();
         block_starts.pop();
-        Lengths { distances, incident: incident.concat(), starts, block_starts, followers, scratch }
+        let tree = Tree { distances, incident: incident.concat(), starts, block_starts, followers };
+        Lengths { tree: Arc::new(tree), scratch }
+    }
+
+    /// Whether `other` is a clone of this one, sharing its tree.
+    #[cfg(test)]
+    pub(crate) fn shares_tree(&self, other: &Lengths) -> bool {
+        Arc::ptr_eq(&self.tree, &other.tree)
     }
 
     /// Puts every distance back to its rest length. `contact(i)` is the
@@ -216,7 +231,7 @@ impl Lengths {
     /// the distances would pull it off (a surface pushes, never pulls).
     /// Pinned particles do not move.
     pub fn restore(&mut self, p: &mut ParticlesMut, contact: impl Fn(usize) -> Option<Vec3>) {
-        if self.distances.is_empty() {
+        if self.tree.distances.is_empty() {
             return;
         }
         let s = &mut self.scratch;
@@ -255,7 +270,7 @@ impl Lengths {
     /// off their surfaces; `true` if any was freed (the solve is redone).
     fn release_pulled(&mut self) -> bool {
         let s = &mut self.scratch;
-        for (e, d) in self.distances.iter().enumerate() {
+        for (e, d) in self.tree.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
             s.delta[d.v as usize] += push;
             s.delta[d.u as usize] -= push;
@@ -274,7 +289,7 @@ impl Lengths {
     /// Moves the followers with their bones.
     fn follow(&mut self, p: &mut ParticlesMut) {
         let s = &mut self.scratch;
-        for f in &self.followers {
+        for f in &self.tree.followers {
             let (h0, t0) = (s.before[f.head as usize], s.before[f.tail as usize]);
             let (h1, t1) = (p.position(f.head as usize), p.position(f.tail as usize));
             let (Some(a), Some(b)) = ((t0 - h0).try_normalize(), (t1 - h1).try_normalize()) else { continue };
@@ -283,7 +298,7 @@ impl Lengths {
             let to = h1 + Quat::from_rotation_arc(a, b) * (x - h0);
             s.moved[i] += (to - x) * f.share;
         }
-        for f in &self.followers {
+        for f in &self.tree.followers {
             let i = f.particle as usize;
             let moved = std::mem::take(&mut s.moved[i]);
             if p.inv_mass[i] > 0.0 {
@@ -297,7 +312,7 @@ impl Lengths {
     fn linearise(&mut self, p: &ParticlesMut) -> (f32, f32) {
         let s = &mut self.scratch;
         let (mut worst, mut largest) = (0.0f32, 0.0f32);
-        for (e, d) in self.distances.iter().enumerate() {
+        for (e, d) in self.tree.distances.iter().enumerate() {
             let delta = p.position(d.v as usize) - p.position(d.u as usize);
             let length = delta.length();
             let (normal, error) = if length > 1.0e-9 { (delta / length, length - d.rest) } else { (Vec3::ZERO, 0.0) };
@@ -314,7 +329,8 @@ impl Lengths {
     /// for a particle held on a surface of normal `c` (free along it, held
     /// across it) and `w_q I` for a free one.
     fn factor(&mut self) {
-        let Lengths { distances, incident, starts, block_starts, scratch: s, .. } = self;
+        let Lengths { tree, scratch: s } = self;
+        let Tree { distances, incident, starts, block_starts, .. } = &**tree;
         for (e, d) in distances.iter().enumerate() {
             let n = s.normal[e];
             s.diag[e] = s.weigh(d.u as usize, n, n) + s.weigh(d.v as usize, n, n);
@@ -363,7 +379,8 @@ impl Lengths {
 
     /// `lambda`, through the factor.
     fn solve(&mut self) {
-        let Lengths { distances, incident, starts, block_starts, scratch: s, .. } = self;
+        let Lengths { tree, scratch: s } = self;
+        let Tree { distances, incident, starts, block_starts, .. } = &**tree;
         for (l, e) in s.lambda.iter_mut().zip(&s.error) {
             *l = -e;
         }
@@ -399,7 +416,7 @@ impl Lengths {
     /// whole step scaled down alike.
     fn apply(&mut self, p: &mut ParticlesMut, largest_error: f32) {
         let s = &mut self.scratch;
-        for (e, d) in self.distances.iter().enumerate() {
+        for (e, d) in self.tree.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
             s.delta[d.v as usize] += push;
             s.delta[d.u as usize] -= push;
@@ -477,7 +494,8 @@ mod tests {
     }
 
     fn lengths_ok(l: &Lengths, p: &ParticlesMut) -> f32 {
-        l.distances
+        l.tree
+            .distances
             .iter()
             .map(|d| ((p.position(d.v as usize) - p.position(d.u as usize)).length() - d.rest).abs() / d.rest)
             .fold(0.0, f32::max)

@@ -13,21 +13,22 @@ pub mod humanoid;
 pub mod lengths;
 pub mod motion;
 pub mod motor;
+pub mod skeleton;
 
 use crate::body::{Body, BodyKind};
-use crate::collision::CollisionStick;
-use crate::constraints::angle_limit::{self, Limit, TwistLimit};
-use crate::constraints::inequality::{self, Inequality};
-use crate::constraints::rigid_point::{self, PointRange};
+use crate::constraints::angle_limit::{self, Limit};
+use crate::constraints::inequality;
+use crate::constraints::rigid_point;
 use crate::constraints::shape_match::ClusterSet;
-use crate::error::{Error, Result, finite_vec, non_negative, positive};
+use crate::error::{Error, Result, finite_vec, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::profile::{Clock, Stage};
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 use motor::Motors;
-use std::f32::consts::PI;
+pub use skeleton::Skeleton;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Most bones a ragdoll may have.
@@ -106,42 +107,46 @@ pub struct BoneShape {
     pub mass: f32,
 }
 
-/// The ragdoll part of a ragdoll body.
+/// The ragdoll part of a ragdoll body: its skeleton, shared, and its own
+/// state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ragdoll {
-    /// Head and tail particle of each bone.
-    pub heads: Vec<u32>,
-    pub tails: Vec<u32>,
-    /// Bone `b` is cluster `b`.
+    /// What it is made of; shared by every ragdoll of the skeleton.
+    pub skeleton: Arc<Skeleton>,
+    /// Bone `b` is cluster `b`: the skeleton's members and rest shapes,
+    /// this ragdoll's rotations and masses.
     pub clusters: ClusterSet,
-    /// Hinge axes, cones and hinge ranges.
-    pub points: Vec<PointRange>,
-    /// Separations.
-    pub inequalities: Vec<Inequality>,
-    pub twists: Vec<TwistLimit>,
     /// Bone lengths, solved exactly at the end of a substep's passes.
     pub lengths: lengths::Lengths,
-    /// Each bone's parent (from the def).
-    pub parents: Vec<Option<u32>>,
     /// Drives towards the animation's pose (see `motor`).
     pub motors: Motors,
-    /// The definition it was built from (snapshots store this).
-    pub def: RagdollDef,
     /// Per substep scratch: each bone's motion (see `motion`).
     pub(crate) motions: motion::Motions,
 }
 
 impl Ragdoll {
+    /// A ragdoll of `skeleton` in its rest pose, limp.
+    pub(crate) fn new(skeleton: &Arc<Skeleton>) -> Ragdoll {
+        Ragdoll {
+            skeleton: skeleton.clone(),
+            clusters: skeleton.built.clusters.clone(),
+            lengths: skeleton.built.lengths.clone(),
+            motors: Motors::new(skeleton.bone_count()),
+            motions: motion::Motions::default(),
+        }
+    }
+
     /// One relaxation pass: bones rigid, joints within their limits, parts
     /// apart. Times its stages from `t` on; returns when it ended.
     pub(crate) fn project(&mut self, p: &mut ParticlesMut, clock: &mut Clock, t: Option<Instant>) -> Option<Instant> {
+        let built = &self.skeleton.built;
         self.clusters.project(p);
         let t = clock.lap(Stage::Bones, t);
-        rigid_point::project(&self.points, &mut self.clusters, p);
+        rigid_point::project(&built.points, &mut self.clusters, p);
         let t = clock.lap(Stage::Joints, t);
-        inequality::project(&self.inequalities, p);
+        inequality::project(&built.inequalities, p);
         let t = clock.lap(Stage::Separations, t);
-        angle_limit::project(&self.twists, &mut self.clusters, p);
+        angle_limit::project(&built.twists, &mut self.clusters, p);
         clock.lap(Stage::Twists, t)
     }
 
@@ -164,19 +169,22 @@ impl Ragdoll {
         t: Option<Instant>,
     ) -> Option<Instant> {
         motion::rigidify_keeping(&self.clusters, p, &mut self.motions.0);
-        let parents = self.parents.iter().copied();
+        let skeleton = &*self.skeleton;
+        let parents = skeleton.parents.iter().copied();
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
         motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
         let t = clock.lap(Stage::BoneMotion, t);
-        self.motors.drive(&self.clusters, &self.parents, self.heads[0], &self.motions.0, p, h, steps);
+        let root = skeleton.built.heads[0];
+        self.motors.drive(&self.clusters, &skeleton.parents, root, &self.motions.0, p, h, steps);
         clock.lap(Stage::Motors, t)
     }
 
     /// The box around the bones' capsules, in the body's frame.
     pub(crate) fn capsule_bounds(&self, p: impl Fn(u32) -> Vec3) -> (Vec3, Vec3) {
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        for (b, bone) in self.def.bones.iter().enumerate() {
-            for x in [p(self.heads[b]), p(self.tails[b])] {
+        let Skeleton { def, built, .. } = &*self.skeleton;
+        for (b, bone) in def.bones.iter().enumerate() {
+            for x in [p(built.heads[b]), p(built.tails[b])] {
                 lo = lo.min(x - Vec3::splat(bone.radius));
                 hi = hi.max(x + Vec3::splat(bone.radius));
             }
@@ -186,7 +194,7 @@ impl Ragdoll {
 
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
-        self.heads.len()
+        self.skeleton.bone_count()
     }
 
     /// The head and tail particle of a bone; an index out of range is refused.
@@ -195,147 +203,61 @@ impl Ragdoll {
         if b >= self.bone_count() {
             return Err(Error::invalid_argument(format!("bone {bone} is out of range ({} bones)", self.bone_count())));
         }
-        Ok((self.heads[b], self.tails[b]))
+        Ok((self.skeleton.built.heads[b], self.skeleton.built.tails[b]))
     }
-}
-
-fn check_angle(v: f32, lo: f32, hi: f32, what: &str) -> Result<()> {
-    if !(v.is_finite() && (lo..=hi).contains(&v)) {
-        return Err(Error::invalid_argument(format!("{what} must be in [{lo}, {hi}] radians, got {v}")));
-    }
-    Ok(())
-}
-
-fn check_limit(limit: &Limit, what: &str) -> Result<Limit> {
-    match *limit {
-        Limit::Ball { swing, twist_min, twist_max } => {
-            check_angle(swing, 0.0, PI, &format!("{what}.swing"))?;
-            check_angle(twist_min, -PI, PI, &format!("{what}.twist_min"))?;
-            check_angle(twist_max, -PI, PI, &format!("{what}.twist_max"))?;
-            if twist_min > twist_max {
-                return Err(Error::invalid_argument(format!(
-                    "{what}: twist_min ({twist_min}) is above twist_max ({twist_max})"
-                )));
-            }
-            Ok(*limit)
-        }
-        Limit::Hinge { axis, min, max } => {
-            finite_vec(axis, &format!("{what}.hinge_axis"))?;
-            let len = axis.length();
-            if !(len > 1e-6 && len.is_finite()) {
-                return Err(Error::invalid_argument(format!("{what}.hinge_axis must not be zero")));
-            }
-            check_angle(min, -PI, PI, &format!("{what}.hinge_min"))?;
-            check_angle(max, -PI, PI, &format!("{what}.hinge_max"))?;
-            if min > max {
-                return Err(Error::invalid_argument(format!("{what}: hinge_min ({min}) is above hinge_max ({max})")));
-            }
-            Ok(Limit::Hinge { axis: axis / len, min, max })
-        }
-    }
-}
-
-/// Checks a definition and returns it with unit rotations and axes.
-fn check_def(def: &RagdollDef) -> Result<RagdollDef> {
-    let n = def.bones.len();
-    if n == 0 {
-        return Err(Error::invalid_argument("a ragdoll needs at least one bone (bone_count was 0)"));
-    }
-    if n > MAX_BONES {
-        return Err(Error::limit(format!("a ragdoll has at most {MAX_BONES} bones, got {n}")));
-    }
-    let mut out = def.clone();
-    for (b, bone) in out.bones.iter_mut().enumerate() {
-        let what = format!("bones[{b}]");
-        match bone.parent {
-            None if b != 0 => {
-                return Err(Error::invalid_argument(format!("{what} has no parent; only bone 0 may be the root")));
-            }
-            Some(_) if b == 0 => {
-                return Err(Error::invalid_argument("bones[0] is the root and must have parent -1"));
-            }
-            Some(p) if p as usize >= b => {
-                return Err(Error::invalid_argument(format!(
-                    "{what}.parent is {p}: a parent must come before its child"
-                )));
-            }
-            _ => {}
-        }
-        finite_vec(bone.position, &format!("{what}.rest.position"))?;
-        bone.rotation = unit_rotation(bone.rotation, &format!("{what}.rest.rotation"))?;
-        non_negative(bone.length, &format!("{what}.length"))?;
-        non_negative(bone.radius, &format!("{what}.radius"))?;
-        positive(bone.mass, &format!("{what}.mass"))?;
-        bone.limit = check_limit(&bone.limit, &format!("{what}.limit"))?;
-    }
-    Ok(out)
 }
 
 impl World {
-    /// Creates a ragdoll from a skeleton at its rest pose, at rest.
-    ///
-    /// Refused: no bones or more than 1024 (`MAX_BONES`), a root other than bone
-    /// 0, a parent that does not come before its child, NaN/inf, a zero
-    /// rotation, a negative radius, a mass <= 0, limits out of range, and a
-    /// bone of zero length (its `length`, or the distance to its first
-    /// child's head along its +Y when `length` is 0).
+    /// Creates a ragdoll from a skeleton at its rest pose, at rest (see
+    /// [`Skeleton::new`] for what is refused). Each call builds the
+    /// skeleton anew; to make many ragdolls of one, build it once and use
+    /// [`World::create_ragdoll_from`].
     pub fn create_ragdoll(&mut self, def: &RagdollDef) -> Result<BodyId> {
-        let def = check_def(def)?;
-        let mut tails = Vec::with_capacity(def.bones.len());
-        for b in 0..def.bones.len() {
-            let tail = build::tail_of(&def, b)
-                .ok_or_else(|| Error::invalid_argument(format!("bones[{b}] has length 0 and no child to reach")))?;
-            let length = (tail - def.bones[b].position).length();
-            if length.is_nan() || length <= 1e-4 || !tail.is_finite() {
-                return Err(Error::invalid_argument(format!(
-                    "bones[{b}] ({:?}) has zero length: its tail is its head",
-                    def.bones[b].name
-                )));
-            }
-            tails.push(tail);
-        }
-        let built = build::build(&def, &tails);
-        let sticks = (0..def.bones.len()).filter(|&b| def.bones[b].radius > 0.0 && built.heads[b] != built.tails[b]);
-        let constraints = sticks.clone().count()
-            + built.clusters.len()
-            + built.points.len()
-            + built.inequalities.len()
-            + built.twists.len();
-        self.check_constraint_limit(constraints)?;
-        let id = self.add_body(BodyKind::Ragdoll, &built.positions, |i| built.inv_masses[i])?;
+        let skeleton = Skeleton::new(def)?;
+        self.add_ragdoll(&skeleton, None)
+    }
+
+    /// Creates a ragdoll of `skeleton`, at rest, in its rest pose moved by
+    /// (`position`, `rotation`): a bone whose rest transform is `(x, q)`
+    /// starts at `(position + rotation x, rotation q)`. The ragdoll holds
+    /// the skeleton (shares it with every other ragdoll of it).
+    ///
+    /// Refused: NaN/inf, a zero rotation; the world's caps.
+    pub fn create_ragdoll_from(&mut self, skeleton: &Arc<Skeleton>, position: Vec3, rotation: Quat) -> Result<BodyId> {
+        finite_vec(position, "position")?;
+        let rotation = unit_rotation(rotation, "rotation")?;
+        self.add_ragdoll(skeleton, Some((position, rotation)))
+    }
+
+    /// A ragdoll of `skeleton`, at its rest pose moved by `placement`.
+    fn add_ragdoll(&mut self, skeleton: &Arc<Skeleton>, placement: Option<(Vec3, Quat)>) -> Result<BodyId> {
+        let built = &skeleton.built;
+        self.check_constraint_limit(skeleton.constraint_count())?;
+        let positions: Vec<Vec3> = match placement {
+            None => built.positions.clone(),
+            Some((at, turn)) => built.positions.iter().map(|&x| at + turn * x).collect(),
+        };
+        let id = self.add_body(BodyKind::Ragdoll, &positions, |i| built.inv_masses[i])?;
         let body = self.bodies.get_mut(id.into()).expect("just created");
         body.radius = built.radii.iter().copied().fold(0.0, f32::max);
-        body.radii = built.radii;
-        // Each bone's capsule collides with the world along its length
-        // (Hitman's limbs against a world of triangles), not only at joints.
-        body.sticks = sticks
-            .map(|b| CollisionStick { a: built.heads[b], b: built.tails[b], radius: def.bones[b].radius })
-            .collect();
-        body.ragdoll = Some(Box::new(Ragdoll {
-            heads: built.heads,
-            tails: built.tails,
-            clusters: built.clusters,
-            points: built.points,
-            inequalities: built.inequalities,
-            twists: built.twists,
-            lengths: built.lengths,
-            parents: def.bones.iter().map(|b| b.parent).collect(),
-            motors: Motors::new(def.bones.len()),
-            def,
-            motions: motion::Motions::default(),
-        }));
+        body.radii = built.radii.clone();
+        body.sticks = skeleton.sticks.clone();
+        let mut ragdoll = Ragdoll::new(skeleton);
+        if let Some((_, turn)) = placement {
+            ragdoll.clusters.rotation.fill(turn);
+        }
+        body.ragdoll = Some(Box::new(ragdoll));
         Ok(id)
     }
 
     /// Creates the ready human figure ([`crate::HUMANOID_BONES`]), standing on `position`
-    /// (between its feet) facing the frame's +Z, `height` metres tall.
+    /// (between its feet) facing the frame's +Z, `height` metres tall. Builds
+    /// its skeleton on each call: for a crowd, build one with
+    /// [`Skeleton::humanoid`] and make each with [`World::create_ragdoll_from`].
     pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
         finite_vec(position, "root.position")?;
         let rotation = unit_rotation(rotation, "root.rotation")?;
-        positive(height, "height")?;
-        if height > 1.0e3 {
-            return Err(Error::invalid_argument(format!("height must be at most 1000 m, got {height}")));
-        }
+        skeleton::check_height(height)?;
         self.create_ragdoll(&humanoid::def(position, rotation, height))
     }
 
@@ -361,6 +283,12 @@ impl World {
         self.ragdoll(id)?.1.bone_particles(bone)
     }
 
+    /// The skeleton a ragdoll is made of (to make more ragdolls of it with
+    /// [`World::create_ragdoll_from`]).
+    pub fn ragdoll_skeleton(&self, id: BodyId) -> Result<&Arc<Skeleton>> {
+        Ok(&self.ragdoll(id)?.1.skeleton)
+    }
+
     /// Number of bones.
     pub fn ragdoll_bone_count(&self, id: BodyId) -> Result<u32> {
         Ok(self.ragdoll(id)?.1.bone_count() as u32)
@@ -368,7 +296,7 @@ impl World {
 
     /// The index of the first bone called `name`, if any.
     pub fn ragdoll_find_bone(&self, id: BodyId, name: &str) -> Result<Option<u32>> {
-        Ok(self.ragdoll(id)?.1.def.bones.iter().position(|b| b.name == name).map(|i| i as u32))
+        Ok(self.ragdoll(id)?.1.skeleton.def.bones.iter().position(|b| b.name == name).map(|i| i as u32))
     }
 
     /// Each bone's shape (see [`BoneShape`]), in bone order. A ragdoll's
@@ -377,10 +305,11 @@ impl World {
     /// from head to tail, are its surface.
     pub fn ragdoll_bone_shapes(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = BoneShape> + '_> {
         let (_, r) = self.ragdoll(id)?;
-        Ok(r.def.bones.iter().enumerate().map(move |(b, bone)| {
-            let tail = build::tail_of(&r.def, b).expect("checked at creation");
+        let Skeleton { def, built, .. } = &*r.skeleton;
+        Ok(def.bones.iter().enumerate().map(move |(b, bone)| {
+            let tail = build::tail_of(def, b).expect("checked at creation");
             let length = (tail - bone.position).length();
-            let (head, tail) = (r.heads[b], r.tails[b]);
+            let (head, tail) = (built.heads[b], built.tails[b]);
             BoneShape { parent: bone.parent, head, tail, length, radius: bone.radius, mass: bone.mass }
         }))
     }
@@ -389,7 +318,7 @@ impl World {
     pub fn ragdoll_bones(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = (Vec3, Quat)> + '_> {
         let (body, r) = self.ragdoll(id)?;
         Ok((0..r.bone_count()).map(move |b| {
-            let head = self.world_position(body, r.heads[b] as usize);
+            let head = self.world_position(body, r.skeleton.built.heads[b] as usize);
             (head, r.clusters.world_rotation(b).normalize())
         }))
     }
@@ -485,7 +414,7 @@ fn placed(r: &Ragdoll, pose: &[(Vec3, Quat)]) -> Vec<Vec3> {
     let count = r.clusters.particle.iter().copied().max().map_or(0, |m| m as usize + 1);
     let mut out = vec![None; count];
     for (b, &(head, rotation)) in pose.iter().enumerate() {
-        let rest_head = r.def.bones[b].position;
+        let rest_head = r.skeleton.def.bones[b].position;
         let turn = rotation * r.clusters.frame[b].conjugate();
         for m in r.clusters.members(b) {
             let i = r.clusters.particle[m] as usize;

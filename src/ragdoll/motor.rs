@@ -300,7 +300,7 @@ fn check_cap(v: f32, what: &str) -> Result<f32> {
 
 /// Each bone's length, head to tail.
 fn bone_length(r: &Ragdoll, b: usize) -> f32 {
-    build::tail_of(&r.def, b).map_or(0.0, |t| (t - r.def.bones[b].position).length())
+    build::tail_of(&r.skeleton.def, b).map_or(0.0, |t| (t - r.skeleton.def.bones[b].position).length())
 }
 
 impl World {
@@ -349,7 +349,7 @@ impl World {
     /// and the root in world space.
     pub fn set_ragdoll_motor_targets_local(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
         let local = self.checked_pose(id, pose)?;
-        let world = world_pose(&self.ragdoll(id)?.1.parents, &local);
+        let world = world_pose(&self.ragdoll(id)?.1.skeleton.parents, &local);
         for (b, &(x, _)) in world.iter().enumerate() {
             finite_vec(x, &format!("the world position of bones[{b}]"))?;
         }

@@ -363,7 +363,7 @@ impl Rigid {
     fn center(&self, p: impl Fn(usize) -> (Vec3, f32)) -> Vec3 {
         let (mut mass, mut sum) = (0.0f32, Vec3::ZERO);
         let origin = p(self.clusters.particle[0] as usize).0;
-        for &i in &self.clusters.particle {
+        for &i in self.clusters.particle.iter() {
             let (x, inv_mass) = p(i as usize);
             let w = weight(inv_mass);
             mass += w;
@@ -504,7 +504,7 @@ impl World {
         } else {
             Vec3::ZERO
         };
-        for &i in &r.clusters.particle {
+        for &i in r.clusters.particle.iter() {
             let i = i as usize;
             if p.inv_mass[i] > 0.0 {
                 let dv = impulse / mass + turn.cross(p.position(i) - center);

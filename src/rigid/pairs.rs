@@ -215,7 +215,7 @@ fn rigid_moves(
 ) -> Vec3 {
     let linear = push * f.inv_mass;
     let turn = f.inv_inertia * (q - f.center).cross(push);
-    for &i in &r.clusters.particle {
+    for &i in r.clusters.particle.iter() {
         let i = i as usize;
         if p.inv_mass[i] > 0.0 {
             let dx = linear + turn.cross(p.position(i) - f.center);

@@ -336,7 +336,8 @@ pub(crate) fn step(world: &mut World, dt: f32) {
             let ((island, member), (island_b, member_b)) =
                 (scratch.island_of[slot], scratch.island_of[other.index1 as usize - 1]);
             if island != u32::MAX && island == island_b && (bone as usize) < r.bone_count() {
-                ignored.push((island, member, member_b, r.heads[bone as usize], r.tails[bone as usize]));
+                let built = &r.skeleton.built;
+                ignored.push((island, member, member_b, built.heads[bone as usize], built.tails[bone as usize]));
             }
         }
     }

@@ -349,6 +349,25 @@ void check_ragdoll() {
     EXPECT_CODE(doll.set_ignored_bones(doll.id(), ignored, 2), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT_CODE(other.set_ignored_bones(sinew::BodyId{}, ignored, 2), SINEW_RESULT_INVALID_ID);
     EXPECT_OK(other.set_ignored_bones(doll.id(), nullptr, 0));
+    // Skeletons: a crowd of one, outliving its handle; the doll's own.
+    {
+        auto figure = sinew::Skeleton::humanoid(1.6f);
+        EXPECT_OK(figure);
+        EXPECT_CODE(sinew::Skeleton::humanoid(-1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+        CHECK(figure.value().bone_count().value_or(0) == 17);
+        sinew::Transform at{{-3.0f, 0.0f, 0.0f}, sinew::identity_quat()};
+        auto twin = world.create_ragdoll(figure.value(), at);
+        EXPECT_OK(twin);
+        sinew::Skeleton moved = std::move(figure.value());
+        CHECK(!figure.value() && moved);
+        auto own = doll.skeleton();
+        EXPECT_OK(own);
+        at.position.x = -5.0f;
+        EXPECT_OK(world.create_ragdoll(own.value(), at));
+        sinew::Skeleton empty;
+        EXPECT_CODE(world.create_ragdoll(empty, at), SINEW_RESULT_NULL_ARGUMENT);
+        CHECK(std::fabs(twin.value().read_bones().value()[4].position.x + 3.0f) < 1e-3f);
+    }
     for (int frame = 0; frame < 10; ++frame) EXPECT_OK(world.step(1.0f / 60.0f));
     CHECK(doll.read_bones().value()[chest].position.z > 0.0f); /* pushed forward */
     // Motors hold the pose the doll stands in now.

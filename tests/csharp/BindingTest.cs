@@ -327,6 +327,34 @@ static unsafe class BindingTest
             Check(world.FindBone(arm, "lower") == 1, "names copied");
             two[1].parent = 1;
             ExpectCode(() => world.CreateRagdoll(two), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "parent after child");
+            ExpectCode(() => Skeleton.Create(two), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "a bad skeleton");
+            two[1].parent = 0;
+            using (Skeleton limb = Skeleton.Create(two, new[] { "upper", "lower" }))
+            {
+                Check(limb.BoneCount == 2, "a skeleton of two bones");
+            }
+            // A crowd of one skeleton, outliving its handle.
+            ExpectCode(() => Skeleton.Humanoid(0f), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "zero height");
+            SinewTransform at = new SinewTransform();
+            at.rotation.w = 1f;
+            at.position.x = -4f;
+            SinewBodyId twin;
+            using (Skeleton figure = Skeleton.Humanoid(1.6f))
+            {
+                Check(figure.BoneCount == 17, "17 bones");
+                twin = world.CreateRagdoll(figure, at);
+            }
+            using (Skeleton armSkeleton = world.RagdollSkeleton(arm))
+            {
+                Check(armSkeleton.BoneCount == 2, "the arm's own skeleton");
+            }
+            using (Skeleton same = world.RagdollSkeleton(twin))
+            {
+                at.position.x = -6f;
+                SinewBodyId other = world.CreateRagdoll(same, at);
+                SinewTransform[] pose = new SinewTransform[17];
+                Check(world.ReadBones(other, pose) == 17 && Math.Abs(pose[0].position.x + 6f) < 1e-3f, "placed at x = -6");
+            }
         }
     }
 

@@ -763,39 +763,47 @@ namespace Sinew
         /// </summary>
         public SinewBodyId CreateRagdoll(SinewBoneDef[] bones, string[] names = null)
         {
-            if (bones == null) throw new ArgumentNullException("bones");
-            if (names != null && names.Length != bones.Length)
-                throw new ArgumentException("names must be null or one per bone");
-            // All names in one NUL-separated UTF-8 buffer, pinned for the call.
-            var offsets = new int[bones.Length];
-            var text = new System.Collections.Generic.List<byte>();
-            for (int b = 0; b < bones.Length; ++b)
+            SinewBodyId id = default(SinewBodyId);
+            RagdollDefs.With(bones, names, def =>
             {
-                offsets[b] = -1;
-                if (names == null || names[b] == null) continue;
-                offsets[b] = text.Count;
-                text.AddRange(System.Text.Encoding.UTF8.GetBytes(names[b]));
-                text.Add(0);
-            }
-            text.Add(0);
-            byte[] utf8 = text.ToArray();
-            var copy = (SinewBoneDef[])bones.Clone();
-            SinewBodyId id;
-            fixed (byte* chars = utf8)
-            fixed (SinewBoneDef* p = copy)
-            {
-                for (int b = 0; b < copy.Length; ++b)
-                {
-                    copy[b].name = offsets[b] < 0 ? null : chars + offsets[b];
-                }
-                SinewRagdollDef def = Native.sinew_default_ragdoll_def();
-                def.bones = p;
-                def.bone_count = Count(copy.Length);
+                SinewBodyId made;
                 SinewWorld* w = Acquire();
-                try { SinewException.Check(Native.sinew_ragdoll_create(w, &def, &id)); }
+                try { SinewException.Check(Native.sinew_ragdoll_create(w, def, &made)); }
+                finally { Release(); }
+                id = made;
+            });
+            return id;
+        }
+
+        /// <summary>
+        /// A ragdoll of a skeleton, its rest pose moved by at (a bone at rest
+        /// transform (x, q) starts at (at.position + at.rotation x,
+        /// at.rotation q)). It shares the skeleton with every other ragdoll of
+        /// it and keeps it alive.
+        /// </summary>
+        public SinewBodyId CreateRagdoll(Skeleton skeleton, SinewTransform at)
+        {
+            if (skeleton == null) throw new ArgumentNullException("skeleton");
+            SinewBodyId id;
+            SinewSkeleton* s = skeleton.Acquire();
+            try
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_create_from_skeleton(w, s, at, &id)); }
                 finally { Release(); }
             }
+            finally { skeleton.Release(); }
             return id;
+        }
+
+        /// <summary>The skeleton a ragdoll is made of, to make more of it (dispose it when done).</summary>
+        public Skeleton RagdollSkeleton(SinewBodyId ragdoll)
+        {
+            SinewSkeleton* raw = null;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_get_skeleton(w, ragdoll, &raw)); }
+            finally { Release(); }
+            return new Skeleton(raw);
         }
 
         /// <summary>

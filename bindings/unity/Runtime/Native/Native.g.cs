@@ -60,6 +60,20 @@ namespace Sinew
     }
 
     /// <summary>
+    /// An opaque skeleton: a ragdoll definition checked and built once, which
+    /// any number of ragdolls in any number of worlds share. It never changes
+    /// after creation, so any thread may use it, from many calls at once. Each
+    /// ragdoll made from it holds it: `sinew_skeleton_destroy` releases the
+    /// caller's handle, and the skeleton lives on until its last ragdoll is
+    /// destroyed.
+    /// </summary>
+    /// <remarks>Opaque: used only behind pointers.</remarks>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct SinewSkeleton
+    {
+    }
+
+    /// <summary>
     /// An opaque world: the core world behind a reader-writer lock.
     ///
     /// Calls that change the world take the write lock and wait for every other
@@ -2142,7 +2156,9 @@ namespace Sinew
         /// Creates a ragdoll from a skeleton, at its rest pose and at rest (a body of
         /// kind ragdoll). Particles sit at the joints, each bone is a rigid cluster,
         /// limits hold each joint, and joints of bones that do not touch are kept
-        /// apart.
+        /// apart. Builds the skeleton on each call: for many ragdolls of one, build
+        /// it once with `sinew_skeleton_create` and use
+        /// `sinew_ragdoll_create_from_skeleton`.
         ///
         /// - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
         ///   during the call only (names included).
@@ -2160,6 +2176,39 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_create(SinewWorld* world, SinewRagdollDef* def, SinewBodyId* out_body);
 
         /// <summary>
+        /// Creates a ragdoll of a skeleton, at rest, in the skeleton's rest pose
+        /// moved by `at`: a bone whose rest transform is `(x, q)` starts at
+        /// `(at.position + at.rotation x, at.rotation q)`. The ragdoll holds the
+        /// skeleton (shared with every other ragdoll of it) until it is destroyed.
+        /// Same bones, bone order and behaviour as `sinew_ragdoll_create` with the
+        /// skeleton's def.
+        ///
+        /// - `skeleton`: from `sinew_skeleton_create*`; read only.
+        /// - `out_body`: receives the id, written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+        /// live skeleton, NaN/inf or a zero rotation in `at`; `LIMIT_EXCEEDED` for
+        /// the world's caps (`max_particles`, `max_bodies`, `max_constraints`).
+        /// Threading: write lock on the world.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_from_skeleton", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_from_skeleton(SinewWorld* world, SinewSkeleton* skeleton, SinewTransform at, SinewBodyId* out_body);
+
+        /// <summary>
+        /// A new handle on the skeleton a ragdoll is made of (one built by
+        /// `sinew_ragdoll_create` or `sinew_ragdoll_create_humanoid` too), to make
+        /// more ragdolls of it.
+        ///
+        /// - `out_skeleton`: receives a handle owned by the caller until
+        ///   `sinew_skeleton_destroy`. Written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a ragdoll).
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_get_skeleton", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_get_skeleton(SinewWorld* world, SinewBodyId ragdoll, SinewSkeleton** out_skeleton);
+
+        /// <summary>
         /// Creates the ready human figure: 17 bones in this order, with these names:
         /// 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
         /// 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
@@ -2170,6 +2219,10 @@ namespace Sinew
         /// feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
         /// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
         /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
+        ///
+        /// Builds the figure's skeleton on each call: for a crowd, build it once
+        /// with `sinew_skeleton_create_humanoid` and make each with
+        /// `sinew_ragdoll_create_from_skeleton` (they share it).
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
         /// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
@@ -2380,6 +2433,57 @@ namespace Sinew
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_rigid_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewResult sinew_rigid_apply_impulse(SinewWorld* world, SinewBodyId body, SinewVec3 point, SinewVec3 impulse);
+
+        /// <summary>
+        /// Checks a ragdoll definition and builds its skeleton once, for
+        /// `sinew_ragdoll_create_from_skeleton` to make many ragdolls of.
+        ///
+        /// - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
+        ///   during the call only (names included). Its rest transforms are the
+        ///   skeleton's rest pose, which each ragdoll places by its own transform.
+        /// - `out_skeleton`: receives the new skeleton, owned by the caller until
+        ///   `sinew_skeleton_destroy`. Written only on success.
+        ///
+        /// Errors: those of `sinew_ragdoll_create` for its def (`NULL_ARGUMENT`,
+        /// `INVALID_ARGUMENT`, `LIMIT_EXCEEDED` for more than 1024 bones).
+        /// Thread-safe.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_skeleton_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_skeleton_create(SinewRagdollDef* def, SinewSkeleton** out_skeleton);
+
+        /// <summary>
+        /// Builds the ready human figure's skeleton (the bones of
+        /// `sinew_ragdoll_create_humanoid`), `height` metres tall, standing on the
+        /// origin (between its feet) facing +Z: a ragdoll of it stands on the
+        /// origin of the transform it is made at.
+        ///
+        /// - `out_skeleton`: receives the new skeleton, owned by the caller until
+        ///   `sinew_skeleton_destroy`. Written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a height that is not in
+        /// (0, 1000]. Thread-safe.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_skeleton_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_skeleton_create_humanoid(float height, SinewSkeleton** out_skeleton);
+
+        /// <summary>
+        /// Releases the caller's handle on a skeleton. Ragdolls made from it keep
+        /// it alive and are unaffected. NULL is a no-op.
+        ///
+        /// Threading: any thread, but no other call may be using or start using
+        /// this handle during or after it.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_skeleton_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_skeleton_destroy(SinewSkeleton* skeleton);
+
+        /// <summary>
+        /// Number of bones of a skeleton.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+        /// live skeleton. Thread-safe.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_skeleton_bone_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_skeleton_bone_count(SinewSkeleton* skeleton, uint* out_count);
 
         /// <summary>
         /// The default world settings, with the cookie that `sinew_world_create`
