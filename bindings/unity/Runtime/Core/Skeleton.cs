@@ -3,7 +3,6 @@
 // Plain C# 7.3 without UnityEngine (compiled and run under Mono by
 // tests/csharp_binding.rs).
 using System;
-using System.Runtime.InteropServices;
 
 namespace Sinew
 {
@@ -11,19 +10,11 @@ namespace Sinew
     /// Owns a SinewSkeleton*; releases it on Dispose or, failing that, from
     /// the finalizer thread (sinew_skeleton_destroy may run on any thread).
     /// </summary>
-    public sealed unsafe class SkeletonHandle : SafeHandle
+    public sealed unsafe class SkeletonHandle : NativeHandle
     {
-        public SkeletonHandle() : base(IntPtr.Zero, true) { }
+        public SkeletonHandle() : base(IntPtr.Zero) { }
 
-        internal SkeletonHandle(SinewSkeleton* skeleton) : base(IntPtr.Zero, true)
-        {
-            SetHandle((IntPtr)skeleton);
-        }
-
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
+        internal SkeletonHandle(SinewSkeleton* skeleton) : base((IntPtr)skeleton) { }
 
         protected override bool ReleaseHandle()
         {

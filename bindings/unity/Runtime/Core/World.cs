@@ -14,23 +14,29 @@ using System.Runtime.InteropServices;
 
 namespace Sinew
 {
-    /// <summary>
-    /// Owns a SinewWorld*; destroys it on Dispose or, failing that, from the
-    /// finalizer thread (sinew_world_destroy may run on any thread).
-    /// </summary>
-    public sealed unsafe class WorldHandle : SafeHandle
+    /// <summary>A handle that owns a native object; NULL is invalid.</summary>
+    public abstract class NativeHandle : SafeHandle
     {
-        public WorldHandle() : base(IntPtr.Zero, true) { }
-
-        internal WorldHandle(SinewWorld* world) : base(IntPtr.Zero, true)
+        protected NativeHandle(IntPtr owned) : base(IntPtr.Zero, true)
         {
-            SetHandle((IntPtr)world);
+            SetHandle(owned);
         }
 
         public override bool IsInvalid
         {
             get { return handle == IntPtr.Zero; }
         }
+    }
+
+    /// <summary>
+    /// Owns a SinewWorld*; destroys it on Dispose or, failing that, from the
+    /// finalizer thread (sinew_world_destroy may run on any thread).
+    /// </summary>
+    public sealed unsafe class WorldHandle : NativeHandle
+    {
+        public WorldHandle() : base(IntPtr.Zero) { }
+
+        internal WorldHandle(SinewWorld* world) : base((IntPtr)world) { }
 
         protected override bool ReleaseHandle()
         {
