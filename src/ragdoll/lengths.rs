@@ -49,7 +49,6 @@
 
 use crate::particles::ParticlesMut;
 use glam::{Quat, Vec3};
-use std::sync::Arc;
 
 /// Solves a Newton step may take to free the contacts that pull.
 const RELEASE_ROUNDS: usize = 3;
@@ -81,9 +80,11 @@ struct Distance {
     slot: u32,
 }
 
-/// Per substep scratch; never part of the state (equal whatever it holds).
+/// The solver's scratch, kept by each worker so a warm step allocates
+/// nothing; never part of a ragdoll's state. Between solves `delta` and
+/// `moved` are zero; every other entry is written before it is read.
 #[derive(Debug, Clone, Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     normal: Vec<Vec3>,
     /// Each distance's error, then (solved) its multiplier.
     error: Vec<f32>,
@@ -102,17 +103,25 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Sized for a tree of `distances` distances over `count` particles
+    /// with `blocks` block entries.
+    fn fit(&mut self, count: usize, distances: usize, blocks: usize) {
+        for v in [&mut self.error, &mut self.lambda, &mut self.diag, &mut self.inv_pivot] {
+            v.resize(distances, 0.0);
+        }
+        self.normal.resize(distances, Vec3::ZERO);
+        self.blocks.resize(blocks, 0.0);
+        self.w.resize(count, 0.0);
+        for v in [&mut self.contact, &mut self.delta, &mut self.before, &mut self.moved] {
+            v.resize(count, Vec3::ZERO);
+        }
+    }
+
     /// `a . W_q b` (see `Lengths::factor`).
     #[inline(always)]
     fn weigh(&self, q: usize, a: Vec3, b: Vec3) -> f32 {
         let c = self.contact[q];
         self.w[q] * (a.dot(b) - a.dot(c) * b.dot(c))
-    }
-}
-
-impl PartialEq for Scratch {
-    fn eq(&self, _: &Self) -> bool {
-        true
     }
 }
 
@@ -126,17 +135,12 @@ pub struct Follower {
     pub share: f32,
 }
 
-/// The skeleton's distance tree and its solver: the tree shared by every
-/// clone (the ragdolls of one skeleton), the solver's scratch each one's.
+/// The skeleton's distance tree, in the order its distances are
+/// eliminated, and its solver (the scratch is the caller's).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Lengths {
-    tree: Arc<Tree>,
-    scratch: Scratch,
-}
-
-/// The distances, in the order they are eliminated.
-#[derive(Debug, Default, PartialEq)]
-struct Tree {
+    /// Particles it spans.
+    count: usize,
     /// In elimination order: every distance after those below it.
     distances: Vec<Distance>,
     /// Per particle, `incident[starts[q]..starts[q + 1]]`: its distances to
@@ -145,6 +149,8 @@ struct Tree {
     starts: Vec<u32>,
     /// Per particle, where its dense block (degree squared) starts.
     block_starts: Vec<u32>,
+    /// Entries of all the blocks.
+    blocks: usize,
     followers: Vec<Follower>,
 }
 
@@ -199,30 +205,9 @@ impl Lengths {
             block_starts.push(block_starts.last().expect("one") + (list.len() * list.len()) as u32);
         }
         let blocks = *block_starts.last().expect("one") as usize;
-        let n = distances.len();
-        let scratch = Scratch {
-            normal: vec![Vec3::ZERO; n],
-            error: vec![0.0; n],
-            lambda: vec![0.0; n],
-            contact: vec![Vec3::ZERO; count],
-            diag: vec![0.0; n],
-            inv_pivot: vec![0.0; n],
-            blocks: vec![0.0; blocks],
-            w: vec![0.0; count],
-            delta: vec![Vec3::ZERO; count],
-            before: vec![Vec3::ZERO; count],
-            moved: vec![Vec3::ZERO; count],
-        };
         starts.pop();
         block_starts.pop();
-        let tree = Tree { distances, incident: incident.concat(), starts, block_starts, followers };
-        Lengths { tree: Arc::new(tree), scratch }
-    }
-
-    /// Whether `other` is a clone of this one, sharing its tree.
-    #[cfg(test)]
-    pub(crate) fn shares_tree(&self, other: &Lengths) -> bool {
-        Arc::ptr_eq(&self.tree, &other.tree)
+        Lengths { count, distances, incident: incident.concat(), starts, block_starts, blocks, followers }
     }
 
     /// Puts every distance back to its rest length. `contact(i)` is the
@@ -230,47 +215,46 @@ impl Lengths {
     /// substep, if any: such a particle moves only along the surface, unless
     /// the distances would pull it off (a surface pushes, never pulls).
     /// Pinned particles do not move.
-    pub fn restore(&mut self, p: &mut ParticlesMut, contact: impl Fn(usize) -> Option<Vec3>) {
-        if self.tree.distances.is_empty() {
+    pub(crate) fn restore(&self, s: &mut Scratch, p: &mut ParticlesMut, contact: impl Fn(usize) -> Option<Vec3>) {
+        if self.distances.is_empty() {
             return;
         }
-        let s = &mut self.scratch;
+        s.fit(self.count, self.distances.len(), self.blocks);
         for (q, (w, n)) in s.w.iter_mut().zip(s.contact.iter_mut()).enumerate() {
             *n = contact(q).unwrap_or(Vec3::ZERO);
             *w = p.inv_mass[q];
         }
-        let (worst, mut largest) = self.linearise(p);
+        let (worst, mut largest) = self.linearise(s, p);
         if worst <= TRIGGER {
             return;
         }
-        for (q, x) in self.scratch.before.iter_mut().enumerate() {
+        for (q, x) in s.before.iter_mut().enumerate() {
             *x = p.position(q);
         }
         for step in 0..NEWTON_STEPS {
             if step > 0 {
-                let (worst, now) = self.linearise(p);
+                let (worst, now) = self.linearise(s, p);
                 if worst <= TOLERANCE {
                     break;
                 }
                 largest = now;
             }
             for _ in 0..RELEASE_ROUNDS {
-                self.factor();
-                self.solve();
-                if !self.release_pulled() {
+                self.factor(s);
+                self.solve(s);
+                if !self.release_pulled(s) {
                     break;
                 }
             }
-            self.apply(p, largest);
+            self.apply(s, p, largest);
         }
-        self.follow(p);
+        self.follow(s, p);
     }
 
     /// Frees the held particles in contact that the solved distances pull
     /// off their surfaces; `true` if any was freed (the solve is redone).
-    fn release_pulled(&mut self) -> bool {
-        let s = &mut self.scratch;
-        for (e, d) in self.tree.distances.iter().enumerate() {
+    fn release_pulled(&self, s: &mut Scratch) -> bool {
+        for (e, d) in self.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
             s.delta[d.v as usize] += push;
             s.delta[d.u as usize] -= push;
@@ -287,9 +271,8 @@ impl Lengths {
     }
 
     /// Moves the followers with their bones.
-    fn follow(&mut self, p: &mut ParticlesMut) {
-        let s = &mut self.scratch;
-        for f in &self.tree.followers {
+    fn follow(&self, s: &mut Scratch, p: &mut ParticlesMut) {
+        for f in &self.followers {
             let (h0, t0) = (s.before[f.head as usize], s.before[f.tail as usize]);
             let (h1, t1) = (p.position(f.head as usize), p.position(f.tail as usize));
             let (Some(a), Some(b)) = ((t0 - h0).try_normalize(), (t1 - h1).try_normalize()) else { continue };
@@ -298,7 +281,7 @@ impl Lengths {
             let to = h1 + Quat::from_rotation_arc(a, b) * (x - h0);
             s.moved[i] += (to - x) * f.share;
         }
-        for f in &self.tree.followers {
+        for f in &self.followers {
             let i = f.particle as usize;
             let moved = std::mem::take(&mut s.moved[i]);
             if p.inv_mass[i] > 0.0 {
@@ -309,10 +292,9 @@ impl Lengths {
 
     /// Directions and errors; returns the worst relative and the largest
     /// absolute error.
-    fn linearise(&mut self, p: &ParticlesMut) -> (f32, f32) {
-        let s = &mut self.scratch;
+    fn linearise(&self, s: &mut Scratch, p: &ParticlesMut) -> (f32, f32) {
         let (mut worst, mut largest) = (0.0f32, 0.0f32);
-        for (e, d) in self.tree.distances.iter().enumerate() {
+        for (e, d) in self.distances.iter().enumerate() {
             let delta = p.position(d.v as usize) - p.position(d.u as usize);
             let length = delta.length();
             let (normal, error) = if length > 1.0e-9 { (delta / length, length - d.rest) } else { (Vec3::ZERO, 0.0) };
@@ -328,9 +310,8 @@ impl Lengths {
     /// meeting at `q` is `s_a s_b n_a . W_q n_b`, with `W_q = w_q (I - c c^T)`
     /// for a particle held on a surface of normal `c` (free along it, held
     /// across it) and `w_q I` for a free one.
-    fn factor(&mut self) {
-        let Lengths { tree, scratch: s } = self;
-        let Tree { distances, incident, starts, block_starts, .. } = &**tree;
+    fn factor(&self, s: &mut Scratch) {
+        let Lengths { distances, incident, starts, block_starts, .. } = self;
         for (e, d) in distances.iter().enumerate() {
             let n = s.normal[e];
             s.diag[e] = s.weigh(d.u as usize, n, n) + s.weigh(d.v as usize, n, n);
@@ -378,9 +359,8 @@ impl Lengths {
     }
 
     /// `lambda`, through the factor.
-    fn solve(&mut self) {
-        let Lengths { tree, scratch: s } = self;
-        let Tree { distances, incident, starts, block_starts, .. } = &**tree;
+    fn solve(&self, s: &mut Scratch) {
+        let Lengths { distances, incident, starts, block_starts, .. } = self;
         for (l, e) in s.lambda.iter_mut().zip(&s.error) {
             *l = -e;
         }
@@ -414,9 +394,8 @@ impl Lengths {
     /// farther apart than its bones reach) the linear step is huge; no
     /// particle is moved more than `MAX_MOVE` times the largest error, the
     /// whole step scaled down alike.
-    fn apply(&mut self, p: &mut ParticlesMut, largest_error: f32) {
-        let s = &mut self.scratch;
-        for (e, d) in self.tree.distances.iter().enumerate() {
+    fn apply(&self, s: &mut Scratch, p: &mut ParticlesMut, largest_error: f32) {
+        for (e, d) in self.distances.iter().enumerate() {
             let push = s.normal[e] * s.lambda[e];
             s.delta[d.v as usize] += push;
             s.delta[d.u as usize] -= push;
@@ -494,8 +473,7 @@ mod tests {
     }
 
     fn lengths_ok(l: &Lengths, p: &ParticlesMut) -> f32 {
-        l.tree
-            .distances
+        l.distances
             .iter()
             .map(|d| ((p.position(d.v as usize) - p.position(d.u as usize)).length() - d.rest).abs() / d.rest)
             .fold(0.0, f32::max)
@@ -504,7 +482,7 @@ mod tests {
     #[test]
     fn free_particles_get_every_length_back_and_the_centre_of_mass_stays() {
         let (rest, edges, followers) = skeleton();
-        let mut l = Lengths::new(rest.len(), &rest, &edges, followers);
+        let l = Lengths::new(rest.len(), &rest, &edges, followers);
         let x = jiggled(&rest);
         let mut store = Particles::default();
         let masses = [3.0, 2.0, 4.0, 1.0, 0.5, 0.3, 0.5, 0.3, 2.0, 1.0];
@@ -516,7 +494,7 @@ mod tests {
         let c0 = centre(&p);
         // Each call is two Newton steps; the error falls quadratically.
         for _ in 0..3 {
-            l.restore(&mut p, |_| None);
+            l.restore(&mut Scratch::default(), &mut p, |_| None);
         }
         let after = lengths_ok(&l, &p);
         assert!(after < 2.0 * TOLERANCE, "lengths still off by {after}");
@@ -530,7 +508,7 @@ mod tests {
     #[test]
     fn a_held_particle_stays_and_the_follower_keeps_its_place_on_its_bone() {
         let (rest, edges, followers) = skeleton();
-        let mut l = Lengths::new(rest.len(), &rest, &edges, followers);
+        let l = Lengths::new(rest.len(), &rest, &edges, followers);
         // Bone 4-5 compressed along its axis by 20 %, the tail (5) on the
         // ground: the socket moves up, the tail stays, the follower slides
         // with the bone.
@@ -541,7 +519,7 @@ mod tests {
         store.append(&x, |_| 1.0);
         let mut p = store.view(0..rest.len());
         for _ in 0..3 {
-            l.restore(&mut p, |i| (i == 5).then_some(Vec3::Y));
+            l.restore(&mut Scratch::default(), &mut p, |i| (i == 5).then_some(Vec3::Y));
         }
         assert!(lengths_ok(&l, &p) < 2.0 * TOLERANCE);
         // Held across the floor; along it the bone is vertical and pushes
@@ -560,12 +538,12 @@ mod tests {
         // floor below it: the bones pull the end up, off the floor, so the
         // floor does not hold it and the chain shortens from both ends.
         let rest = vec![Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 0.5, 0.0), Vec3::ZERO];
-        let mut l = Lengths::new(3, &rest, &[(0, 1), (1, 2)], Vec::new());
+        let l = Lengths::new(3, &rest, &[(0, 1), (1, 2)], Vec::new());
         let x = vec![rest[0], rest[1], Vec3::new(0.0, -0.1, 0.0)];
         let mut store = Particles::default();
         store.append(&x, |_| 1.0);
         let mut p = store.view(0..3);
-        l.restore(&mut p, |i| (i == 2).then_some(Vec3::Y));
+        l.restore(&mut Scratch::default(), &mut p, |i| (i == 2).then_some(Vec3::Y));
         assert!(p.position(2).y > -0.1 + 1e-3, "the end was held to the floor: {}", p.position(2));
         assert!(p.position(0).y < 1.0 - 1e-3, "the top did not come down: {}", p.position(0));
         // Pressed into the floor instead (the chain squashed), it is held.
@@ -573,7 +551,7 @@ mod tests {
         let mut store = Particles::default();
         store.append(&x, |_| 1.0);
         let mut p = store.view(0..3);
-        l.restore(&mut p, |i| (i == 2).then_some(Vec3::Y));
+        l.restore(&mut Scratch::default(), &mut p, |i| (i == 2).then_some(Vec3::Y));
         assert_eq!(p.position(2), x[2]);
         assert!(p.position(0).y > 1.0 + 1e-3);
     }
@@ -581,13 +559,13 @@ mod tests {
     #[test]
     fn a_resting_skeleton_within_the_trigger_is_left_alone() {
         let (rest, edges, followers) = skeleton();
-        let mut l = Lengths::new(rest.len(), &rest, &edges, followers);
+        let l = Lengths::new(rest.len(), &rest, &edges, followers);
         let mut x = rest.clone();
         x[3] += Vec3::Y * (0.3 * TRIGGER * 0.5);
         let mut store = Particles::default();
         store.append(&x, |_| 1.0);
         let mut p = store.view(0..rest.len());
-        l.restore(&mut p, |_| None);
+        l.restore(&mut Scratch::default(), &mut p, |_| None);
         assert_eq!(p.position(3), x[3]);
     }
 
@@ -596,13 +574,13 @@ mod tests {
         // Both ends on the floor (held across it), the bone 10 % short: the
         // ends slide apart along the floor, neither rises nor sinks.
         let rest = vec![Vec3::new(0.0, 0.05, 0.0), Vec3::new(0.4, 0.05, 0.0)];
-        let mut l = Lengths::new(2, &rest, &[(0, 1)], Vec::new());
+        let l = Lengths::new(2, &rest, &[(0, 1)], Vec::new());
         let x = vec![Vec3::new(0.02, 0.05, 0.0), Vec3::new(0.38, 0.05, 0.0)];
         let mut store = Particles::default();
         store.append(&x, |i| [1.0, 2.0][i]);
         let mut p = store.view(0..2);
         for _ in 0..2 {
-            l.restore(&mut p, |_| Some(Vec3::Y));
+            l.restore(&mut Scratch::default(), &mut p, |_| Some(Vec3::Y));
         }
         assert!(lengths_ok(&l, &p) < 2.0 * TOLERANCE, "still {} off", lengths_ok(&l, &p));
         assert_eq!((p.position(0).y, p.position(1).y), (0.05, 0.05));

@@ -116,12 +116,18 @@ pub struct Ragdoll {
     /// Bone `b` is cluster `b`: the skeleton's members and rest shapes,
     /// this ragdoll's rotations and masses.
     pub clusters: ClusterSet,
-    /// Bone lengths, solved exactly at the end of a substep's passes.
-    pub lengths: lengths::Lengths,
     /// Drives towards the animation's pose (see `motor`).
     pub motors: Motors,
-    /// Per substep scratch: each bone's motion (see `motion`).
-    pub(crate) motions: motion::Motions,
+}
+
+/// What a ragdoll's substep works in besides its state, kept by each
+/// worker so a warm step allocates nothing; any ragdoll may use it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    /// The bone-length solver's (see `lengths`).
+    lengths: lengths::Scratch,
+    /// Each bone's motion (see `motion`).
+    motions: Vec<Option<motion::Motion>>,
 }
 
 impl Ragdoll {
@@ -130,9 +136,7 @@ impl Ragdoll {
         Ragdoll {
             skeleton: skeleton.clone(),
             clusters: skeleton.built.clusters.clone(),
-            lengths: skeleton.built.lengths.clone(),
             motors: Motors::new(skeleton.bone_count()),
-            motions: motion::Motions::default(),
         }
     }
 
@@ -157,25 +161,40 @@ impl Ragdoll {
         self.clusters.update_rest_inertia(p);
     }
 
+    /// The bone lengths put back exactly after the passes (see `lengths`);
+    /// `contact(i)` is the normal of the surface particle `i` was pushed
+    /// out of this substep, if any.
+    pub(crate) fn restore_lengths(
+        &self,
+        p: &mut ParticlesMut,
+        scratch: &mut Scratch,
+        contact: impl Fn(usize) -> Option<Vec3>,
+    ) {
+        self.skeleton.built.lengths.restore(&mut scratch.lengths, p, contact);
+    }
+
     /// The velocity stage of substep `substep` of `substeps`, of length `h`
     /// (see `motion` and `motor`). Times its stages from `t` on; returns
     /// when it ended.
+    #[allow(clippy::too_many_arguments)] // the substep, the scratch and the clock
     pub(crate) fn project_velocities(
         &mut self,
         p: &mut ParticlesMut,
         h: f32,
         steps: (u32, u32),
+        scratch: &mut Scratch,
         clock: &mut Clock,
         t: Option<Instant>,
     ) -> Option<Instant> {
-        motion::rigidify_keeping(&self.clusters, p, &mut self.motions.0);
+        let motions = &mut scratch.motions;
+        motion::rigidify_keeping(&self.clusters, p, motions);
         let skeleton = &*self.skeleton;
         let parents = skeleton.parents.iter().copied();
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
-        motion::joint_friction(&self.clusters, parents, k, &mut self.motions.0, p);
+        motion::joint_friction(&self.clusters, parents, k, motions, p);
         let t = clock.lap(Stage::BoneMotion, t);
         let root = skeleton.built.heads[0];
-        self.motors.drive(&self.clusters, &skeleton.parents, root, &self.motions.0, p, h, steps);
+        self.motors.drive(&self.clusters, &skeleton.parents, root, motions, p, h, steps);
         clock.lap(Stage::Motors, t)
     }
 

@@ -41,17 +41,6 @@ pub(crate) struct Motion {
     pub inv_inertia: Mat3,
 }
 
-/// Scratch for the bones' motions of one substep, kept so a step does not
-/// allocate; never part of a ragdoll's state (equal whatever it holds).
-#[derive(Debug, Clone, Default)]
-pub struct Motions(pub(crate) Vec<Option<Motion>>);
-
-impl PartialEq for Motions {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
 /// The rigid motion with the momentum and angular momentum of cluster `k`'s
 /// particles; `None` for a cluster with a pinned member (it does not turn
 /// freely) or no inertia.

@@ -63,7 +63,7 @@ use crate::error::{MAX_COORDINATE, MAX_SPEED};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
 use crate::pool::Pool;
 use crate::profile::{Clock, Profile, Stage};
-use crate::ragdoll::PASSES;
+use crate::ragdoll::{self, PASSES};
 use crate::rigid::{self, pairs};
 use crate::simd::SimdLevel;
 use crate::world::World;
@@ -196,6 +196,8 @@ struct Local {
     touches: Vec<bodies::Touch>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
+    /// A ragdoll's substep scratch.
+    ragdoll: ragdoll::Scratch,
     /// Swept boxes of one body's particles, for the triangle broad phase.
     boxes: Vec<(Vec3, Vec3)>,
     island: Lists<&'static mut Body>,
@@ -543,7 +545,7 @@ fn solve_island(
     local: &mut Local,
     workers: &dyn Workers,
 ) {
-    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, settled, .. } = local;
+    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, settled, ragdoll: scratch, .. } = local;
     let mut t = clock.start();
     accel.resize_with(island.len(), Vec::new);
     for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
@@ -566,7 +568,7 @@ fn solve_island(
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
     for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
         if (body.ragdoll.is_some() || body.rigid.is_some()) && body.h_prev > SETTLE_RATIO * ctx.h {
-            t = settle(body, p, c, colliders.substep(0), ctx, rigid_passes, settled, clock, t);
+            t = settle(body, p, c, colliders.substep(0), ctx, rigid_passes, settled, scratch, clock, t);
         }
     }
     for substep in 0..ctx.substeps {
@@ -613,7 +615,7 @@ fn solve_island(
                     for _ in 0..PASSES {
                         t = ragdoll_pass(body, p, c, &pass, clock, t);
                     }
-                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
+                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
                 }
             }
             if interleave {
@@ -629,7 +631,7 @@ fn solve_island(
                 for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
                     let material = body.material;
                     let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
-                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
+                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
                 }
             }
             joint::project(views, joints, ctx.inv_h2);
@@ -665,7 +667,7 @@ fn solve_island(
         t = clock.lap(Stage::Velocities, t);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(ragdoll) = &mut body.ragdoll {
-                t = ragdoll.project_velocities(p, ctx.h, (substep, ctx.substeps), clock, t);
+                t = ragdoll.project_velocities(p, ctx.h, (substep, ctx.substeps), scratch, clock, t);
             }
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p, ctx.h);
@@ -719,6 +721,7 @@ fn settle(
     ctx: &StepContext,
     rigid_passes: u32,
     before: &mut Vec<Vec3>,
+    scratch: &mut ragdoll::Scratch,
     clock: &mut Clock,
     mut t: Option<Instant>,
 ) -> Option<Instant> {
@@ -730,7 +733,7 @@ fn settle(
         for _ in 0..PASSES {
             t = ragdoll_pass(body, p, c, &pass, clock, t);
         }
-        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, clock, t);
+        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
         c.clear();
         let moved = before.iter().enumerate().map(|(i, &x)| (p.position(i) - x).length_squared()).fold(0.0, f32::max);
         if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
@@ -800,6 +803,7 @@ fn contacts_pass(
     pass: &PassContext,
     ctx: &StepContext,
     rigid_passes: u32,
+    scratch: &mut ragdoll::Scratch,
     clock: &mut Clock,
     mut t: Option<Instant>,
 ) -> Option<Instant> {
@@ -816,7 +820,7 @@ fn contacts_pass(
         // substep across its surface.
         t = clock.lap(Stage::Contacts, t);
         let c = &*c;
-        ragdoll.lengths.restore(p, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
+        ragdoll.restore_lengths(p, scratch, |i| (c.depth[i] > 0.0).then(|| c.normal(i)));
         clock.lap(Stage::BoneLengths, t)
     } else {
         clock.lap(Stage::Contacts, t)
