@@ -128,6 +128,8 @@ pub(crate) struct Scratch {
     lengths: lengths::Scratch,
     /// Each bone's motion (see `motion`).
     motions: Vec<Option<motion::Motion>>,
+    /// The motors' (see `motor`).
+    motors: motor::Scratch,
 }
 
 impl Ragdoll {
@@ -186,7 +188,7 @@ impl Ragdoll {
         clock: &mut Clock,
         t: Option<Instant>,
     ) -> Option<Instant> {
-        let motions = &mut scratch.motions;
+        let Scratch { motions, motors, .. } = scratch;
         motion::rigidify_keeping(&self.clusters, p, motions);
         let skeleton = &*self.skeleton;
         let parents = skeleton.parents.iter().copied();
@@ -194,7 +196,7 @@ impl Ragdoll {
         motion::joint_friction(&self.clusters, parents, k, motions, p);
         let t = clock.lap(Stage::BoneMotion, t);
         let root = skeleton.built.heads[0];
-        self.motors.drive(&self.clusters, &skeleton.parents, root, motions, p, h, steps);
+        self.motors.drive(motors, &self.clusters, &skeleton.parents, root, motions, p, h, steps);
         clock.lap(Stage::Motors, t)
     }
 

@@ -49,7 +49,7 @@ const SWEEPS: usize = 4;
 const STRENGTH_PERIOD: f32 = 1.0 / 60.0;
 
 /// The motor state of a ragdoll (per bone, in bone order).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Motors {
     /// Targets were set: the motors act (strength permitting).
     pub active: bool,
@@ -68,25 +68,34 @@ pub struct Motors {
     /// Newton metres on the bone's orientation; `f32::INFINITY` when
     /// unlimited.
     pub max_torque: Vec<f32>,
-    /// Per substep scratch: each bone's rate, target rotation, error and
-    /// accumulated impulse.
+}
+
+/// The motors' per-substep scratch, each worker's: each bone's rate,
+/// target rotation, error and accumulated impulse. Every entry is written
+/// before it is read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
     rate: Vec<f32>,
     goal: Vec<Quat>,
     error: Vec<Vec3>,
     lambda: Vec<Vec3>,
 }
 
-/// Equal when the state is (the per-substep scratch aside).
-impl PartialEq for Motors {
-    fn eq(&self, o: &Self) -> bool {
-        self.active == o.active
-            && self.root_motion == o.root_motion
-            && self.from == o.from
-            && self.to == o.to
-            && self.strength_from == o.strength_from
-            && self.strength == o.strength
-            && self.max_force == o.max_force
-            && self.max_torque == o.max_torque
+impl Scratch {
+    /// Sized for `n` bones.
+    fn fit(&mut self, n: usize) {
+        self.rate.resize(n, 0.0);
+        self.goal.resize(n, Quat::IDENTITY);
+        self.error.resize(n, Vec3::ZERO);
+        self.lambda.resize(n, Vec3::ZERO);
+    }
+
+    /// Adds `delta` to bone `b`'s accumulated angular impulse, clamped to
+    /// `cap` in size; returns what was added after the clamp.
+    fn accumulate(&mut self, b: usize, delta: Vec3, cap: f32) -> Vec3 {
+        let before = self.lambda[b];
+        self.lambda[b] = clamp(before + delta, cap);
+        self.lambda[b] - before
     }
 }
 
@@ -103,10 +112,6 @@ impl Motors {
             strength: vec![1.0; n],
             max_force: vec![f32::INFINITY; n],
             max_torque: vec![f32::INFINITY; n],
-            rate: vec![0.0; n],
-            goal: vec![Quat::IDENTITY; n],
-            error: vec![Vec3::ZERO; n],
-            lambda: vec![Vec3::ZERO; n],
         }
     }
 
@@ -154,7 +159,8 @@ impl Motors {
     /// of a powered humanoid's motor stage.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn drive(
-        &mut self,
+        &self,
+        scratch: &mut Scratch,
         clusters: &ClusterSet,
         parents: &[Option<u32>],
         root_head: u32,
@@ -170,32 +176,35 @@ impl Motors {
         let s = ((substep + 2) as f32 / substeps as f32).min(1.0);
         let h2 = h * h;
         let exponent = h / STRENGTH_PERIOD;
-        for (b, goal) in self.goal.iter_mut().enumerate() {
+        scratch.fit(parents.len());
+        for (b, goal) in scratch.goal.iter_mut().enumerate() {
             *goal = self.from[b].1.lerp(self.to[b].1, s);
         }
         let mut root_error = Vec3::ZERO;
         for (b, parent) in parents.iter().enumerate() {
             let strength = self.strength_from[b] * (1.0 - s) + self.strength[b] * s;
             let driven = parent.is_some() || self.root_motion;
-            self.rate[b] = if driven && strength > 0.0 { 1.0 - (1.0 - strength).powf(exponent) } else { 0.0 };
-            self.lambda[b] = Vec3::ZERO;
-            if self.rate[b] == 0.0 {
+            scratch.rate[b] = if driven && strength > 0.0 { 1.0 - (1.0 - strength).powf(exponent) } else { 0.0 };
+            scratch.lambda[b] = Vec3::ZERO;
+            if scratch.rate[b] == 0.0 {
                 continue;
             }
             let wanted = match *parent {
                 None => {
                     let head = self.from[b].0 * (1.0 - s) + self.to[b].0 * s;
                     root_error = head - p.position(root_head as usize);
-                    self.goal[b]
+                    scratch.goal[b]
                 }
-                Some(q) => clusters.world_rotation(q as usize) * (self.goal[q as usize].conjugate() * self.goal[b]),
+                Some(q) => {
+                    clusters.world_rotation(q as usize) * (scratch.goal[q as usize].conjugate() * scratch.goal[b])
+                }
             };
-            self.error[b] = rotation_vector(wanted * clusters.world_rotation(b).conjugate());
+            scratch.error[b] = rotation_vector(wanted * clusters.world_rotation(b).conjugate());
         }
         let mut root_push = Vec3::ZERO;
         for _ in 0..SWEEPS {
             for (b, parent) in parents.iter().enumerate() {
-                let rate = self.rate[b];
+                let rate = scratch.rate[b];
                 if rate == 0.0 {
                     continue;
                 }
@@ -204,7 +213,7 @@ impl Motors {
                     None => {
                         let Some(m) = motion::moving(clusters, b, motions[b].as_ref(), p) else { continue };
                         let inertia = m.inv_inertia.inverse();
-                        let applied = self.accumulate(b, inertia * (self.error[b] * rate - m.turn), torque_cap);
+                        let applied = scratch.accumulate(b, inertia * (scratch.error[b] * rate - m.turn), torque_cap);
                         let turn = m.inv_inertia * applied;
                         add_turn(clusters, b, m.center, turn, p);
                         // The head's displacement over the next substep, now.
@@ -228,21 +237,14 @@ impl Motors {
                             continue;
                         }
                         let relative = c.turn - pm.turn;
-                        let applied = self.accumulate(b, sum.inverse() * (self.error[b] * rate - relative), torque_cap);
+                        let applied =
+                            scratch.accumulate(b, sum.inverse() * (scratch.error[b] * rate - relative), torque_cap);
                         add_turn(clusters, b, c.center, c.inv_inertia * applied, p);
                         add_turn(clusters, q, pm.center, -(pm.inv_inertia * applied), p);
                     }
                 }
             }
         }
-    }
-
-    /// Adds `delta` to bone `b`'s accumulated angular impulse, clamped to
-    /// `cap` in size; returns what was added after the clamp.
-    fn accumulate(&mut self, b: usize, delta: Vec3, cap: f32) -> Vec3 {
-        let before = self.lambda[b];
-        self.lambda[b] = clamp(before + delta, cap);
-        self.lambda[b] - before
     }
 }
 
