@@ -20,6 +20,7 @@
 //!         per body:
 //!           targets     pull towards the animated points
 //!           distances   sticks, batch by batch                     constraints/distance.rs
+//!                       (sticks that form a forest: solved exactly) constraints/tree.rs
 //!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
