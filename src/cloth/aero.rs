@@ -11,11 +11,23 @@
 //! lift = -q C_l cos (n - cos u_hat)             (across the flow, |.| = q C_l cos sin)
 //! ```
 //!
-//! A third of the force goes to each vertex. Forces are computed once per step
-//! and applied in each substep. The velocity change a vertex gets in one step
-//! is capped at its own speed through the air: drag can stop a particle
-//! relative to the air, never throw it back (light cloth in a gale would
-//! otherwise oscillate and blow up).
+//! A third of the force goes to each vertex. Forces are computed every
+//! substep from the velocities the last one left, and a vertex's velocity
+//! change in one substep is capped at its own speed through the air: drag
+//! can stop a particle relative to the air, never throw it back. Computed
+//! once per step and capped over the whole step, as before, a force held
+//! for a frame overshot the cloth's motion in strong wind.
+//!
+//! A cloth exactly edge-on to the flow feels no force (`cos = 0`), and a
+//! flag in its own plane would stay flat forever; real cloth flutters from
+//! the vortices it sheds. A small push along the triangle's winding normal,
+//! `q_wind C_l FLUTTER max(0, 1 - cos / EDGE_ON)` with `q_wind` the wind's
+//! own dynamic pressure times area (none in still air), breaks the symmetry
+//! deterministically; it is gone once the triangle is turned a degree out of
+//! the flow (`cos = EDGE_ON`), where lift and drag take over. (Pushing
+//! every triangle that way, `q C_l FLUTTER (1 - cos)`, held a flag on one
+//! side of the wind; scaled by the relative flow instead of the wind's it
+//! kept a cloth settling in still air from coming to rest.)
 
 use crate::particles::ParticlesMut;
 use glam::Vec3;
@@ -36,13 +48,16 @@ impl Air {
     }
 }
 
-/// The aerodynamic acceleration of every particle for the coming step, from
-/// the velocities of the last substep, written into
-/// `accel` (one vector per particle). Forces change with the cloth's shape
-/// and speed, which move little within a step, so they are computed once per
-/// step and applied in every substep. The velocity change over the step is
-/// capped at the particle's speed through the air.
-pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, dt: f32, accel: &mut Vec<Vec3>) {
+/// The push along the winding normal of a triangle edge-on to the flow, as
+/// a fraction of its lift (see the module's docs).
+const FLUTTER: f32 = 0.02;
+/// The `cos` (to the flow) below which that push acts.
+const EDGE_ON: f32 = 0.02;
+
+/// The aerodynamic acceleration of every particle for a substep of `h`,
+/// from its velocities, written into `accel` (one vector per particle),
+/// limited as the module's docs say.
+pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, h: f32, accel: &mut Vec<Vec3>) {
     accel.clear();
     accel.resize(p.len(), Vec3::ZERO);
     for t in triangles {
@@ -57,14 +72,19 @@ pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, dt: f3
             continue;
         }
         let u_hat = u / speed2.sqrt();
-        let mut n = cross / twice_area;
-        let mut cos = n.dot(u_hat);
+        let winding = cross / twice_area;
+        let (mut n, mut cos) = (winding, winding.dot(u_hat));
         if cos < 0.0 {
             n = -n;
             cos = -cos;
         }
         let q = 0.5 * air.density * speed2 * (0.5 * twice_area);
-        let share = -(u_hat * (air.drag * cos) + (n - u_hat * cos) * (air.lift * cos)) * (q / 3.0);
+        // The push scales with the wind's own pressure: cloth moving
+        // through still air (settling, sliding over itself) gets none.
+        let edge_on = (1.0 - cos / EDGE_ON).max(0.0);
+        let gust = 0.5 * air.density * air.wind.length_squared() * (0.5 * twice_area);
+        let flutter = winding * (air.lift * FLUTTER * edge_on * (gust / q));
+        let share = (flutter - (u_hat * (air.drag * cos) + (n - u_hat * cos) * (air.lift * cos))) * (q / 3.0);
         accel[a] += share;
         accel[b] += share;
         accel[c] += share;
@@ -73,7 +93,7 @@ pub fn accelerations(p: &ParticlesMut, triangles: &[[u32; 3]], air: &Air, dt: f3
         let w = p.inv_mass[i];
         *f *= w;
         let through_air = (p.velocity(i) - air.wind).length();
-        let dv = f.length() * dt;
+        let dv = f.length() * h;
         if dv > through_air {
             *f *= through_air / dv;
         }

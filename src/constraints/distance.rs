@@ -21,6 +21,7 @@
 //! article's "sqrt approximation" when masses are equal: no square root, exact
 //! at rest length and increasingly wrong away from it.
 
+use super::tree::{Mode, StickTree};
 use crate::particles::ParticlesMut;
 use crate::simd::{self, Kernel, Lanes, SimdLevel};
 use crate::solver::batches::colour_sticks;
@@ -64,7 +65,7 @@ impl DistanceMethod {
 
 /// Below this length a stick has no direction and is skipped this pass
 /// (coincident particles; Jakobsen: "dislocate them slightly").
-const MIN_LENGTH: f32 = 1e-12;
+pub(crate) const MIN_LENGTH: f32 = 1e-12;
 /// The sqrt approximation divides by the rest length; shorter sticks use the exact form.
 const MIN_APPROX_REST: f32 = 1e-6;
 
@@ -106,6 +107,9 @@ pub struct DistanceSet {
     /// The same for 8-lane chunks.
     block_runs8: Vec<u8>,
     pub method: DistanceMethod,
+    /// The sticks as a forest, solved exactly instead of relaxed (see
+    /// `tree`), when they close no loop; derived from the arrays above.
+    tree: Option<Box<StickTree>>,
 }
 
 /// Below this many sticks a set runs scalar: its batches are too short to
@@ -234,6 +238,7 @@ impl DistanceSet {
             }
         }
         (self.runs, self.runs8, self.block_runs, self.block_runs8) = (runs, runs8, block_runs, block_runs8);
+        self.tree = StickTree::build(&self.a, &self.b, self.bound).map(Box::new);
     }
 
     /// The `d` of a [`Blocks`] chunk of `lanes` sticks from `c`, or 0.
@@ -274,11 +279,16 @@ impl DistanceSet {
     /// XPBD: multipliers start from zero each substep.
     pub fn begin_substep(&mut self) {
         self.lambda.fill(0.0);
+        if let Some(tree) = &mut self.tree {
+            tree.begin_substep();
+        }
     }
 
-    /// One Gauss-Seidel pass over every batch, in order, at `level`.
+    /// One Gauss-Seidel pass over every batch, in order, at `level`; sticks
+    /// that form a forest are solved exactly instead (see `tree`).
     pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
         match self.method {
+            DistanceMethod::Exact if self.tree.is_some() => self.solve_tree(Mode::Position, p, inv_h2),
             DistanceMethod::Exact => self.run(Stage::Position, p, inv_h2, simd, workers),
             DistanceMethod::SqrtApprox => {
                 for batch in 0..self.batches.len() {
@@ -376,7 +386,18 @@ impl DistanceSet {
     /// component away removes exactly the pumped energy and leaves swinging,
     /// folding and free flight alone.
     pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
-        self.run(Stage::Velocity, p, inv_h2, simd, workers);
+        if self.tree.is_some() {
+            self.solve_tree(Mode::Velocity, p, inv_h2);
+        } else {
+            self.run(Stage::Velocity, p, inv_h2, simd, workers);
+        }
+    }
+
+    /// The forest's exact solve (see `tree`).
+    fn solve_tree(&mut self, mode: Mode, p: &mut ParticlesMut, inv_h2: f32) {
+        assert!(self.bound <= p.len(), "a stick indexes past its body");
+        let tree = self.tree.as_mut().expect("a forest");
+        tree.solve(mode, (&self.a, &self.b), &self.rest, &self.compliance, &mut self.lambda, p, inv_h2);
     }
 
     /// Mean of |C| / r over sticks with a positive rest length (stretch report).

@@ -12,3 +12,4 @@ pub mod shape_match;
 pub mod skin;
 pub mod target;
 pub mod tether;
+pub mod tree;

@@ -14,12 +14,13 @@
 //!     settle          after a long step: ragdolls, rigid bodies   (positions only)
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         leapfrog: forces, gravity, damping          integrate.rs
-//!       wind            drag and lift, computed once per step      cloth/aero.rs
+//!       wind            drag and lift from the velocities          cloth/aero.rs
 //!       targets         interpolate, place kinematic particles     constraints/target.rs
 //!       for each of `iterations` relaxation passes:
 //!         per body:
 //!           targets     pull towards the animated points
 //!           distances   sticks, batch by batch                     constraints/distance.rs
+//!                       (sticks that form a forest: solved exactly) constraints/tree.rs
 //!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
@@ -179,7 +180,7 @@ impl Clone for Scratch {
 /// Each worker has its own.
 #[derive(Default, Debug, Clone)]
 struct Local {
-    /// Aerodynamic accelerations of the step, per island member.
+    /// Aerodynamic accelerations of the substep, per island member.
     aero: Vec<Vec<Vec3>>,
     finder: PairFinder,
     pairs: Vec<Pair>,
@@ -548,15 +549,6 @@ fn solve_island(
     let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, settled, ragdoll: scratch, .. } = local;
     let mut t = clock.start();
     accel.resize_with(island.len(), Vec::new);
-    for ((body, p), a) in island.iter().zip(views.iter()).zip(accel.iter_mut()) {
-        a.clear();
-        if let Some(cloth) = &body.cloth {
-            let air = Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
-            if air.active() {
-                aero::accelerations(p, &cloth.triangles, &air, ctx.dt, a);
-            }
-        }
-    }
     for (body, p) in island.iter_mut().zip(views.iter()) {
         if let Some(ragdoll) = &mut body.ragdoll {
             ragdoll.begin_step(p);
@@ -574,13 +566,23 @@ fn solve_island(
     for substep in 0..ctx.substeps {
         t = clock.lap(Stage::Predict, t);
         let prepared = colliders.substep(substep);
-        for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter()) {
+        for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter_mut())
+        {
             // Half the last substep and half this one; a body whose
             // velocity is as of now (h_prev = 0) gets half this one.
             let h_prev = if substep == 0 { body.h_prev } else { ctx.h };
             let kick = (h_prev + ctx.h) * 0.5;
             if !body.forces.is_empty() {
                 integrate::kick_forces(p, &body.forces, kick);
+            }
+            // Drag and lift from the velocities the last substep left.
+            a.clear();
+            if let Some(cloth) = &body.cloth {
+                let air =
+                    Air { wind: ctx.wind + cloth.wind, density: ctx.air_density, drag: cloth.drag, lift: cloth.lift };
+                if air.active() {
+                    aero::accelerations(p, &cloth.triangles, &air, ctx.h, a);
+                }
             }
             integrate::predict(p, ctx.damping, ctx.gravity * kick, ctx.h);
             aero::apply(p, a, ctx.h2);

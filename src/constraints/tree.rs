@@ -1,0 +1,371 @@
+//! Sticks that form a forest (ropes, chains, hair, branching trees) solved
+//! exactly each pass, instead of by Gauss-Seidel relaxation.
+//!
+//! Relaxation converges slowly where masses differ: a 100 kg weight on a
+//! rope of 0.1 kg particles hangs 81 % stretched at 8 substeps x 1 pass,
+//! as each pass carries the weight's pull one stick up the rope and the
+//! light particles give way (issue 31, item 8). The sticks' linearised
+//! XPBD system over a tree is solved directly in linear time (Baraff,
+//! "Linear-time dynamics using Lagrange multipliers", 1996), as the
+//! ragdoll's bone lengths are (ragdoll/lengths.rs):
+//!
+//! ```text
+//! (J W G^T + alpha_tilde) dlambda = -C - alpha_tilde lambda
+//! x_a -= w_a dlambda g        x_b += w_b dlambda g        (per stick a -> b)
+//! ```
+//!
+//! `J`'s rows are the sticks' gradients `n = d / |d|`, `G`'s the directions
+//! the corrections move along: in a substep's first Newton step the
+//! stick's direction at the substep's start (SHAKE, as distance.rs's kernel
+//! does, so that a lone stick gives the kernel's bits) where it turned by
+//! less than `SHAKE_COS`, the gradient otherwise and in every later step
+//! (`SHAKE_COS` says why). Two sticks couple only
+//! through a particle they share, so after eliminating the sticks leaf first
+//! (post-order) every entry of the factor lives in one small dense block per
+//! particle: its sticks to its children, then the one to its parent (no
+//! fill). A pinned particle couples nothing (`w = 0`). The velocity stage
+//! solves the same system with `G = J` for the velocities along the sticks.
+//!
+//! The structure is derived from the stick list when it is built or
+//! restored (no state of its own); a set with a loop keeps the relaxation.
+//! Contacts are not in the solve: a pass makes one Newton step unless a
+//! stick is far off (`TRIGGER`).
+
+use super::distance::MIN_LENGTH;
+use crate::particles::ParticlesMut;
+use glam::Vec3;
+
+/// Pivots below this are a stick no particle can serve; it is skipped.
+const SINGULAR: f32 = 1.0e-20;
+
+/// Newton steps of a pass at most: one leaves the error of the
+/// linearisation, large where light particles turn fast (a rope whipping
+/// behind a swinging weight: 16 % at 8 substeps x 1 pass).
+const NEWTON_STEPS: usize = 4;
+
+/// The first Newton step of a substep moves a stick along its direction at
+/// the substep's start (SHAKE) when it turned by less than this cosine
+/// (0.8 degrees), along its gradient otherwise. Why: SHAKE keeps a swinging
+/// rope's energy (along the gradient a 1 m pendulum at 8 substeps x 1 pass
+/// keeps 83 % of its amplitude over 20 s, SHAKE 100 %), but with the old
+/// directions the system is not symmetric, and sticks that turned far make
+/// it indefinite: at the kernel's 60 degrees the whipping rope of
+/// tests/rope.rs blew up, at 8 degrees (0.99) it gained 1.8 kJ.
+const SHAKE_COS: f32 = 0.9999;
+
+/// A pass makes more than one Newton step only when one left a stick off by
+/// more than `TRIGGER` of its length, and then stops once every one is
+/// within `TOLERANCE`. Why the trigger: a chain resting on a terrain has
+/// its sticks nudged by the contacts every pass, and Newton steps that
+/// restored them exactly against the contacts kept it sliding (0.22 m/s
+/// after the showcase's chain scene, against 0.03 relaxed); the contacts
+/// are not in this solve (the ragdoll's lengths.rs holds them across their
+/// surfaces).
+const TRIGGER: f32 = 5.0e-3;
+const TOLERANCE: f32 = 1.0e-6;
+
+/// The forest of a body's sticks and the solve's scratch.
+#[derive(Clone, Debug, Default)]
+pub struct StickTree {
+    /// Particles with sticks, children before parents.
+    order: Vec<u32>,
+    /// Per particle of `order`: where its sticks start in `star`; the last
+    /// one of a particle with a parent is the stick to it.
+    star_start: Vec<u32>,
+    star: Vec<u32>,
+    has_parent: Vec<bool>,
+    /// Per particle of `order`: where its dense block starts.
+    block_start: Vec<u32>,
+    // Scratch, per stick and per block.
+    n: Vec<Vec3>,
+    g: Vec<Vec3>,
+    /// No pass of this substep has run yet (see `solve`).
+    fresh: bool,
+    diag: Vec<f32>,
+    rhs: Vec<f32>,
+    dlambda: Vec<f32>,
+    blocks: Vec<f32>,
+}
+
+/// What a solve corrects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Positions (the XPBD pass).
+    Position,
+    /// Velocities along stiff sticks (see `DistanceSet::project_velocities`).
+    Velocity,
+}
+
+impl StickTree {
+    /// The next pass is the substep's first.
+    pub fn begin_substep(&mut self) {
+        self.fresh = true;
+    }
+
+    /// The forest of sticks `a[k] - b[k]`, or `None` when they close a loop.
+    pub fn build(a: &[u32], b: &[u32], bound: usize) -> Option<StickTree> {
+        if a.is_empty() {
+            return None;
+        }
+        let mut parent: Vec<u32> = (0..bound as u32).collect();
+        fn root(parent: &mut [u32], mut i: u32) -> u32 {
+            while parent[i as usize] != i {
+                let up = parent[parent[i as usize] as usize];
+                parent[i as usize] = up;
+                i = up;
+            }
+            i
+        }
+        for (&i, &j) in a.iter().zip(b) {
+            let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+            if ri == rj {
+                return None;
+            }
+            parent[ri as usize] = rj;
+        }
+        // Adjacency, in stick order.
+        let mut start = vec![0u32; bound + 1];
+        for (&i, &j) in a.iter().zip(b) {
+            start[i as usize + 1] += 1;
+            start[j as usize + 1] += 1;
+        }
+        for k in 0..bound {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut adj = vec![0u32; 2 * a.len()];
+        for (k, (&i, &j)) in a.iter().zip(b).enumerate() {
+            for p in [i, j] {
+                adj[fill[p as usize] as usize] = k as u32;
+                fill[p as usize] += 1;
+            }
+        }
+        // Depth-first from the lowest particle of each tree, post-order.
+        let mut tree = StickTree::default();
+        let mut up = vec![u32::MAX; bound]; // the stick to the parent
+        let mut visited = vec![false; bound];
+        let mut stack: Vec<(u32, u32)> = Vec::new(); // (particle, next adjacency slot)
+        for r in 0..bound {
+            if visited[r] || start[r] == start[r + 1] {
+                continue;
+            }
+            visited[r] = true;
+            stack.push((r as u32, start[r]));
+            while let Some(&mut (p, ref mut slot)) = stack.last_mut() {
+                if *slot < start[p as usize + 1] {
+                    let k = adj[*slot as usize];
+                    *slot += 1;
+                    let q = if a[k as usize] == p { b[k as usize] } else { a[k as usize] };
+                    if !visited[q as usize] {
+                        visited[q as usize] = true;
+                        up[q as usize] = k;
+                        stack.push((q, start[q as usize]));
+                    }
+                } else {
+                    stack.pop();
+                    tree.star_start.push(tree.star.len() as u32);
+                    tree.block_start.push(tree.blocks.len() as u32);
+                    let own = &adj[start[p as usize] as usize..start[p as usize + 1] as usize];
+                    let to_parent = up[p as usize];
+                    tree.star.extend(own.iter().filter(|&&k| k != to_parent));
+                    if to_parent != u32::MAX {
+                        tree.star.push(to_parent);
+                    }
+                    tree.has_parent.push(to_parent != u32::MAX);
+                    let size = own.len();
+                    tree.blocks.resize(tree.blocks.len() + size * size, 0.0);
+                    tree.order.push(p);
+                }
+            }
+        }
+        tree.star_start.push(tree.star.len() as u32);
+        let m = a.len();
+        tree.n = vec![Vec3::ZERO; m];
+        tree.g = vec![Vec3::ZERO; m];
+        tree.diag = vec![0.0; m];
+        tree.rhs = vec![0.0; m];
+        tree.dlambda = vec![0.0; m];
+        Some(tree)
+    }
+
+    /// The sticks `(a, b, rest, compliance)` solved in `mode`: for positions
+    /// Newton steps until every stick is within `TOLERANCE` of its XPBD
+    /// solution (at most `NEWTON_STEPS`), accumulating the multipliers in
+    /// `lambda`; for velocities one solve (the system is linear).
+    #[allow(clippy::too_many_arguments)] // the set's arrays, borrowed apart
+    pub fn solve(
+        &mut self,
+        mode: Mode,
+        (a, b): (&[u32], &[u32]),
+        rest: &[f32],
+        compliance: &[f32],
+        lambda: &mut [f32],
+        p: &mut ParticlesMut,
+        inv_h2: f32,
+    ) {
+        let steps = if mode == Mode::Position { NEWTON_STEPS } else { 1 };
+        for step in 0..steps {
+            let shake = mode == Mode::Position && step == 0 && self.fresh;
+            // Each stick's row: gradient, diagonal, right-hand side.
+            let mut worst = 0.0f32;
+            for k in 0..a.len() {
+                let (i, j) = (a[k] as usize, b[k] as usize);
+                let w = p.inv_mass[i] + p.inv_mass[j];
+                let alpha_tilde = compliance[k] * inv_h2;
+                let d = p.position(j) - p.position(i);
+                let len2 = d.length_squared();
+                let len = len2.sqrt();
+                let skip = match mode {
+                    Mode::Position => len < MIN_LENGTH || w + alpha_tilde == 0.0,
+                    // Soft sticks are left alone (see `project_velocities`).
+                    Mode::Velocity => len2 < MIN_LENGTH * MIN_LENGTH || w == 0.0 || alpha_tilde > w,
+                };
+                if skip {
+                    (self.n[k], self.g[k], self.diag[k], self.rhs[k]) = (Vec3::ZERO, Vec3::ZERO, 1.0, 0.0);
+                    continue;
+                }
+                let n = d / len;
+                self.n[k] = n;
+                let e = p.previous(j) - p.previous(i);
+                let along = d.dot(e);
+                let (g, n_dot_g) =
+                    if shake && along > SHAKE_COS * len * e.length() { (e / len, along / len2) } else { (n, 1.0) };
+                self.g[k] = g;
+                self.diag[k] = w * n_dot_g + alpha_tilde;
+                self.rhs[k] = match mode {
+                    Mode::Position => -(len - rest[k]) - alpha_tilde * lambda[k],
+                    Mode::Velocity => -n.dot(p.velocity(j) - p.velocity(i)),
+                };
+                // The residual in metres, against the stick's length.
+                worst = worst.max(self.rhs[k].abs() / (w + alpha_tilde) * w / rest[k].max(MIN_LENGTH));
+            }
+            // The first step is the pass's; more only where it left a
+            // stick off by `TRIGGER`, until all are within `TOLERANCE`.
+            if mode == Mode::Position && step > 0 && worst < if step == 1 { TRIGGER } else { TOLERANCE } {
+                break;
+            }
+            self.fresh = false;
+            self.eliminate(a, b, p);
+            self.substitute();
+            for k in 0..a.len() {
+                let (i, j) = (a[k] as usize, b[k] as usize);
+                let dl = self.dlambda[k];
+                let g = self.g[k];
+                // The kernel's order of operations (distance.rs), so that a
+                // lone stick gives its bits.
+                let (si, sj) = (p.inv_mass[i] * dl, p.inv_mass[j] * dl);
+                match mode {
+                    Mode::Position => {
+                        lambda[k] += dl;
+                        p.set_position(i, p.position(i) - g * si);
+                        p.set_position(j, p.position(j) + g * sj);
+                    }
+                    Mode::Velocity => {
+                        p.set_velocity(i, p.velocity(i) - g * si);
+                        p.set_velocity(j, p.velocity(j) + g * sj);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Leaf first, each particle's block: its child sticks eliminated in
+    /// turn, which leaves its parent stick's diagonal and right-hand side
+    /// reduced for the parent's block.
+    fn eliminate(&mut self, a: &[u32], b: &[u32], p: &ParticlesMut) {
+        for o in 0..self.order.len() {
+            let c = self.order[o] as usize;
+            let star = &self.star[self.star_start[o] as usize..self.star_start[o + 1] as usize];
+            let size = star.len();
+            let s = &mut self.blocks[self.block_start[o] as usize..][..size * size];
+            let wc = p.inv_mass[c];
+            // sigma: +1 where c is the stick's second end, -1 its first.
+            let sign = |k: u32| if b[k as usize] as usize == c { 1.0 } else { -1.0 };
+            debug_assert!(star.iter().all(|&k| a[k as usize] as usize == c || b[k as usize] as usize == c));
+            for (r, &f) in star.iter().enumerate() {
+                for (q, &e) in star.iter().enumerate() {
+                    s[r * size + q] = if r == q {
+                        self.diag[f as usize]
+                    } else {
+                        sign(f) * sign(e) * wc * self.n[f as usize].dot(self.g[e as usize])
+                    };
+                }
+            }
+            let children = if self.has_parent[o] { size - 1 } else { size };
+            for i in 0..children {
+                let pivot = s[i * size + i];
+                if pivot.abs() < SINGULAR {
+                    continue;
+                }
+                for r in i + 1..size {
+                    let l = s[r * size + i] / pivot;
+                    if l == 0.0 {
+                        continue;
+                    }
+                    for q in i + 1..size {
+                        s[r * size + q] -= l * s[i * size + q];
+                    }
+                    self.rhs[star[r] as usize] -= l * self.rhs[star[i] as usize];
+                }
+            }
+            if self.has_parent[o] {
+                self.diag[star[size - 1] as usize] = s[(size - 1) * size + size - 1];
+            }
+        }
+    }
+
+    /// Root first, each particle's child sticks from their reduced rows,
+    /// its parent stick's multiplier known.
+    fn substitute(&mut self) {
+        for o in (0..self.order.len()).rev() {
+            let star = &self.star[self.star_start[o] as usize..self.star_start[o + 1] as usize];
+            let size = star.len();
+            let s = &self.blocks[self.block_start[o] as usize..][..size * size];
+            let children = if self.has_parent[o] { size - 1 } else { size };
+            for i in (0..children).rev() {
+                let pivot = s[i * size + i];
+                let mut r = self.rhs[star[i] as usize];
+                for q in i + 1..size {
+                    r -= s[i * size + q] * self.dlambda[star[q] as usize];
+                }
+                self.dlambda[star[i] as usize] = if pivot.abs() < SINGULAR { 0.0 } else { r / pivot };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::particles::Particles;
+
+    #[test]
+    fn a_loop_is_not_a_tree() {
+        assert!(StickTree::build(&[0, 1, 2], &[1, 2, 0], 3).is_none());
+        assert!(StickTree::build(&[0, 1, 1], &[1, 2, 3], 4).is_some());
+    }
+
+    #[test]
+    fn one_solve_puts_a_branching_tree_back_whatever_the_masses() {
+        // A star of three sticks from particle 1 plus a chain, masses 1e4:1.
+        let rest_pos =
+            [Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.0, 0.0), Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 2.0, 0.0)];
+        let (a, b) = (vec![0u32, 1, 1, 3], vec![1u32, 2, 3, 4]);
+        let rest = vec![1.0f32; 4];
+        let mut store = Particles::default();
+        store.append(&rest_pos, |i| [0.0, 10.0, 10.0, 10.0, 1.0e-3][i]);
+        let n = store.len();
+        let mut p = store.view(0..n);
+        // Stretch it a little, from the rest pose as the previous positions.
+        for i in 0..n {
+            p.set_position(i, p.position(i) * 1.02);
+        }
+        let mut tree = StickTree::build(&a, &b, 5).unwrap();
+        let mut lambda = vec![0.0; 4];
+        tree.solve(Mode::Position, (&a, &b), &rest, &[0.0; 4], &mut lambda, &mut p, 3600.0);
+        for k in 0..4 {
+            let len = (p.position(b[k] as usize) - p.position(a[k] as usize)).length();
+            assert!((len - 1.0).abs() < 1e-3, "stick {k}: {len}");
+        }
+    }
+}
