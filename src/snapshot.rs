@@ -724,6 +724,12 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
     if count == 0 || !first.is_multiple_of(LANES) {
         return Err(bad("bad particle range"));
     }
+    // The particle arrays follow the bodies, 7 floats a particle: a count
+    // the rest of the image cannot hold is refused before anything is built
+    // for it (a recipe rebuilt for a forged count took seconds).
+    if count.saturating_mul(7 * 4) > r.bytes.len() - r.at {
+        return Err(bad("a particle range larger than the image"));
+    }
     let mut body = Body::new(kind, first, count);
     body.radius = r.finite()?;
     let method = DistanceMethod::from_u32(r.u32()?).ok_or_else(|| bad("unknown distance method"))?;
@@ -735,6 +741,11 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
         0 => None,
         1 => {
             let recipe = read_recipe(r)?;
+            if let Recipe::Grid(g) = &recipe
+                && (g.columns as usize).saturating_mul(g.rows as usize) != count
+            {
+                return Err(bad("a cloth recipe that does not fit its body"));
+            }
             let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
             let id = match &recipe {
                 Recipe::Grid(g) => probe.create_cloth_grid(g),

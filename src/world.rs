@@ -579,6 +579,15 @@ impl World {
         for (i, p) in positions.iter().enumerate() {
             finite_vec(*p, &format!("positions[{i}]"))?;
         }
+        // Builders derive inverse masses from a mass (a rigid body's 4 / m, a
+        // cloth's n / m): a positive mass too small to invert gave +inf, which
+        // the step turns into NaN and a snapshot cannot hold (found by fuzzing).
+        if let Some(i) = (0..positions.len()).find(|&i| !inv_mass(i).is_finite()) {
+            return Err(Error::invalid_argument(format!(
+                "particle {i}'s inverse mass is {}: a mass too small to invert",
+                inv_mass(i)
+            )));
+        }
         if !limit_ok(self.settings.max_particles, self.particle_count, positions.len()) {
             return Err(Error::limit(format!(
                 "max_particles is {}: {} particles exist, {} more requested",

@@ -112,7 +112,10 @@ fn local_points(def: &RigidDef) -> (Vec<Vec3>, f32, Vec3, Vec3) {
             (out, r, Vec3::ZERO, s)
         }
         RigidShape::Capsule { half_height: hh, radius: r } => {
-            let n = if *hh <= 0.0 { 1 } else { ((2.0 * hh / r).ceil() as usize + 1).clamp(2, MAX_LATTICE) };
+            // Saturating: a capsule far longer than thick (hh / r past usize) gets
+            // the most points, as any long one does, instead of overflowing.
+            let n =
+                if *hh <= 0.0 { 1 } else { ((2.0 * hh / r).ceil() as usize).saturating_add(1).clamp(2, MAX_LATTICE) };
             let out: Vec<Vec3> = (0..n)
                 .map(|k| if n == 1 { Vec3::ZERO } else { Vec3::Y * (-hh + 2.0 * hh * k as f32 / (n - 1) as f32) })
                 .collect();
