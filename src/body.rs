@@ -149,10 +149,7 @@ impl Body {
     /// count (see `World::constraint_count`).
     pub fn constraint_count(&self) -> usize {
         let own = self.distances.len() + self.bends.len() + self.tethers.len() + self.sticks.len();
-        let ragdoll = self.ragdoll.as_ref().map_or(0, |r| {
-            let b = &r.skeleton.built;
-            b.clusters.len() + b.points.len() + b.inequalities.len() + b.twists.len()
-        });
+        let ragdoll = self.ragdoll.as_ref().map_or(0, |r| r.skeleton.joint_constraint_count());
         own + ragdoll + self.rigid.as_ref().map_or(0, |r| r.clusters.len())
     }
 

@@ -93,10 +93,16 @@ impl Skeleton {
     }
 
     /// The constraints each ragdoll of it counts against the world's
-    /// `max_constraints`.
+    /// `max_constraints`: its capsules and its joint constraints.
     pub(crate) fn constraint_count(&self) -> usize {
+        self.sticks.len() + self.joint_constraint_count()
+    }
+
+    /// Its bones, limits, separations and twists (the capsules are the
+    /// body's sticks, counted with the body's own).
+    pub(crate) fn joint_constraint_count(&self) -> usize {
         let b = &self.built;
-        self.sticks.len() + b.clusters.len() + b.points.len() + b.inequalities.len() + b.twists.len()
+        b.clusters.len() + b.points.len() + b.inequalities.len() + b.twists.len()
     }
 }
 
