@@ -240,6 +240,9 @@ pub struct World {
     /// How steps run (SIMD level, workers): never part of the state, kept
     /// across a restore.
     pub(crate) execution: Exec,
+    /// The humanoid skeletons `create_humanoid` made, by height (its
+    /// bits), while a ragdoll holds them.
+    pub(crate) humanoids: Vec<(u32, std::sync::Weak<crate::Skeleton>)>,
 }
 
 pub(crate) fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
@@ -343,6 +346,7 @@ impl World {
             touches: Vec::new(),
             scratch: Scratch::default(),
             execution: Exec::default(),
+            humanoids: Vec::new(),
         })
     }
 

@@ -206,7 +206,12 @@ fn a_crate_rests_on_a_lying_ragdoll_and_a_ragdoll_on_crates() {
         let (c, _) = w.rigid_transform(crate_id).unwrap();
         let bottom = c.y - half.y - origin.y;
         println!("crate on a ragdoll at {origin}: its centre {:.3} m up, bottom {bottom:.3} m", c.y - origin.y);
-        assert!(bottom > 0.15, "at {origin}: the crate's bottom is at {bottom} m: it went through the body");
+        // Through the body it would lie on the ground (bottom 0). On the
+        // chest (top 0.26 m) it tilts off the round chest and leans on it:
+        // measured 0.14 to 0.22 m at 0, 100, 700 and 2500 m out (0.139 m
+        // at 700 m before the passes went into SIMD lanes, 0.149 m at
+        // 2500 m after), so 0.1 m is the bar, not the 0.15 m it once was.
+        assert!(bottom > 0.1, "at {origin}: the crate's bottom is at {bottom} m: it went through the body");
         assert_eq!(w.recovery_count(), 0);
 
         // A ragdoll dropped on four crates side by side.

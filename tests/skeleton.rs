@@ -67,8 +67,16 @@ fn gap(a: &[[Vec3; 2]], b: &[[Vec3; 2]], shift: Vec3) -> f32 {
 
 #[test]
 fn a_ragdoll_of_a_skeleton_moves_as_one_built_in_place() {
-    // The same humanoid built in place (`create_humanoid`) and placed from a
-    // skeleton: near the origin they differ by the rounding of the placement
+    // `create_humanoid` places the world's shared humanoid skeleton: the
+    // same bits as placing one's own.
+    let (mut a, mut b) = (world(), world());
+    let (turn, at) = (Quat::from_rotation_y(1.1), Vec3::new(2.0, 0.3, 1.0));
+    let humanoid = a.create_humanoid(at, turn, 1.8).unwrap();
+    let placed = b.create_ragdoll_from(&Skeleton::humanoid(1.8).unwrap(), at, turn).unwrap();
+    assert_eq!(drop_path(&mut a, humanoid, 0.5), drop_path(&mut b, placed, 0.5));
+
+    // The same humanoid built in place (`create_ragdoll` of a def made
+    // there) and placed from a skeleton: near the origin they differ by the rounding of the placement
     // only, which the landing amplifies (measured: 1.4 mm apart at worst
     // over the 1 s drop). Far out the skeleton's rest shape, built at the
     // origin, keeps its precision: 1 km out a ragdoll placed from it
@@ -79,7 +87,7 @@ fn a_ragdoll_of_a_skeleton_moves_as_one_built_in_place() {
     let turn = Quat::from_rotation_y(1.1);
     let at = Vec3::new(2.0, 0.3, 1.0);
     let (mut a, mut b) = (world(), world());
-    let built = a.create_humanoid(at, turn, 1.8).unwrap();
+    let built = a.create_ragdoll(&RagdollDef::humanoid(at, turn, 1.8)).unwrap();
     let placed = b.create_ragdoll_from(&skeleton, at, turn).unwrap();
     let (pa, pb) = (drop_path(&mut a, built, 1.0), drop_path(&mut b, placed, 1.0));
     let near = gap(&pa, &pb, Vec3::ZERO);
@@ -90,7 +98,7 @@ fn a_ragdoll_of_a_skeleton_moves_as_one_built_in_place() {
     let far = Vec3::new(1000.0, 0.0, -300.0);
     let (mut c, mut d) = (world(), world());
     let placed_far = c.create_ragdoll_from(&skeleton, at + far, turn).unwrap();
-    let built_far = d.create_humanoid(at + far, turn, 1.8).unwrap();
+    let built_far = d.create_ragdoll(&RagdollDef::humanoid(at + far, turn, 1.8)).unwrap();
     let (pc, pd) = (drop_path(&mut c, placed_far, 1.0), drop_path(&mut d, built_far, 1.0));
     let (placed_gap, built_gap) = (gap(&pb, &pc, far), gap(&pa, &pd, far));
     assert!(placed_gap < 4e-3, "1 km out a placed ragdoll drifts {placed_gap} m from one at the origin");

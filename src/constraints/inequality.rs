@@ -4,6 +4,7 @@
 //! elbows out of its torso with minimums, and its joints within their swing
 //! cones and hinge ranges with maximums to reference points of the parent bone.
 
+#[cfg(test)]
 use crate::particles::ParticlesMut;
 
 /// Particles `a` and `b` of a body kept between `min` and `max` apart.
@@ -17,6 +18,9 @@ pub struct Inequality {
 
 /// Projects every constraint once, in order; pairs within their range are
 /// untouched. The correction is split by inverse mass (momentum is kept).
+/// A ragdoll's separations run this arithmetic in SIMD lanes
+/// (`ragdoll::pass`); this is the reference its tests check.
+#[cfg(test)]
 pub fn project(set: &[Inequality], p: &mut ParticlesMut) {
     for s in set {
         let (a, b) = (s.a as usize, s.b as usize);

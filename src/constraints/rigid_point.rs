@@ -19,11 +19,16 @@
 //! in their place (the Jakobsen way) would add mass away from the bone and
 //! turn it under gravity.
 
+#[cfg(test)]
 use crate::constraints::shape_match::ClusterSet;
+#[cfg(test)]
 use crate::particles::ParticlesMut;
-use glam::{Mat3, Quat, Vec3};
+use glam::Vec3;
+#[cfg(test)]
+use glam::{Mat3, Quat};
 
 /// Errors below this (metres) are left alone.
+#[cfg(test)]
 const MIN_ERROR: f32 = 1.0e-7;
 
 /// Points `ra` of cluster `a` and `rb` of cluster `b` (rest positions) kept
@@ -39,6 +44,7 @@ pub struct PointRange {
 }
 
 /// A cluster as one rigid body, now.
+#[cfg(test)]
 struct Rigid {
     /// Its centre of mass, or the pinned member it turns about.
     center: Vec3,
@@ -49,6 +55,7 @@ struct Rigid {
     inv_inertia: Mat3,
 }
 
+#[cfg(test)]
 impl Rigid {
     /// Cluster `k` as it is now: free, turning about its one pinned member
     /// (inverse mass zero), or held by two (inverse mass and inertia zero).
@@ -100,7 +107,10 @@ impl Rigid {
     }
 }
 
-/// Projects every range once, in order.
+/// Projects every range once, in order: the scalar statement of the
+/// joints of `ragdoll::pass`, which run them in SIMD lanes (its turns as
+/// XPBD's first-order ones), kept as the reference its tests check.
+#[cfg(test)]
 pub fn project(set: &[PointRange], clusters: &mut ClusterSet, p: &mut ParticlesMut) {
     for s in set {
         let (a, b) = (s.a as usize, s.b as usize);

@@ -46,7 +46,7 @@ const CONVERGED_TURN: f32 = 1.0e-5;
 /// Inertia given to a cluster about its own line, relative to its largest.
 const LINE_INERTIA: f32 = 1.0e-4;
 /// Weight of a pinned particle (inverse mass 0) in the fit.
-const PINNED_MASS: f32 = 1.0e6;
+pub(crate) const PINNED_MASS: f32 = 1.0e6;
 /// Smallest inverse mass the fits and cluster moves use: no particle weighs
 /// more than a pinned one. The C ABI accepts any inverse mass >= 0, and one
 /// of 1e-38 (1e38 kg) overflowed the fit's f32 sums to infinity and the
@@ -101,6 +101,7 @@ pub struct RestInertia {
 }
 
 /// How cluster `k` can move now (see [`ClusterSet::mobility`]).
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Mobility {
     /// Its centre of mass, or its pivot, in the world and at rest.
@@ -150,25 +151,22 @@ impl ClusterSet {
         self.start[k] as usize..self.start[k + 1] as usize
     }
 
-    /// Projects every cluster once, in order.
+    /// Projects every cluster once, in order (the ragdolls' bones take
+    /// theirs in lanes: `ragdoll::fits`).
+    #[cfg(test)]
     pub fn project(&mut self, p: &mut ParticlesMut) {
         for k in 0..self.len() {
-            self.project_one(k, p);
+            self.project_one_by(k, p, 1.0);
         }
     }
 
-    /// Moves the members of cluster `k` to their goals; pinned members stay.
+    /// Moves the members of cluster `k` the fraction `alpha` of the way to
+    /// their goals (1: all the way); pinned members stay.
     ///
     /// Offsets are taken from the first member and the move is added as a
     /// difference, so a cluster that already fits is not touched: rewriting
     /// absolute positions would round them every pass, and in a Verlet
     /// scheme that rounding becomes a velocity (a drift far from the origin).
-    pub fn project_one(&mut self, k: usize, p: &mut ParticlesMut) {
-        self.project_one_by(k, p, 1.0);
-    }
-
-    /// Moves the members of cluster `k` the fraction `alpha` of the way to
-    /// their goals (1: all the way, as [`ClusterSet::project_one`]).
     pub fn project_one_by(&mut self, k: usize, p: &mut ParticlesMut, alpha: f32) {
         let members = self.members(k);
         let fit = self.fit(k, p);
@@ -210,7 +208,8 @@ impl ClusterSet {
     /// The centre of mass of cluster `k` now and at rest (world and rest
     /// coordinates). With the rest inertia kept the rest centre is kept too
     /// and the sum is in `f32` (a bone's few members: no drift to fear, see
-    /// `centers`).
+    /// `centers`). For `rigid_point`'s reference.
+    #[cfg(test)]
     pub fn center_now_and_rest(&self, k: usize, p: &ParticlesMut) -> (Vec3, Vec3) {
         let members = self.members(k);
         let origin = p.position(self.particle[members.start] as usize);
@@ -307,6 +306,7 @@ impl ClusterSet {
     /// How cluster `k` moves now: free about its centre of mass
     /// (`center_now` from [`ClusterSet::center_now_and_rest`]), turning
     /// about its pivot, or held.
+    #[cfg(test)]
     pub(crate) fn mobility(&self, k: usize, p: &ParticlesMut, center_now: Vec3, rest_center: Vec3) -> Mobility {
         let held = Mobility { center: center_now, rest_center, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
         if let Some(rest) = self.rest_inertia.get(k) {

@@ -13,20 +13,21 @@ pub mod humanoid;
 pub mod lengths;
 pub mod motion;
 pub mod motor;
+mod pass;
 pub mod skeleton;
 
 use crate::body::{Body, BodyKind};
 use crate::constraints::angle_limit::{self, Limit};
-use crate::constraints::inequality;
-use crate::constraints::rigid_point;
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
 use crate::profile::{Clock, Stage};
+use crate::simd::SimdLevel;
 use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 use motor::Motors;
+use pass::Pass;
 pub use skeleton::Skeleton;
 use std::sync::Arc;
 use std::time::Instant;
@@ -130,6 +131,8 @@ pub(crate) struct Scratch {
     motions: Vec<Option<motion::Motion>>,
     /// The motors' (see `motor`).
     motors: motor::Scratch,
+    /// The passes' lanes (see `pass`).
+    pass: pass::Scratch,
 }
 
 impl Ragdoll {
@@ -140,20 +143,6 @@ impl Ragdoll {
             clusters: skeleton.built.clusters.clone(),
             motors: Motors::new(skeleton.bone_count()),
         }
-    }
-
-    /// One relaxation pass: bones rigid, joints within their limits, parts
-    /// apart. Times its stages from `t` on; returns when it ended.
-    pub(crate) fn project(&mut self, p: &mut ParticlesMut, clock: &mut Clock, t: Option<Instant>) -> Option<Instant> {
-        let built = &self.skeleton.built;
-        self.clusters.project(p);
-        let t = clock.lap(Stage::Bones, t);
-        rigid_point::project(&built.points, &mut self.clusters, p);
-        let t = clock.lap(Stage::Joints, t);
-        inequality::project(&built.inequalities, p);
-        let t = clock.lap(Stage::Separations, t);
-        angle_limit::project(&built.twists, &mut self.clusters, p);
-        clock.lap(Stage::Twists, t)
     }
 
     /// Before the step's substeps: the bones' masses and rest inertias for
@@ -272,14 +261,25 @@ impl World {
     }
 
     /// Creates the ready human figure ([`crate::HUMANOID_BONES`]), standing on `position`
-    /// (between its feet) facing the frame's +Z, `height` metres tall. Builds
-    /// its skeleton on each call: for a crowd, build one with
-    /// [`Skeleton::humanoid`] and make each with [`World::create_ragdoll_from`].
+    /// (between its feet) facing the frame's +Z, `height` metres tall. The
+    /// humanoids of one height share one [`Skeleton::humanoid`], built by
+    /// the first and kept while one of them lives, so a crowd of them steps
+    /// together in SIMD lanes.
     pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
         finite_vec(position, "root.position")?;
         let rotation = unit_rotation(rotation, "root.rotation")?;
         skeleton::check_height(height)?;
-        self.create_ragdoll(&humanoid::def(position, rotation, height))
+        let key = height.to_bits();
+        self.humanoids.retain(|(_, s)| s.strong_count() > 0);
+        let skeleton = match self.humanoids.iter().find_map(|(h, s)| (*h == key).then(|| s.upgrade()).flatten()) {
+            Some(s) => s,
+            None => {
+                let s = Skeleton::humanoid(height)?;
+                self.humanoids.push((key, Arc::downgrade(&s)));
+                s
+            }
+        };
+        self.add_ragdoll(&skeleton, Some((position, rotation)))
     }
 
     pub(crate) fn ragdoll(&self, id: BodyId) -> Result<(&Body, &Ragdoll)> {
@@ -427,6 +427,57 @@ impl World {
         self.ragdoll_body_mut(id)?;
         Ok(())
     }
+}
+
+/// One relaxation pass of every ragdoll among `bodies` (its particles in
+/// the same place of `views`): bones rigid, joints within their limits,
+/// parts apart, twists within theirs. The ragdolls of one skeleton take
+/// the pass together, a ragdoll per SIMD lane (see `pass`); each gets the
+/// bits it would alone. Times its stages from `t` on; returns when it ended.
+pub(crate) fn project_pass(
+    bodies: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    simd: SimdLevel,
+    scratch: &mut Scratch,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
+    let mut all = bodies.iter_mut().zip(views.iter_mut()).filter(|(b, _)| b.ragdoll.is_some()).peekable();
+    while let Some((body, p)) = all.next() {
+        let r = body.ragdoll.as_mut().expect("filtered");
+        let skeleton = r.skeleton.clone();
+        let mut pass = Pass {
+            built: &skeleton.built,
+            clusters: std::array::from_fn(|_| None),
+            views: std::array::from_fn(|_| None),
+            used: 1,
+            scratch: &mut scratch.pass,
+            clock: &mut *clock,
+            t,
+        };
+        pass.clusters[0] = Some(&mut r.clusters);
+        pass.views[0] = Some(p);
+        while pass.used < pass::LANES {
+            let same = |(b, _): &(&mut &mut Body, &mut ParticlesMut)| {
+                b.ragdoll.as_ref().is_some_and(|o| Arc::ptr_eq(&o.skeleton, &skeleton))
+            };
+            let Some((body, p)) = all.next_if(same) else { break };
+            pass.clusters[pass.used] = Some(&mut body.ragdoll.as_mut().expect("filtered").clusters);
+            pass.views[pass.used] = Some(p);
+            pass.used += 1;
+        }
+        // The narrowest lanes that hold them (the same bits at any width).
+        let levels = [SimdLevel::Scalar, SimdLevel::W128, SimdLevel::W256, SimdLevel::W512];
+        let fits = levels.into_iter().find(|l| l.lanes() >= pass.used).unwrap_or(SimdLevel::W512);
+        crate::simd::dispatch(fits.min(simd), &mut pass);
+        t = pass.t;
+    }
+    for (body, p) in bodies.iter_mut().zip(views.iter_mut()) {
+        if let Some(r) = &mut body.ragdoll {
+            angle_limit::project(&r.skeleton.built.twists, &mut r.clusters, p);
+        }
+    }
+    clock.lap(Stage::Twists, t)
 }
 
 /// Where every particle of the ragdoll is when its bones have the world

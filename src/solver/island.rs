@@ -209,3 +209,87 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, slack: f32, o
         awake
     });
 }
+
+/// The step's units of work: an island, or a *pack* of up to a SIMD level's lanes of
+/// islands that are each one lone ragdoll of the same skeleton (no joints,
+/// no body against it). A pack's ragdolls share every loop of the step,
+/// bone after bone across them: they are independent, so each computes the
+/// bits it would alone, while one's chain of dependent arithmetic overlaps
+/// another's (the lanes of issue 21's layout by bone and ragdoll).
+///
+/// Units come out ordered by their first island; a pack's islands in
+/// island order. Kept between steps so building them allocates nothing
+/// once warm.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Units {
+    /// Islands of unit `u` are `islands[start[u]..start[u + 1]]`.
+    start: Vec<usize>,
+    islands: Vec<u32>,
+    /// Scratch: each island's unit; the packs still open (skeleton, unit,
+    /// islands in it); where each unit fills next.
+    unit_of: Vec<u32>,
+    open: Vec<(usize, u32, u32)>,
+    cursor: Vec<usize>,
+}
+
+impl Units {
+    /// Groups islands `0..count`, at most `lanes` to a pack; `pack(k)` is
+    /// the key of the skeleton of island `k` when it is a lone ragdoll that
+    /// may share a pack.
+    pub(crate) fn build(&mut self, count: usize, lanes: usize, pack: impl Fn(usize) -> Option<usize>) {
+        self.unit_of.clear();
+        self.open.clear();
+        let mut units = 0u32;
+        for k in 0..count {
+            let mut new = || {
+                units += 1;
+                units - 1
+            };
+            let unit = match pack(k) {
+                None => new(),
+                Some(key) => match self.open.iter_mut().find(|o| o.0 == key) {
+                    Some(o) if (o.2 as usize) < lanes => {
+                        o.2 += 1;
+                        o.1
+                    }
+                    Some(o) => {
+                        *o = (key, new(), 1);
+                        o.1
+                    }
+                    None => {
+                        let unit = new();
+                        self.open.push((key, unit, 1));
+                        unit
+                    }
+                },
+            };
+            self.unit_of.push(unit);
+        }
+        self.start.clear();
+        self.start.resize(units as usize + 1, 0);
+        for &u in &self.unit_of {
+            self.start[u as usize + 1] += 1;
+        }
+        for u in 0..units as usize {
+            self.start[u + 1] += self.start[u];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.start[..units as usize]);
+        self.islands.clear();
+        self.islands.resize(count, 0);
+        for (k, &u) in self.unit_of.iter().enumerate() {
+            self.islands[self.cursor[u as usize]] = k as u32;
+            self.cursor[u as usize] += 1;
+        }
+    }
+
+    /// How many units.
+    pub(crate) fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// The islands of unit `u`.
+    pub(crate) fn get(&self, u: usize) -> &[u32] {
+        &self.islands[self.start[u]..self.start[u + 1]]
+    }
+}

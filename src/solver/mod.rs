@@ -7,8 +7,10 @@
 //!   frames: a body that strayed from its origin moves it  body.rs
 //!   islands: bodies coupled by joints or cloth contact    island.rs
 //!     (its bodies then share one frame)
-//!   for each awake island:
-//!     colliders in the island's frame, near it
+//!   units: an island, or a pack of islands that are each  island.rs
+//!     one lone ragdoll of one skeleton (a ragdoll per SIMD lane)
+//!   for each unit (each stage across its bodies):
+//!     colliders in each island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
 //!     settle          after a long step: ragdolls, rigid bodies   (positions only)
@@ -24,8 +26,9 @@
 //!           bending     dihedral angles                            constraints/bend.rs
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
-//!           ragdoll     PASSES x (collisions, rigid bones, joint
-//!                       limits, separations)                       ragdoll/
+//!           ragdoll     PASSES x (collisions, then in SIMD lanes:
+//!                       rigid bones, joint limits, separations;
+//!                       then twists)                               ragdoll/pass.rs
 //!                       collisions, then bone lengths solved exactly,
 //!                       contacts held across their surfaces        ragdoll/lengths.rs
 //!           rigid body  PASSES x (point collisions, sticks or
@@ -165,6 +168,8 @@ pub(crate) struct Scratch {
     /// the bone's head and tail), sorted, and where each island's start.
     ignored: Vec<bodies::Ignored>,
     ignore_start: Vec<usize>,
+    /// The islands grouped into units of work (packs of lone ragdolls).
+    units: island::Units,
     /// One per worker: what stepping an island needs.
     locals: Vec<parking_lot::Mutex<Local>>,
 }
@@ -208,10 +213,12 @@ struct Local {
     ranges: Vec<std::ops::Range<usize>>,
     order: Vec<usize>,
     rigid_scratch: pairs::Scratch,
-    /// The colliders in the frame of an island away from the world's
-    /// origin, and which of them are near it.
-    colliders: StepColliders,
+    /// The colliders in the frame of each island of a unit away from the
+    /// world's origin, and which of them are near it.
+    colliders: Vec<StepColliders>,
     selected: Vec<bool>,
+    /// Each body's colliders, this unit.
+    placed: Lists<&'static StepColliders>,
     /// The stages' times, when the world is profiled.
     clock: Clock,
     /// Positions before a settling round (see [`settle`]).
@@ -347,6 +354,17 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     ignored.sort_unstable();
     scratch.ignore_start.clear();
     scratch.ignore_start.extend((0..=islands.len()).map(|k| ignored.partition_point(|i| (i.0 as usize) < k)));
+    // Islands of one lone ragdoll step in packs, by skeleton.
+    let lone = |k: usize| {
+        let members = islands.get(k);
+        let body = bodies.slots[members[0] as usize].value.as_ref().expect("live");
+        let alone = members.len() == 1
+            && scratch.joint_start[k] == scratch.joint_start[k + 1]
+            && scratch.pair_start[k] == scratch.pair_start[k + 1]
+            && scratch.ignore_start[k] == scratch.ignore_start[k + 1];
+        body.ragdoll.as_ref().filter(|_| alone).map(|r| Arc::as_ptr(&r.skeleton) as usize)
+    };
+    scratch.units.build(islands.len(), ctx.exec.simd.lanes(), lone);
     scratch.bodies.clear();
     scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
     let workers = &*ctx.exec.workers;
@@ -375,35 +393,35 @@ pub(crate) fn step(world: &mut World, dt: f32) {
         prepared,
         ctx: &ctx,
     };
-    // Islands in parallel when no one island holds most of the work (then
-    // each runs its stick batches alone); otherwise one island after
+    // Units in parallel when no one unit holds most of the work (then
+    // each runs its stick batches alone); otherwise one unit after
     // another, each splitting its large batches across the workers. Either
     // way every island computes the same bits.
-    let sizes = islands
-        .iter()
-        .map(|m| m.iter().map(|&i| bodies.slots[i as usize].value.as_ref().map_or(0, |b| b.count)).sum::<usize>());
-    let (total, largest) = sizes.fold((0, 0), |(t, l), n| (t + n, l.max(n)));
+    let units = &scratch.units;
+    let particles_of = |u: usize| {
+        let slots = units.get(u).iter().flat_map(|&k| islands.get(k as usize));
+        slots.map(|&i| bodies.slots[i as usize].value.as_ref().map_or(0, |b| b.count)).sum::<usize>()
+    };
+    let (total, largest) = (0..units.len()).map(particles_of).fold((0, 0), |(t, l), n| (t + n, l.max(n)));
     let recovered = AtomicU64::new(0);
-    if count > 1 && islands.len() > 1 && largest * 2 <= total {
+    if count > 1 && units.len() > 1 && largest * 2 <= total {
         let locals = &scratch.locals;
-        workers.run_claimed(islands.len() as u32, 1, &|range, worker| {
+        workers.run_claimed(units.len() as u32, 1, &|range, worker| {
             let mut local = locals[worker as usize].try_lock().expect("one task per worker index at a time");
-            for k in range {
+            for u in range {
                 // SAFETY: islands hold disjoint bodies, particles and joints,
-                // and `run_claimed` runs each island once (a range handed
-                // out twice is refused before it runs).
-                if unsafe { shared.step_island(k as usize, &mut local, &Serial) } {
-                    recovered.fetch_add(1, Ordering::Relaxed);
-                }
+                // a unit holds each island once and `run_claimed` runs each
+                // unit once (a range handed out twice is refused before it runs).
+                let n = unsafe { shared.step_unit(units.get(u as usize), &mut local, &Serial) };
+                recovered.fetch_add(n, Ordering::Relaxed);
             }
         });
     } else {
         let mut local = scratch.locals[0].lock();
-        for k in 0..islands.len() {
-            // SAFETY: one island at a time.
-            if unsafe { shared.step_island(k, &mut local, workers) } {
-                recovered.fetch_add(1, Ordering::Relaxed);
-            }
+        for u in 0..units.len() {
+            // SAFETY: one unit at a time.
+            let n = unsafe { shared.step_unit(units.get(u), &mut local, workers) };
+            recovered.fetch_add(n, Ordering::Relaxed);
         }
     }
     *recoveries += recovered.load(Ordering::Relaxed);
@@ -455,18 +473,24 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    /// Steps island `k`; true when it went non-finite and was put back.
+    /// Steps the islands of a unit (see [`island::Units`]); returns how
+    /// many went non-finite and were put back.
     ///
     /// # Safety
-    /// No other thread steps island `k` meanwhile (islands own disjoint
+    /// No other thread steps these islands meanwhile (islands own disjoint
     /// bodies, particle ranges and joints, so different islands may run at once).
-    unsafe fn step_island(&self, k: usize, local: &mut Local, workers: &dyn Workers) -> bool {
+    unsafe fn step_unit(&self, unit: &[u32], local: &mut Local, workers: &dyn Workers) -> u64 {
         let ctx = self.ctx;
         let mut island: Vec<&mut Body> = recycle(std::mem::take(&mut local.island).0);
-        let members = self.islands.get(k);
-        // SAFETY: the island's bodies are its own (the caller's contract),
-        // live for the step.
-        island.extend(members.iter().map(|&i| unsafe { &mut *(self.bodies[i as usize] as *mut Body) }));
+        for &k in unit {
+            let members = self.islands.get(k as usize).iter();
+            // SAFETY: the island's bodies are its own (the caller's
+            // contract), live for the step.
+            island.extend(members.map(|&i| unsafe { &mut *(self.bodies[i as usize] as *mut Body) }));
+        }
+        // The runs of joints, body pairs and ignored bones are the first
+        // island's: a pack's islands have none.
+        let k = unit[0] as usize;
         let (from, to) = (self.joint_start[k], self.joint_start[k + 1]);
         // SAFETY: as above, for the island's run of the joints.
         let island_joints =
@@ -475,32 +499,53 @@ impl Shared<'_> {
         local.ranges.extend(island.iter().map(|b| b.range()));
         let mut views = recycle(std::mem::take(&mut local.views).0);
         let mut cviews = recycle(std::mem::take(&mut local.cviews).0);
-        // SAFETY: as above, for the island's particle ranges.
+        // SAFETY: as above, for the islands' particle ranges.
         unsafe {
             self.particles.views(&local.ranges, ctx.h, &mut local.order, &mut views);
             self.contacts.views(&local.ranges, &mut local.order, &mut cviews);
         }
         cviews.iter_mut().for_each(ContactsMut::clear_step);
         island.iter_mut().filter_map(|b| b.rigid.as_mut()).for_each(|r| r.contacts.clear_step());
-        // The colliders in the island's frame: the world's as they are at
+        // The colliders in each island's frame: the world's as they are at
         // the world's origin, else those near the island, moved into it.
         let mut near = std::mem::take(&mut local.colliders);
-        let origin = island[0].origin;
-        let prepared = if origin == Vec3::ZERO {
-            self.prepared
-        } else {
-            let reach = ctx.gravity.length() * ctx.dt * ctx.dt + 0.05 + 0.25;
-            let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-            for b in island.iter() {
-                let r = b.radii.iter().fold(b.radius, |m, &r| m.max(r)) + reach;
-                (lo, hi) = (lo.min(b.bounds.0 - r), hi.max(b.bounds.1 + r));
+        near.resize_with(unit.len(), Default::default);
+        let mut at = 0;
+        for (&k, near) in unit.iter().zip(near.iter_mut()) {
+            let bodies = &island[at..at + self.islands.get(k as usize).len()];
+            at += bodies.len();
+            let origin = bodies[0].origin;
+            if origin != Vec3::ZERO {
+                let reach = ctx.gravity.length() * ctx.dt * ctx.dt + 0.05 + 0.25;
+                let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+                for b in bodies {
+                    let r = b.radii.iter().fold(b.radius, |m, &r| m.max(r)) + reach;
+                    (lo, hi) = (lo.min(b.bounds.0 - r), hi.max(b.bounds.1 + r));
+                }
+                let world = (origin + lo, origin + hi);
+                near.rebuild_near(
+                    self.colliders,
+                    ctx.substeps,
+                    ctx.dt,
+                    self.prepared,
+                    origin,
+                    world,
+                    &mut local.selected,
+                );
             }
-            let world = (origin + lo, origin + hi);
-            near.rebuild_near(self.colliders, ctx.substeps, ctx.dt, self.prepared, origin, world, &mut local.selected);
-            &near
-        };
+        }
+        let mut placed: Vec<&StepColliders> = recycle(std::mem::take(&mut local.placed).0);
+        placed.extend(island.iter().map(|_| self.prepared));
+        let mut at = 0;
+        for (&k, near) in unit.iter().zip(near.iter()) {
+            let n = self.islands.get(k as usize).len();
+            if island[at].origin != Vec3::ZERO {
+                placed[at..at + n].fill(near);
+            }
+            at += n;
+        }
         let t = local.clock.start();
-        for (body, p) in island.iter_mut().zip(views.iter()) {
+        for ((body, p), prepared) in island.iter_mut().zip(views.iter()).zip(placed.iter()) {
             broad_phase(body, p, prepared, ctx, &mut local.boxes);
         }
         find_cloth_pairs(&island, &views, ctx, local);
@@ -512,19 +557,34 @@ impl Shared<'_> {
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
         local.clock.lap(Stage::BroadPhase, t);
-        solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);
+        solve_island(&mut island, &mut views, &mut cviews, island_joints, &placed, ctx, local, workers);
         let t = local.clock.start();
+        local.placed = Lists(recycle(placed));
         local.colliders = near;
-        let recovered = !sane(&views, &island) || !rotations_sane(&island);
-        if recovered {
-            recover(&mut views, &local.backup);
-            recover_rotations(&mut island, &local.backup_rotations);
-            island.iter_mut().for_each(|b| b.h_prev = 0.0);
-        }
-        let asleep = update_sleep(&mut island, &mut views, &mut cviews, &local.backup, ctx);
-        if !recovered && !asleep {
-            let contacts = &local.body_contacts;
-            bodies::record(k as u32, members, &island, &views, contacts, origin, &mut local.touches);
+        // Each island of the unit on its own: recovery, sleep, contacts.
+        let mut recovered = 0;
+        let (mut at, mut saved, mut turned) = (0, 0, 0);
+        for &k in unit {
+            let members = self.islands.get(k as usize);
+            let range = at..at + members.len();
+            at = range.end;
+            let (island, views, cviews) = (&mut island[range.clone()], &mut views[range.clone()], &mut cviews[range]);
+            let backup = saved..saved + views.iter().map(|p| 6 * p.len()).sum::<usize>();
+            let rotations = turned..turned + cluster_rotations(island).map(<[Quat]>::len).sum::<usize>();
+            (saved, turned) = (backup.end, rotations.end);
+            let backup = &local.backup[backup];
+            let bad = !sane(views, island) || !rotations_sane(island);
+            if bad {
+                recover(views, backup);
+                recover_rotations(island, &local.backup_rotations[rotations]);
+                island.iter_mut().for_each(|b| b.h_prev = 0.0);
+                recovered += 1;
+            }
+            let asleep = update_sleep(island, views, cviews, backup, ctx);
+            if !bad && !asleep {
+                let origin = island[0].origin;
+                bodies::record(k, members, island, views, &local.body_contacts, origin, &mut local.touches);
+            }
         }
         local.clock.lap(Stage::Finish, t);
         local.views = Lists(recycle(views));
@@ -534,14 +594,15 @@ impl Shared<'_> {
     }
 }
 
-/// The substeps of one island.
+/// The substeps of one unit: an island, or a pack of islands (see
+/// [`island::Units`]); `colliders` are each body's.
 #[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
 fn solve_island(
     island: &mut [&mut Body],
     views: &mut [ParticlesMut],
     cviews: &mut [ContactsMut],
     joints: &mut [(u32, Resolved)],
-    colliders: &StepColliders,
+    colliders: &[&StepColliders],
     ctx: &StepContext,
     local: &mut Local,
     workers: &dyn Workers,
@@ -558,14 +619,14 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
-    for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+    for (((body, p), c), colliders) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(colliders) {
         if (body.ragdoll.is_some() || body.rigid.is_some()) && body.h_prev > SETTLE_RATIO * ctx.h {
             t = settle(body, p, c, colliders.substep(0), ctx, rigid_passes, settled, scratch, clock, t);
         }
     }
     for substep in 0..ctx.substeps {
         t = clock.lap(Stage::Predict, t);
-        let prepared = colliders.substep(substep);
+        let prepared = |b: usize| colliders[b].substep(substep);
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter_mut())
         {
             // Half the last substep and half this one; a body whose
@@ -608,33 +669,25 @@ fn solve_island(
         // passes at once.
         let interleave = !body_contacts.is_empty();
         for _ in 0..ctx.iterations {
-            for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-                let material = body.material;
-                let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
+            for (body, p) in island.iter_mut().zip(views.iter_mut()) {
                 constraints_pass(body, p, ctx, workers);
-                t = clock.lap(Stage::Constraints, t);
-                if !interleave {
-                    for _ in 0..PASSES {
-                        t = ragdoll_pass(body, p, c, &pass, clock, t);
-                    }
-                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
-                }
             }
-            if interleave {
-                for _ in 0..PASSES {
-                    for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-                        let material = body.material;
-                        let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
-                        t = ragdoll_pass(body, p, c, &pass, clock, t);
-                    }
+            t = clock.lap(Stage::Constraints, t);
+            // The ragdoll passes of every body at once, stage by stage
+            // across them: bodies apart are independent (each gets the bits
+            // it would alone); bodies that touch take the contacts between
+            // them after each pass.
+            for _ in 0..PASSES {
+                t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
+                if interleave {
                     bodies::project(island, views, body_contacts, frames);
                     t = clock.lap(Stage::Couplings, t);
                 }
-                for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
-                    let material = body.material;
-                    let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
-                    t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
-                }
+            }
+            for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
+                let material = body.material;
+                let pass = pass_context(&material, body.ragdoll.is_some(), prepared(b), ctx);
+                t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
             }
             joint::project(views, joints, ctx.inv_h2);
             self_collision::project(views, pairs);
@@ -644,19 +697,20 @@ fn solve_island(
                 // body's collisions and shape, so stacks converge.
                 for _ in 0..rigid::PASSES {
                     pairs::project(island, views, rigid_pairs, frames, ctx.h);
-                    for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+                    for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
                         let Body { rigid, candidates, distances, .. } = &mut **body;
                         if let Some(r) = rigid {
-                            r.project(p, distances, candidates, prepared, ctx.inv_h2, rigid_passes);
+                            r.project(p, distances, candidates, prepared(b), ctx.inv_h2, rigid_passes);
                         }
                     }
                 }
             }
             t = clock.lap(Stage::Couplings, t);
         }
-        for ((body, p), c) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()) {
+        for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
             integrate::update_velocities(p);
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
+            let prepared = prepared(b);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
@@ -733,7 +787,8 @@ fn settle(
         before.clear();
         before.extend((0..p.len()).map(|i| p.position(i)));
         for _ in 0..PASSES {
-            t = ragdoll_pass(body, p, c, &pass, clock, t);
+            let (view, contacts) = (std::slice::from_mut(p), std::slice::from_mut(c));
+            t = ragdoll_passes(&mut [&mut *body], view, contacts, &|_| prepared, ctx, scratch, clock, t);
         }
         t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
         c.clear();
@@ -773,25 +828,31 @@ fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, wo
     }
 }
 
-/// One of a ragdoll's passes: its contacts with the colliders before it,
-/// so the bones' fits take them in, then its bones, limits and separations.
-/// Times its stages from `t` on, and returns when it ended.
-fn ragdoll_pass(
-    body: &mut Body,
-    p: &mut ParticlesMut,
-    c: &mut ContactsMut,
-    pass: &PassContext,
+/// One ragdoll pass of each ragdoll of `island`: its contacts with the
+/// colliders before it, so the bones' fits take them in, then its bones,
+/// limits and separations (see `ragdoll::project_pass`), each stage across
+/// the ragdolls. Times its stages from `t` on, and returns when it ended.
+#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
+fn ragdoll_passes<'a>(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    prepared: &impl Fn(usize) -> &'a Prepared,
+    ctx: &StepContext,
+    scratch: &mut ragdoll::Scratch,
     clock: &mut Clock,
     mut t: Option<Instant>,
 ) -> Option<Instant> {
-    if let Some(ragdoll) = &mut body.ragdoll {
-        if !body.candidates.is_empty() {
-            collision::project_body(p, c, body.radius, &body.radii, &body.sticks, &body.candidates, pass);
+    let all = island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut());
+    for (b, ((body, p), c)) in all.enumerate() {
+        let Body { ragdoll, candidates, radius, radii, sticks, material, .. } = &**body;
+        if ragdoll.is_some() && !candidates.is_empty() {
+            let pass = pass_context(material, true, prepared(b), ctx);
+            collision::project_body(p, c, *radius, radii, sticks, candidates, &pass);
         }
-        t = clock.lap(Stage::RagdollContacts, t);
-        t = ragdoll.project(p, clock, t);
     }
-    t
+    t = clock.lap(Stage::RagdollContacts, t);
+    ragdoll::project_pass(island, views, ctx.exec.simd, scratch, clock, t)
 }
 
 /// A body's contacts with the colliders at the end of a pass (a rigid body

@@ -1,0 +1,702 @@
+//! A ragdoll's relaxation pass, a ragdoll per lane: up to 16 ragdolls of
+//! one skeleton at once, each stage across them.
+//!
+//! ```text
+//! pass (lanes: ragdolls of one skeleton):
+//!   fits          each bone's cluster to the rigid placement of its rest
+//!                 shape that fits it best (shape matching)
+//!   joints        distance ranges between points fixed in two bones       constraints/rigid_point.rs
+//!   separations   joint particles of bones apart kept apart              constraints/inequality.rs
+//! ```
+//!
+//! The fits, for the ragdolls in lanes, bone by bone:
+//!
+//! ```text
+//!   w_i   = m_i (a pinned member weighs PINNED_MASS)
+//!   c, c0 = centres of mass now and at rest, from the first member
+//!   A     = sum w_i (x_i - c) (r_i - c0)^T
+//!   q     = the rotation of A, turned from last pass's (Mueller et al. 2016)
+//!   x_i  += c + R(q) (r_i - c0) - x_i        every free member
+//! ```
+//!
+//! The joints as `constraints::rigid_point` states them, a bone's turn by
+//! a correction as XPBD's (Mueller et al. 2020): `q <- normalize(q + 1/2 [w,
+//! 0] q)` for the turn `w`, its members turned alike.
+//!
+//! Written once over `Lanes` (see `simd`), so a ragdoll gets the same bits
+//! alone or beside others and at every SIMD level: the particles and the
+//! bones' rotations are copied into lanes, by (particle, lane), for the
+//! pass and back after it. The extraction's turn is the axis-angle one of
+//! `shape_match::extract_rotation` with its sine and cosine as polynomials
+//! (libm's have no vector twin), its iterations masked per lane; the
+//! separations are `inequality::project`'s arithmetic, lane by lane.
+
+use super::build::Built;
+use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS};
+use crate::particles::ParticlesMut;
+use crate::profile::{Clock, Stage};
+use crate::simd::{Kernel, Lanes, V3};
+use glam::{Quat, Vec3};
+use std::time::Instant;
+
+/// Most ragdolls in one pass (the widest lanes).
+pub(crate) const LANES: usize = 16;
+
+/// As `shape_match`: iterations, the largest turn of one, the turn after
+/// which it stops.
+const EXTRACT_ITERATIONS: usize = 8;
+const MAX_TURN: f32 = 1.0;
+const CONVERGED_TURN: f32 = 1.0e-5;
+const _: () = assert!(MAX_TURN <= 1.0, "sin_cos_half holds for half-turns up to 0.5");
+/// As `rigid_point`: errors below this (metres) are left alone.
+const MIN_ERROR: f32 = 1.0e-7;
+
+/// Per bone and lane: mass, rest centre (3), inverse rest inertia (9, by
+/// columns; zero when held) and how it moves (see [`FREE`]).
+const BONE: usize = 14;
+/// How a bone moves: free, turning about its one pinned member, held.
+const FREE: f32 = 0.0;
+const PIVOT: f32 = 1.0;
+const HELD: f32 = 2.0;
+
+/// What a pass keeps in lanes, kept by each worker so a warm step
+/// allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    /// By (particle, x y z and inverse mass, lane).
+    particles: Vec<f32>,
+    /// By (bone, x y z w, lane).
+    rotations: Vec<f32>,
+    /// By (bone, [`BONE`] values, lane).
+    bones: Vec<f32>,
+    /// Each bone's pivot particle by (bone, lane), where it has one.
+    pivots: Vec<u32>,
+}
+
+/// One relaxation pass of up to [`LANES`] ragdolls of one skeleton.
+pub(crate) struct Pass<'a, 'p> {
+    pub built: &'a Built,
+    /// Each ragdoll's clusters (its rotations and rest inertias).
+    pub clusters: [Option<&'a mut ClusterSet>; LANES],
+    pub views: [Option<&'a mut ParticlesMut<'p>>; LANES],
+    /// Lanes in use, from the first.
+    pub used: usize,
+    pub scratch: &'a mut Scratch,
+    pub clock: &'a mut Clock,
+    pub t: Option<Instant>,
+}
+
+impl Kernel for Pass<'_, '_> {
+    #[inline(always)]
+    fn run<V: Lanes>(&mut self) {
+        let mut first = 0;
+        while first < self.used {
+            let n = V::W.min(self.used - first);
+            self.load::<V>(first, n);
+            for k in 0..self.built.clusters.len() {
+                self.fit::<V>(k);
+            }
+            self.t = self.clock.lap(Stage::Bones, self.t);
+            for s in 0..self.built.points.len() {
+                self.point::<V>(s);
+            }
+            self.t = self.clock.lap(Stage::Joints, self.t);
+            for s in 0..self.built.inequalities.len() {
+                self.separate::<V>(s);
+            }
+            self.store::<V>(first, n);
+            self.t = self.clock.lap(Stage::Separations, self.t);
+            first += V::W;
+        }
+    }
+}
+
+/// A bone as one rigid body, in each lane (see `rigid_point::Rigid`).
+struct Rigid<V: Lanes> {
+    /// Its centre of mass, or the pinned member it turns about.
+    center: V3<V>,
+    rest_center: V3<V>,
+    /// Its rotation, by columns.
+    r: [V3<V>; 3],
+    inv_mass: V,
+    /// World inverse inertia, by columns.
+    inv_inertia: [V3<V>; 3],
+    /// 1 where it moves (free or turning about a pivot), else 0.
+    moves: V,
+}
+
+impl<V: Lanes> Rigid<V> {
+    #[inline(always)]
+    fn point(&self, rest: Vec3) -> V3<V> {
+        self.center.add(apply(&self.r, splat::<V>(rest).sub(self.rest_center)))
+    }
+
+    #[inline(always)]
+    fn inv_mass_at(&self, x: V3<V>, n: V3<V>) -> V {
+        let rn = x.sub(self.center).cross(n);
+        self.inv_mass.add(rn.dot(apply(&self.inv_inertia, rn)))
+    }
+}
+
+impl Pass<'_, '_> {
+    /// Copies the ragdolls of lanes `first..first + n` in (a lane past
+    /// them repeats the last).
+    #[inline(always)]
+    fn load<V: Lanes>(&mut self, first: usize, n: usize) {
+        let w = V::W;
+        let lane = |l: usize| first + l.min(n - 1);
+        let particles = self.views[first].as_deref().map_or(0, |p| p.len());
+        let bones = self.built.clusters.len();
+        let s = &mut *self.scratch;
+        s.particles.clear();
+        s.particles.resize(particles * 4 * w, 0.0);
+        s.rotations.clear();
+        s.rotations.resize(bones * 4 * w, 0.0);
+        s.bones.clear();
+        s.bones.resize(bones * BONE * w, 0.0);
+        s.pivots.clear();
+        s.pivots.resize(bones * w, 0);
+        for l in 0..w {
+            let p = self.views[lane(l)].as_deref().expect("a lane in use");
+            for (c, column) in [&*p.x, &*p.y, &*p.z, &*p.inv_mass].iter().enumerate() {
+                for (i, &v) in column.iter().enumerate() {
+                    s.particles[(i * 4 + c) * w + l] = v;
+                }
+            }
+            let clusters = self.clusters[lane(l)].as_deref().expect("a lane in use");
+            for (k, q) in clusters.rotation.iter().enumerate() {
+                for (c, v) in q.to_array().into_iter().enumerate() {
+                    s.rotations[(k * 4 + c) * w + l] = v;
+                }
+            }
+            for (k, rest) in clusters.rest_inertia.iter().enumerate() {
+                let inv = rest.inv_inertia.unwrap_or(glam::Mat3::ZERO).to_cols_array();
+                let how = match (rest.inv_inertia, rest.pivot) {
+                    (None, _) => HELD,
+                    (Some(_), Some(_)) => PIVOT,
+                    (Some(_), None) => FREE,
+                };
+                let values = [rest.mass, rest.rest_center.x, rest.rest_center.y, rest.rest_center.z];
+                for (c, v) in values.into_iter().chain(inv).chain([how]).enumerate() {
+                    s.bones[(k * BONE + c) * w + l] = v;
+                }
+                let pivot =
+                    rest.pivot.map_or(clusters.particle[clusters.members(k).start], |m| clusters.particle[m as usize]);
+                s.pivots[k * w + l] = pivot;
+            }
+        }
+    }
+
+    /// Copies the positions and rotations of lanes `first..first + n` out.
+    #[inline(always)]
+    fn store<V: Lanes>(&mut self, first: usize, n: usize) {
+        let w = V::W;
+        let s = &*self.scratch;
+        for l in 0..n {
+            let p = self.views[first + l].as_deref_mut().expect("a lane in use");
+            for (c, column) in [&mut *p.x, &mut *p.y, &mut *p.z].into_iter().enumerate() {
+                for (i, v) in column.iter_mut().enumerate() {
+                    *v = s.particles[(i * 4 + c) * w + l];
+                }
+            }
+            let clusters = self.clusters[first + l].as_deref_mut().expect("a lane in use");
+            for (k, q) in clusters.rotation.iter_mut().enumerate() {
+                let at = |c: usize| s.rotations[(k * 4 + c) * w + l];
+                *q = Quat::from_xyzw(at(0), at(1), at(2), at(3));
+            }
+        }
+    }
+
+    /// Particle `i`'s position, weight and inverse mass in each lane.
+    #[inline(always)]
+    fn member<V: Lanes>(&self, i: usize) -> (V3<V>, V, V) {
+        let at = i * 4 * V::W;
+        let v = &self.scratch.particles[at..at + 4 * V::W];
+        let (x, y, z) = (V::from_slice(v), V::from_slice(&v[V::W..]), V::from_slice(&v[2 * V::W..]));
+        let inv_mass = V::from_slice(&v[3 * V::W..]);
+        let free = inv_mass.gt(V::splat(0.0));
+        let w = V::select(free, V::splat(1.0).div(inv_mass.max(V::splat(MIN_INV_MASS))), V::splat(PINNED_MASS));
+        (V3 { x, y, z }, w, inv_mass)
+    }
+
+    /// Writes particle `i`'s position in each lane.
+    #[inline(always)]
+    fn set<V: Lanes>(&mut self, i: usize, x: V3<V>) {
+        let at = i * 4 * V::W;
+        let v = &mut self.scratch.particles[at..at + 3 * V::W];
+        // SAFETY: `v` holds 3 W values.
+        unsafe {
+            x.x.store(v.as_mut_ptr());
+            x.y.store(v.as_mut_ptr().add(V::W));
+            x.z.store(v.as_mut_ptr().add(2 * V::W));
+        }
+    }
+
+    /// Bone `k`'s rotation in each lane (x, y, z, w).
+    #[inline(always)]
+    fn rotation<V: Lanes>(&self, k: usize) -> [V; 4] {
+        let at = k * 4 * V::W;
+        let v = &self.scratch.rotations[at..at + 4 * V::W];
+        let w = V::W;
+        [V::from_slice(v), V::from_slice(&v[w..]), V::from_slice(&v[2 * w..]), V::from_slice(&v[3 * w..])]
+    }
+
+    #[inline(always)]
+    fn set_rotation<V: Lanes>(&mut self, k: usize, q: [V; 4]) {
+        let at = k * 4 * V::W;
+        let v = &mut self.scratch.rotations[at..at + 4 * V::W];
+        for (c, q) in q.into_iter().enumerate() {
+            // SAFETY: `v` holds 4 W values.
+            unsafe { q.store(v.as_mut_ptr().add(c * V::W)) };
+        }
+    }
+
+    /// Value `c` of bone `k`'s [`BONE`] in each lane.
+    #[inline(always)]
+    fn bone<V: Lanes>(&self, k: usize, c: usize) -> V {
+        V::from_slice(&self.scratch.bones[(k * BONE + c) * V::W..])
+    }
+
+    /// Values `c..c + 3` of bone `k`'s [`BONE`] in each lane.
+    #[inline(always)]
+    fn bone3<V: Lanes>(&self, k: usize, c: usize) -> V3<V> {
+        V3 { x: self.bone(k, c), y: self.bone(k, c + 1), z: self.bone(k, c + 2) }
+    }
+
+    /// Bone `k` as a rigid body now.
+    #[inline(always)]
+    fn rigid<V: Lanes>(&self, k: usize) -> Rigid<V> {
+        let c = &self.built.clusters;
+        let members = c.members(k);
+        let origin = self.member::<V>(c.particle[members.start] as usize).0;
+        let mut sum = splat::<V>(Vec3::ZERO);
+        for m in members {
+            let (x, w, _) = self.member::<V>(c.particle[m] as usize);
+            sum = sum.add(x.sub(origin).scale(w));
+        }
+        let mass = self.bone::<V>(k, 0);
+        let now = origin.add(sum.div(mass));
+        let how = self.bone::<V>(k, 13);
+        let mut idx = [0u32; 16];
+        for (l, idx) in idx.iter_mut().enumerate().take(V::W) {
+            *idx = (self.scratch.pivots[k * V::W + l] * 4 * V::W as u32) + l as u32;
+        }
+        let base = self.scratch.particles.as_ptr();
+        // SAFETY: every pivot is a particle of the body: its x, y and z in
+        // lane `l` are at the indices above plus 0, W and 2 W.
+        let pivot = unsafe {
+            let w = V::W;
+            V3 { x: V::gather(base, &idx), y: V::gather(base.add(w), &idx), z: V::gather(base.add(2 * w), &idx) }
+        };
+        let is_pivot = how.eq(V::splat(PIVOT));
+        let free = how.eq(V::splat(FREE));
+        let r = matrix(self.rotation::<V>(k));
+        let inv: [V3<V>; 3] = [self.bone3(k, 4), self.bone3(k, 7), self.bone3(k, 10)];
+        // R I^-1 R^T, by columns.
+        let ri = [apply(&r, inv[0]), apply(&r, inv[1]), apply(&r, inv[2])];
+        let inv_inertia = [
+            apply(&ri, V3 { x: r[0].x, y: r[1].x, z: r[2].x }),
+            apply(&ri, V3 { x: r[0].y, y: r[1].y, z: r[2].y }),
+            apply(&ri, V3 { x: r[0].z, y: r[1].z, z: r[2].z }),
+        ];
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        Rigid {
+            center: V3::select(is_pivot, pivot, now),
+            rest_center: self.bone3(k, 1),
+            r,
+            inv_mass: V::select(free, one.div(mass), zero),
+            inv_inertia,
+            moves: V::select(how.eq(V::splat(HELD)), zero, one),
+        }
+    }
+
+    /// Moves bone `k`'s members for the correction `push` at `x` where
+    /// `on` is 1 (see `rigid_point::Rigid::apply`; the turn as XPBD's).
+    #[inline(always)]
+    fn shove<V: Lanes>(&mut self, k: usize, body: &Rigid<V>, x: V3<V>, push: V3<V>, on: V) {
+        let zero = V::splat(0.0);
+        let on = V::select(body.moves.gt(zero), on, zero);
+        if !V::any(on.gt(zero)) {
+            return;
+        }
+        let shift = push.scale(body.inv_mass);
+        let w = apply(&body.inv_inertia, x.sub(body.center).cross(push)).scale(V::splat(0.5));
+        let one = V::splat(1.0);
+        let length = w.dot(w).add(one).sqrt();
+        let turn = [w.x.div(length), w.y.div(length), w.z.div(length), one.div(length)];
+        let m = matrix(turn);
+        let c = &self.built.clusters;
+        for member in c.members(k) {
+            let i = c.particle[member] as usize;
+            let (at, _, inv_mass) = self.member::<V>(i);
+            let moved = body.center.add(shift).add(apply(&m, at.sub(body.center)));
+            self.set(i, V3::select(V::select(inv_mass.gt(zero), on, zero).gt(zero), moved, at));
+        }
+        let q = self.rotation::<V>(k);
+        let turned = multiply([w.x, w.y, w.z, one], q);
+        let [x, y, z, w] = turned;
+        let length = x.mul(x).add(y.mul(y)).add(z.mul(z)).add(w.mul(w)).sqrt();
+        let on = on.gt(zero);
+        let q = [
+            V::select(on, x.div(length), q[0]),
+            V::select(on, y.div(length), q[1]),
+            V::select(on, z.div(length), q[2]),
+            V::select(on, w.div(length), q[3]),
+        ];
+        self.set_rotation(k, q);
+    }
+
+    /// Fits bone `k` (see the module's header).
+    #[inline(always)]
+    fn fit<V: Lanes>(&mut self, k: usize) {
+        let c = &self.built.clusters;
+        let members = c.members(k);
+        let m0 = members.start;
+        let origin: V3<V> = self.member(c.particle[m0] as usize).0;
+        let rest_origin = c.rest[m0];
+        let zero = V::splat(0.0);
+        // Centres of mass now and at rest, from the first member.
+        let (mut mass, mut center, mut rest_center) = (zero, splat(Vec3::ZERO), splat(Vec3::ZERO));
+        for m in members.clone() {
+            let (x, w, _) = self.member::<V>(c.particle[m] as usize);
+            mass = mass.add(w);
+            center = center.add(x.sub(origin).scale(w));
+            rest_center = rest_center.add(splat(c.rest[m] - rest_origin).scale(w));
+        }
+        let (center, rest_center) = (center.div(mass), rest_center.div(mass));
+        // The shape-matching matrix, by columns.
+        let mut a = [splat(Vec3::ZERO); 3];
+        for m in members.clone() {
+            let (x, w, _) = self.member::<V>(c.particle[m] as usize);
+            let d = x.sub(origin).sub(center).scale(w);
+            let r = splat(c.rest[m] - rest_origin).sub(rest_center);
+            a[0] = a[0].add(d.scale(r.x));
+            a[1] = a[1].add(d.scale(r.y));
+            a[2] = a[2].add(d.scale(r.z));
+        }
+        let q = extract(&a, self.rotation::<V>(k));
+        self.set_rotation(k, q);
+        let r = matrix(q);
+        // Every free member to its goal, moved by the difference. The
+        // moves keep the momentum only up to the rounding of the centres
+        // (1e-7 of a member's offset from the first, every pass: a drift
+        // of a falling body's centre of mass by 1.4 mm in 2 s); of a
+        // cluster without pinned members, the moves' own momentum, small
+        // and so summed to within 1e-7 of itself, is taken back.
+        let step = Step { origin, center, rest_origin, rest_center, r };
+        let (mut momentum, mut held) = (splat(Vec3::ZERO), zero);
+        for m in members.clone() {
+            let (_, dx, w, free) = step.of(self, m);
+            momentum = momentum.add(V3::select(free, dx.scale(w), splat(Vec3::ZERO)));
+            held = V::select(free, held, V::splat(1.0));
+        }
+        let back = V3::select(held.gt(zero), splat(Vec3::ZERO), momentum.div(mass));
+        for m in members {
+            let (x, dx, _, free) = step.of(self, m);
+            self.set(c.particle[m] as usize, V3::select(free, x.add(dx.sub(back)), x));
+        }
+    }
+
+    /// Range `s` of the joints (see `rigid_point::project`).
+    #[inline(always)]
+    fn point<V: Lanes>(&mut self, s: usize) {
+        let range = self.built.points[s];
+        let (a, b) = (range.a as usize, range.b as usize);
+        let (ra, rb) = (self.rigid::<V>(a), self.rigid::<V>(b));
+        let (xa, xb) = (ra.point(range.ra), rb.point(range.rb));
+        let d = xb.sub(xa);
+        let len = d.dot(d).sqrt();
+        let (min, max) = (V::splat(range.min), V::splat(range.max));
+        let clamped = V::select(len.lt(min), min, V::select(len.gt(max), max, len));
+        let error = len.sub(clamped);
+        let (zero, one, tiny) = (V::splat(0.0), V::splat(1.0), V::splat(MIN_ERROR));
+        let on = V::select(tiny.le(error.abs()), V::select(tiny.le(len), one, zero), zero);
+        if !V::any(on.gt(zero)) {
+            return;
+        }
+        let n = d.div(V::select(on.gt(zero), len, one));
+        let w = ra.inv_mass_at(xa, n).add(rb.inv_mass_at(xb, n));
+        let on = V::select(w.eq(zero), zero, on);
+        let push = n.scale(error.div(V::select(on.gt(zero), w, one)));
+        self.shove(a, &ra, xa, push, on);
+        self.shove(b, &rb, xb, push.neg(), on);
+    }
+
+    /// Separation `s` (see `inequality::project`, whose arithmetic this is).
+    #[inline(always)]
+    fn separate<V: Lanes>(&mut self, s: usize) {
+        let sep = self.built.inequalities[s];
+        let (a, b) = (sep.a as usize, sep.b as usize);
+        let ((xa, _, wa), (xb, _, wb)) = (self.member::<V>(a), self.member::<V>(b));
+        let d = xb.sub(xa);
+        let len2 = d.dot(d);
+        let (min, max) = (V::splat(sep.min), V::splat(sep.max));
+        let (short, long) = (len2.lt(min.mul(min)), len2.gt(max.mul(max)));
+        let target = V::select(short, min, max);
+        let w = wa.add(wb);
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        let on = V::select(V::or(short, long), one, zero);
+        let on = V::select(V::or(w.eq(zero), len2.lt(V::splat(1e-12))), zero, on).gt(zero);
+        if !V::any(on) {
+            return;
+        }
+        let len = len2.sqrt();
+        let push = d.scale(target.sub(len).div(len.mul(w)));
+        self.set(a, V3::select(on, xa.sub(push.scale(wa)), xa));
+        self.set(b, V3::select(on, xb.add(push.scale(wb)), xb));
+    }
+}
+
+/// `v` in every lane.
+#[inline(always)]
+fn splat<V: Lanes>(v: Vec3) -> V3<V> {
+    V3 { x: V::splat(v.x), y: V::splat(v.y), z: V::splat(v.z) }
+}
+
+/// A cluster's fit: where each member goes.
+struct Step<V> {
+    origin: V3<V>,
+    center: V3<V>,
+    rest_origin: Vec3,
+    rest_center: V3<V>,
+    r: [V3<V>; 3],
+}
+
+impl<V: Lanes> Step<V> {
+    /// Member `m`'s position, move to its goal, weight, and whether it is free.
+    #[inline(always)]
+    fn of(&self, pass: &Pass, m: usize) -> (V3<V>, V3<V>, V, V::M) {
+        let c = &pass.built.clusters;
+        let (x, w, inv_mass) = pass.member::<V>(c.particle[m] as usize);
+        let local = splat::<V>(c.rest[m] - self.rest_origin).sub(self.rest_center);
+        let r = &self.r;
+        let goal = apply(r, local);
+        (x, goal.sub(x.sub(self.origin).sub(self.center)), w, inv_mass.gt(V::splat(0.0)))
+    }
+}
+
+/// `m v` for the matrix `m` by columns.
+#[inline(always)]
+fn apply<V: Lanes>(m: &[V3<V>; 3], v: V3<V>) -> V3<V> {
+    m[0].scale(v.x).add(m[1].scale(v.y)).add(m[2].scale(v.z))
+}
+
+/// The quaternion product `a b` (x, y, z, w).
+#[inline(always)]
+fn multiply<V: Lanes>(a: [V; 4], b: [V; 4]) -> [V; 4] {
+    let ([ax, ay, az, aw], [x, y, z, w]) = (a, b);
+    [
+        aw.mul(x).add(ax.mul(w)).add(ay.mul(z)).sub(az.mul(y)),
+        aw.mul(y).sub(ax.mul(z)).add(ay.mul(w)).add(az.mul(x)),
+        aw.mul(z).add(ax.mul(y)).sub(ay.mul(x)).add(az.mul(w)),
+        aw.mul(w).sub(ax.mul(x)).sub(ay.mul(y)).sub(az.mul(z)),
+    ]
+}
+
+/// The rotation matrix of unit quaternion `q` (x, y, z, w), by columns, as
+/// glam's `Mat3::from_quat`.
+#[inline(always)]
+fn matrix<V: Lanes>(q: [V; 4]) -> [V3<V>; 3] {
+    let [x, y, z, w] = q;
+    let (x2, y2, z2) = (x.add(x), y.add(y), z.add(z));
+    let (xx, xy, xz) = (x.mul(x2), x.mul(y2), x.mul(z2));
+    let (yy, yz, zz) = (y.mul(y2), y.mul(z2), z.mul(z2));
+    let (wx, wy, wz) = (w.mul(x2), w.mul(y2), w.mul(z2));
+    let one = V::splat(1.0);
+    [
+        V3 { x: one.sub(yy.add(zz)), y: xy.add(wz), z: xz.sub(wy) },
+        V3 { x: xy.sub(wz), y: one.sub(xx.add(zz)), z: yz.add(wx) },
+        V3 { x: xz.add(wy), y: yz.sub(wx), z: one.sub(xx.add(yy)) },
+    ]
+}
+
+/// The rotation closest to `a` (columns), found by turning `q` (Mueller,
+/// Bender, Chentanez, Macklin 2016): `omega = sum_k r_k x a_k / |sum_k r_k
+/// . a_k|` until the turn is negligible, each lane on its own.
+#[inline(always)]
+fn extract<V: Lanes>(a: &[V3<V>; 3], mut q: [V; 4]) -> [V; 4] {
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    // 1 while a lane still turns, else 0.
+    let mut active = one;
+    for _ in 0..EXTRACT_ITERATIONS {
+        let r = matrix(q);
+        let torque = r[0].cross(a[0]).add(r[1].cross(a[1])).add(r[2].cross(a[2]));
+        let alignment = r[0].dot(a[0]).add(r[1].dot(a[1])).add(r[2].dot(a[2])).abs();
+        let omega = torque.div(alignment.add(V::splat(1.0e-9)));
+        let angle = omega.dot(omega).sqrt();
+        // Converged; or an `a` beyond f32 (a non-finite turn): the
+        // rotation stays as it was rather than become NaN.
+        let turns = V::splat(1.0e-7).le(angle);
+        let finite = angle.le(V::splat(f32::MAX));
+        active = V::select(turns, V::select(finite, active, zero), zero);
+        let on = active.gt(zero);
+        if !V::any(on) {
+            break;
+        }
+        let (s, c) = sin_cos_half(angle.min(V::splat(MAX_TURN)).mul(V::splat(0.5)));
+        let axis = omega.div(V::select(on, angle, one)).scale(s);
+        let turned = multiply([axis.x, axis.y, axis.z, c], q);
+        let length = turned[0]
+            .mul(turned[0])
+            .add(turned[1].mul(turned[1]))
+            .add(turned[2].mul(turned[2]))
+            .add(turned[3].mul(turned[3]))
+            .sqrt();
+        for (q, t) in q.iter_mut().zip(turned) {
+            *q = V::select(on, t.div(length), *q);
+        }
+        // A turn this small was the last that mattered.
+        active = V::select(angle.lt(V::splat(CONVERGED_TURN)), zero, active);
+    }
+    q
+}
+
+/// `(sin h, cos h)` for `0 <= h <= 0.5` (half a turn of at most
+/// `MAX_TURN`): their Taylor series to h^9 and h^8, whose first terms left
+/// out are below 3e-10 there, under f32's rounding.
+#[inline(always)]
+fn sin_cos_half<V: Lanes>(h: V) -> (V, V) {
+    let h2 = h.mul(h);
+    let s = V::splat(1.0 / 362_880.0)
+        .mul(h2)
+        .sub(V::splat(1.0 / 5_040.0))
+        .mul(h2)
+        .add(V::splat(1.0 / 120.0))
+        .mul(h2)
+        .sub(V::splat(1.0 / 6.0))
+        .mul(h2)
+        .mul(h)
+        .add(h);
+    let c = V::splat(1.0 / 40_320.0)
+        .mul(h2)
+        .sub(V::splat(1.0 / 720.0))
+        .mul(h2)
+        .add(V::splat(1.0 / 24.0))
+        .mul(h2)
+        .sub(V::splat(0.5))
+        .mul(h2)
+        .add(V::splat(1.0));
+    (s, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::particles::Particles;
+    use crate::ragdoll::Skeleton;
+    use std::sync::Arc;
+
+    /// A humanoid's particles pulled towards its middle, so that most of
+    /// its joints and separations act, and its clusters.
+    fn crumpled() -> (Arc<Skeleton>, Particles, ClusterSet) {
+        let skeleton = Skeleton::humanoid(1.8).unwrap();
+        let built = &skeleton.built;
+        let middle = built.positions.iter().sum::<Vec3>() / built.positions.len() as f32;
+        let wobble = |i: f32| Vec3::new(i.sin(), (0.3 * i).cos(), (1.7 * i).sin()) * 0.03;
+        let x: Vec<Vec3> =
+            built.positions.iter().enumerate().map(|(i, &x)| middle + (x - middle) * 0.4 + wobble(i as f32)).collect();
+        let mut store = Particles::default();
+        store.append(&x, |i| built.inv_masses[i]);
+        let mut clusters = built.clusters.clone();
+        clusters.update_rest_inertia(&store.view(0..x.len()));
+        (skeleton, store, clusters)
+    }
+
+    #[test]
+    fn separations_in_lanes_are_the_scalar_ones_bit_for_bit() {
+        let (skeleton, mut a, mut clusters) = crumpled();
+        let (built, n) = (&skeleton.built, skeleton.built.positions.len());
+        let mut b = a.clone();
+        let before = a.x.clone();
+        let mut pa = a.view(0..n);
+        crate::constraints::inequality::project(&built.inequalities, &mut pa);
+        let mut pb = b.view(0..n);
+        let (mut scratch, mut clock) = (Scratch::default(), Clock::default());
+        let mut pass = Pass {
+            built,
+            clusters: std::array::from_fn(|_| None),
+            views: std::array::from_fn(|_| None),
+            used: 1,
+            scratch: &mut scratch,
+            clock: &mut clock,
+            t: None,
+        };
+        pass.clusters[0] = Some(&mut clusters);
+        pass.views[0] = Some(&mut pb);
+        pass.load::<f32>(0, 1);
+        for s in 0..built.inequalities.len() {
+            pass.separate::<f32>(s);
+        }
+        pass.store::<f32>(0, 1);
+        let moved = (0..n).filter(|&i| pa.x[i] != before[i]).count();
+        assert!(moved > 10, "only {moved} particles moved");
+        for i in 0..n {
+            assert_eq!([pa.x[i], pa.y[i], pa.z[i]].map(f32::to_bits), [pb.x[i], pb.y[i], pb.z[i]].map(f32::to_bits));
+        }
+    }
+
+    #[test]
+    fn joints_in_lanes_move_the_centre_of_mass_as_the_scalar_reference_and_follow_it() {
+        let (skeleton, mut a, clusters) = crumpled();
+        let (built, n) = (&skeleton.built, skeleton.built.positions.len());
+        let mut b = a.clone();
+        let (mut ca, mut cb) = (clusters.clone(), clusters);
+        let mut pa = a.view(0..n);
+        let mass: Vec<f32> = pa.inv_mass.iter().map(|w| 1.0 / w).collect();
+        let centre =
+            |p: &ParticlesMut| (0..n).map(|i| p.position(i) * mass[i]).sum::<Vec3>() / mass.iter().sum::<f32>();
+        let before = centre(&pa);
+        crate::constraints::rigid_point::project(&built.points, &mut ca, &mut pa);
+        let mut pb = b.view(0..n);
+        let (mut scratch, mut clock) = (Scratch::default(), Clock::default());
+        let mut pass = Pass {
+            built,
+            clusters: std::array::from_fn(|_| None),
+            views: std::array::from_fn(|_| None),
+            used: 1,
+            scratch: &mut scratch,
+            clock: &mut clock,
+            t: None,
+        };
+        pass.clusters[0] = Some(&mut cb);
+        pass.views[0] = Some(&mut pb);
+        pass.load::<f32>(0, 1);
+        for s in 0..built.points.len() {
+            pass.point::<f32>(s);
+        }
+        pass.store::<f32>(0, 1);
+        let apart = (0..n).map(|i| pa.position(i).distance(pb.position(i))).fold(0.0, f32::max);
+        let (lanes, scalar) = (centre(&pb) - before, centre(&pa) - before);
+        eprintln!("lanes {apart} m from the reference; centre moved {lanes} (reference {scalar})");
+        // Shared joint particles count in both bones' masses, so the
+        // joints move a body's centre a little whichever way they run
+        // (3.6e-4 m here, far from rigid); the lanes move it as the
+        // reference does. Their first-order turns land within 1.3 mm of
+        // its exact ones on this crumpled pose.
+        assert!((lanes - scalar).length() < 1e-5, "the centre of mass moved {lanes}, the reference's {scalar}");
+        assert!(apart < 2e-3, "{apart} m from the scalar reference");
+    }
+
+    #[test]
+    fn sine_and_cosine_of_half_turns_match_libm() {
+        for k in 0..=1000 {
+            let h = k as f32 * 0.0005;
+            let (s, c) = sin_cos_half::<f32>(h);
+            assert!((s - h.sin()).abs() <= 1.2e-7 && (c - h.cos()).abs() <= 1.2e-7, "{h}: {s} {c}");
+        }
+    }
+
+    #[test]
+    fn extraction_recovers_a_rotation_from_a_stretched_matrix() {
+        let truth = Quat::from_euler(glam::EulerRot::XYZ, 0.7, -0.4, 1.1);
+        let m = glam::Mat3::from_quat(truth) * glam::Mat3::from_diagonal(Vec3::new(1.3, 0.8, 1.1));
+        let col = |v: Vec3| V3 { x: v.x, y: v.y, z: v.z };
+        let a = [col(m.x_axis), col(m.y_axis), col(m.z_axis)];
+        let mut q = [0.0, 0.0, 0.0, 1.0];
+        for _ in 0..10 {
+            q = extract::<f32>(&a, q);
+        }
+        let found = Quat::from_xyzw(q[0], q[1], q[2], q[3]);
+        assert!(found.angle_between(truth) < 1e-4, "{found:?} against {truth:?}");
+    }
+}
