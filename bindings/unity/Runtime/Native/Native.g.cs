@@ -2158,7 +2158,8 @@ namespace Sinew
         /// limits hold each joint, and joints of bones that do not touch are kept
         /// apart. Builds the skeleton on each call: for many ragdolls of one, build
         /// it once with `sinew_skeleton_create` and use
-        /// `sinew_ragdoll_create_from_skeleton`.
+        /// `sinew_ragdoll_create_from_skeleton` (ragdolls of one skeleton step
+        /// together in SIMD lanes).
         ///
         /// - `def`: from `sinew_default_ragdoll_def()`, with `bones` set; read
         ///   during the call only (names included).
@@ -2220,9 +2221,10 @@ namespace Sinew
         /// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
         /// (0 to 145 degrees); shoulders and hips swing widely with a bounded twist.
         ///
-        /// Builds the figure's skeleton on each call: for a crowd, build it once
-        /// with `sinew_skeleton_create_humanoid` and make each with
-        /// `sinew_ragdoll_create_from_skeleton` (they share it).
+        /// The figures of one height in a world share one skeleton (as
+        /// `sinew_skeleton_create_humanoid` makes it), built by the first and kept
+        /// while one of them lives; ragdolls of one skeleton step together in SIMD
+        /// lanes.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
         /// a height out of range; `LIMIT_EXCEEDED` (the world's caps; the figure
