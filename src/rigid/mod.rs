@@ -22,6 +22,7 @@
 
 pub mod build;
 pub mod contact;
+pub mod motion;
 pub mod pairs;
 
 use crate::body::{Body, BodyKind};
@@ -32,7 +33,6 @@ use crate::constraints::shape_match::{ClusterSet, weight};
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
-use crate::ragdoll::motion;
 use crate::simd::SimdLevel;
 use crate::solver::workers::Serial;
 use crate::world::{World, unit_rotation};
@@ -222,6 +222,10 @@ pub struct Rigid {
     pub origin: Vec3,
     /// Push-outs from colliders this substep, per point.
     pub contacts: contact::PointContacts,
+    /// A shape-matched body's turn over this substep as it started (`omega
+    /// h`; see `motion`), found after the prediction; zero for a
+    /// tetrahedron.
+    pub start_turn: Vec3,
     /// The definition it was built from.
     pub def: RigidDef,
 }
@@ -247,6 +251,16 @@ impl Rigid {
         }
     }
 
+    /// The start of a substep, after the prediction: clears the contacts
+    /// and keeps a shape-matched body's turn as it starts (see `motion`).
+    pub fn begin_substep(&mut self, p: &ParticlesMut) {
+        self.contacts.clear();
+        self.start_turn = match self.def.model {
+            RigidModel::Tetrahedron => Vec3::ZERO,
+            RigidModel::ShapeMatched { .. } => motion::start_turn(&self.clusters, 0, p),
+        };
+    }
+
     /// One collision pass of the points against the body's candidates.
     pub fn collide(&mut self, p: &mut ParticlesMut, candidates: &Candidates, prepared: &Prepared) {
         if !candidates.is_empty() {
@@ -270,7 +284,7 @@ impl Rigid {
         match self.projection_stiffness(passes) {
             // Six sticks: too few to fill vector lanes.
             None => sticks.project(p, inv_h2, SimdLevel::Scalar, &Serial),
-            Some(alpha) => self.clusters.project_one_by(0, p, alpha),
+            Some(alpha) => self.clusters.project_rigid_by(0, p, alpha),
         }
     }
 
@@ -279,10 +293,10 @@ impl Rigid {
     /// for the readback.
     pub fn finish_substep(&mut self, p: &mut ParticlesMut, h: f32) {
         if self.is_rigid() {
-            motion::rigidify(&self.clusters, p);
+            motion::rigidify(&self.clusters, 0, self.start_turn, p);
         }
         self.cap_push_speed(p, h);
-        self.clusters.fit(0, p);
+        self.clusters.fit_rigid(0, p);
     }
 
     /// Takes back, through the rigid response at each touching point, the
@@ -463,6 +477,7 @@ impl World {
             clusters,
             origin: def.position - built.center,
             contacts: contact::PointContacts::new(n_points),
+            start_turn: Vec3::ZERO,
             def,
         }));
         Ok(id)
@@ -498,7 +513,7 @@ impl World {
         let r = body.rigid.as_ref().expect("checked");
         let mut p = self.particles.view(range);
         let center = r.center(|i| (p.position(i), p.inv_mass[i]));
-        let (mass, inertia) = r.clusters.mass_properties(0, &p, center);
+        let (mass, inertia) = r.clusters.rigid_mass_properties(0, &p, center);
         let turn = if inertia.determinant().abs() > 1.0e-30 {
             inertia.inverse() * (point - center).cross(impulse)
         } else {

@@ -22,6 +22,7 @@
 //! solid's bounding ball during the step. Both directions are listed (a
 //! box's corner in the other's face, and the other's corner in its face).
 
+use super::motion;
 use super::{Rigid, RigidShape};
 use crate::body::Body;
 use crate::collision::capsule::Capsule;
@@ -30,7 +31,6 @@ use crate::collision::friction::{MAX_PUSH_SPEED, push_excess, split_push, tangen
 use crate::collision::sphere::Sphere;
 use crate::collision::{Shape, ball_contact, segment};
 use crate::particles::ParticlesMut;
-use crate::ragdoll::motion;
 use glam::{Mat3, Vec3};
 
 /// A collision sphere of one body against the solid of another.
@@ -167,7 +167,7 @@ pub(crate) fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     let c = center(r, p);
     let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
-    let (mass, inertia) = r.clusters.mass_properties(0, p, c);
+    let (mass, inertia) = r.clusters.rigid_mass_properties(0, p, c);
     if pinned || inertia.determinant().abs() < 1.0e-30 {
         return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
     }
@@ -291,7 +291,7 @@ pub(crate) fn frames_now(island: &mut [&mut Body], views: &[ParticlesMut], frame
         if let Some(r) = &mut body.rigid
             && matches!(r.def.model, super::RigidModel::Tetrahedron)
         {
-            r.clusters.fit(0, p);
+            r.clusters.fit_rigid(0, p);
         }
     }
     frames.clear();
@@ -365,11 +365,10 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let (a, b) = (pair.a as usize, pair.b as usize);
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
         let (pa, pb) = two(views, a, b);
-        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let (ma, mb) =
+            (motion::motion(&ra.clusters, 0, ra.start_turn, pa), motion::motion(&rb.clusters, 0, rb.start_turn, pb));
         let (mut fa, mut fb) = (frame(ra, pa), frame(rb, pb));
-        let at = |m: &Option<motion::Motion>| {
-            m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
-        };
+        let at = |m: &Option<motion::Motion>| m.as_ref().map_or(Vec3::ZERO, |m| m.at(pair.at));
         let n = pair.normal;
         let cut = tangential_cut(at(&ma) - at(&mb), n, pair.friction, pair.friction, pair.depth);
         let len = cut.length();
@@ -387,7 +386,8 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         // through the same response: the fix moves the bodies apart but is
         // not their velocity (as Box2D v3's relax iterations take the
         // soft contact's push speed back).
-        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let (ma, mb) =
+            (motion::motion(&ra.clusters, 0, ra.start_turn, pa), motion::motion(&rb.clusters, 0, rb.start_turn, pb));
         let excess = push_excess(n.dot(at(&ma) - at(&mb)), 0.0, h);
         let w = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
         if excess > 0.0 && w > 0.0 {

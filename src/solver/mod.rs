@@ -594,7 +594,7 @@ fn solve_island(
             body.distances.begin_substep();
             body.bends.begin_substep();
             if let Some(r) = &mut body.rigid {
-                r.contacts.clear();
+                r.begin_substep(p);
             }
             c.clear();
         }
