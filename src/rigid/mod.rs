@@ -27,7 +27,7 @@ pub mod pairs;
 
 use crate::body::{Body, BodyKind};
 use crate::collision::friction::push_excess;
-use crate::collision::{Candidates, Prepared};
+use crate::collision::{Candidates, Material, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
@@ -286,6 +286,19 @@ impl Rigid {
             None => sticks.project(p, inv_h2, SimdLevel::Scalar, &Serial),
             Some(alpha) => self.clusters.project_rigid_by(0, p, alpha),
         }
+    }
+
+    /// The friction stage against colliders (see `contact`): a rigid body's
+    /// at its contact points, through its rigid response; a soft one's at
+    /// its points' centres, spread over their particles.
+    pub fn friction(&mut self, p: &mut ParticlesMut, prepared: &Prepared, body: Option<&Material>, h: f32) {
+        let mut contacts = std::mem::take(&mut self.contacts);
+        if self.is_rigid() {
+            contacts.friction_rigid(self, p, prepared, body, h);
+        } else {
+            contacts.friction(&self.points, p, prepared, body, h);
+        }
+        self.contacts = contacts;
     }
 
     /// The end of the velocity stage (after friction): rigid velocities for a

@@ -57,8 +57,8 @@ pub struct Pair {
 #[derive(Debug, Clone, Copy)]
 pub struct Frame {
     pub(crate) center: Vec3,
-    inv_mass: f32,
-    inv_inertia: Mat3,
+    pub(crate) inv_mass: f32,
+    pub(crate) inv_inertia: Mat3,
 }
 
 impl Frame {
@@ -370,12 +370,17 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let (mut fa, mut fb) = (frame(ra, pa), frame(rb, pb));
         let at = |m: &Option<motion::Motion>| m.as_ref().map_or(Vec3::ZERO, |m| m.at(pair.at));
         let n = pair.normal;
-        let cut = tangential_cut(at(&ma) - at(&mb), n, pair.friction, pair.friction, pair.depth);
-        let len = cut.length();
+        let moved = at(&ma) - at(&mb);
+        let tangential = moved - n * n.dot(moved);
+        let len = tangential.length();
         if len > 1.0e-12 {
-            let t = cut / len;
+            let t = tangential / len;
             let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
-            if w > 0.0 {
+            let w_n = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
+            if w > 0.0 && w_n > 0.0 {
+                // Coulomb: at most `mu` times the push-out's impulse
+                // `depth / w_n`, which moves the point by `w` times it.
+                let cut = tangential_cut(moved, n, pair.friction, pair.friction, pair.depth * w / w_n);
                 let push = cut / w;
                 shove(ra, &mut fa, pa, pair.at, -push, true);
                 shove(rb, &mut fb, pb, pair.at, push, true);

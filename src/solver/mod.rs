@@ -661,7 +661,7 @@ fn solve_island(
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
             if let Some(r) = &mut body.rigid {
-                r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
+                r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
         pairs::friction(island, views, rigid_pairs, ctx.h);
