@@ -137,11 +137,6 @@ pub struct Embedded {
 }
 
 impl Embedded {
-    /// A point that is one particle.
-    pub fn particle(i: u32) -> Self {
-        Embedded { particles: [i; 4], weights: [1.0, 0.0, 0.0, 0.0] }
-    }
-
     /// Where the point is now.
     #[inline(always)]
     pub fn position(&self, p: &ParticlesMut) -> Vec3 {
@@ -472,7 +467,14 @@ impl World {
             .fold(0.0, f32::max);
         body.radius = match def.model {
             RigidModel::Tetrahedron => reach + built.radius,
-            RigidModel::ShapeMatched { .. } => built.radius,
+            // Its points lie near their particles (`build::lattice_masses`).
+            RigidModel::ShapeMatched { .. } => {
+                let off = |(k, e): (usize, &Embedded)| {
+                    let c: Vec3 = (0..4).map(|j| built.positions[e.particles[j] as usize] * e.weights[j]).sum();
+                    (c - built.positions[k]).length()
+                };
+                built.radius + built.points.iter().enumerate().map(off).fold(0.0, f32::max)
+            }
         };
         // The particles do not collide as particles: the points do.
         body.radii = vec![-1.0; built.positions.len()];
