@@ -191,8 +191,7 @@ impl PointContacts {
             let q = e.position(p) - n * r.radius;
             let surface = if source.moves() { source.surface_displacement(q, h) } else { Vec3::ZERO };
             self.surface[j] = surface;
-            let (f, m) =
-                state.get_or_insert_with(|| (pairs::frame(r, p), motion::motion(&r.clusters, 0, r.start_turn, p)));
+            let (f, m) = state.get_or_insert_with(|| (pairs::frame(r, p), motion::motion(&r.clusters, 0, r.carry, p)));
             let Some(m) = m else {
                 // Pinned: it does not turn freely; friction as for a soft body.
                 let cut = tangential_cut(e.velocity_displacement(p) - surface, n, mu_s, mu_d, depth);

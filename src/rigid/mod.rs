@@ -36,7 +36,7 @@ use crate::pool::BodyId;
 use crate::simd::SimdLevel;
 use crate::solver::workers::Serial;
 use crate::world::{World, unit_rotation};
-use glam::{Quat, Vec3};
+use glam::{DVec3, Quat, Vec3};
 
 /// Relaxation passes of a rigid body per pass of the world (contacts, then
 /// its shape), as for ragdolls: one pass a substep leaves a tetrahedron
@@ -217,10 +217,8 @@ pub struct Rigid {
     pub origin: Vec3,
     /// Push-outs from colliders this substep, per point.
     pub contacts: contact::PointContacts,
-    /// A shape-matched body's turn over this substep as it started (`omega
-    /// h`; see `motion`), found after the prediction; zero for a
-    /// tetrahedron.
-    pub start_turn: Vec3,
+    /// What the velocity stage carries over this substep's passes.
+    pub carry: motion::Carry,
     /// The definition it was built from.
     pub def: RigidDef,
 }
@@ -250,10 +248,11 @@ impl Rigid {
     /// and keeps a shape-matched body's turn as it starts (see `motion`).
     pub fn begin_substep(&mut self, p: &ParticlesMut) {
         self.contacts.clear();
-        self.start_turn = match self.def.model {
+        let turn = match self.def.model {
             RigidModel::Tetrahedron => Vec3::ZERO,
             RigidModel::ShapeMatched { .. } => motion::start_turn(&self.clusters, 0, p),
         };
+        self.carry = motion::Carry { turn, drift: Vec3::ZERO };
     }
 
     /// One collision pass of the points against the body's candidates.
@@ -276,11 +275,26 @@ impl Rigid {
         passes: u32,
     ) {
         self.collide(p, candidates, prepared);
+        let before = self.shape_center(p);
         match self.projection_stiffness(passes) {
             // Six sticks: too few to fill vector lanes.
             None => sticks.project(p, inv_h2, SimdLevel::Scalar, &Serial),
             Some(alpha) => self.clusters.project_rigid_by(0, p, alpha),
         }
+        self.shape_moved(before, p);
+    }
+
+    /// The centre of mass before a projection of the body's shape (see
+    /// [`Rigid::shape_moved`]).
+    pub(crate) fn shape_center(&self, p: &ParticlesMut) -> DVec3 {
+        motion::center_f64(&self.clusters, 0, p)
+    }
+
+    /// Keeps how far a projection of the body's shape (its sticks or its
+    /// fit) moved its centre of mass from `before`: rounding, which the
+    /// velocity stage does not take for a velocity (see `motion`).
+    pub(crate) fn shape_moved(&mut self, before: DVec3, p: &ParticlesMut) {
+        self.carry.drift += (self.shape_center(p) - before).as_vec3();
     }
 
     /// The friction stage against colliders (see `contact`): a rigid body's
@@ -301,7 +315,7 @@ impl Rigid {
     /// for the readback.
     pub fn finish_substep(&mut self, p: &mut ParticlesMut, h: f32) {
         if self.is_rigid() {
-            motion::rigidify(&self.clusters, 0, self.start_turn, p);
+            motion::rigidify(&self.clusters, 0, self.carry, p);
         }
         self.cap_push_speed(p, h);
         self.clusters.fit_rigid(0, p);
@@ -492,7 +506,7 @@ impl World {
             clusters,
             origin: def.position - built.center,
             contacts: contact::PointContacts::new(n_points),
-            start_turn: Vec3::ZERO,
+            carry: motion::Carry::default(),
             def,
         }));
         Ok(id)

@@ -365,8 +365,7 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let (a, b) = (pair.a as usize, pair.b as usize);
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
         let (pa, pb) = two(views, a, b);
-        let (ma, mb) =
-            (motion::motion(&ra.clusters, 0, ra.start_turn, pa), motion::motion(&rb.clusters, 0, rb.start_turn, pb));
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, ra.carry, pa), motion::motion(&rb.clusters, 0, rb.carry, pb));
         let (mut fa, mut fb) = (frame(ra, pa), frame(rb, pb));
         let at = |m: &Option<motion::Motion>| m.as_ref().map_or(Vec3::ZERO, |m| m.at(pair.at));
         let n = pair.normal;
@@ -391,8 +390,7 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         // through the same response: the fix moves the bodies apart but is
         // not their velocity (as Box2D v3's relax iterations take the
         // soft contact's push speed back).
-        let (ma, mb) =
-            (motion::motion(&ra.clusters, 0, ra.start_turn, pa), motion::motion(&rb.clusters, 0, rb.start_turn, pb));
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, ra.carry, pa), motion::motion(&rb.clusters, 0, rb.carry, pb));
         let excess = push_excess(n.dot(at(&ma) - at(&mb)), 0.0, h);
         let w = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
         if excess > 0.0 && w > 0.0 {

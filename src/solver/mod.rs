@@ -765,7 +765,13 @@ fn pass_context<'a>(
 /// A body's own constraints, one relaxation pass.
 fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, workers: &dyn Workers) {
     body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
+    // A rigid body's sticks are its shape: what they move its centre by is
+    // rounding (see `rigid::motion`).
+    let shape = body.rigid.as_ref().map(|r| r.shape_center(p));
     body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
+    if let (Some(r), Some(before)) = (&mut body.rigid, shape) {
+        r.shape_moved(before, p);
+    }
     body.bends.project(p, ctx.inv_h2, ctx.exec.simd);
     body.tethers.project(p);
     if body.skin.is_active() {
