@@ -3,9 +3,12 @@
 //! Each point is a sphere at a barycentric combination of particles. A point
 //! inside a collider is pushed out the shortest way and the push is spread
 //! over its particles (`Embedded::displace`). The push-out is remembered per
-//! point, and the friction stage of the substep reduces the point's
-//! tangential motion by `mu * depth`, never reversing it, exactly as
-//! `collision::friction` does for particles, spread with the same weights.
+//! point, and the friction stage of the substep reduces the tangential
+//! motion where the point touches, never reversing it: for a rigid body
+//! through its rigid response, by at most `mu` times the push-out's impulse
+//! (`PointContacts::friction_rigid`); for a soft one by `mu * depth` at the
+//! point's centre, as `collision::friction` does for particles, spread with
+//! the same weights.
 //!
 //! A push-out that leaves the point moving off the surface faster than
 //! `collision::friction::MAX_PUSH_SPEED` (a body spawned in the ground, or

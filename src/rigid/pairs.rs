@@ -11,8 +11,9 @@
 //! `lambda = d / (w_a + w_b)`, `w = 1/M + (r x n) . I^-1 (r x n)`, and each
 //! body's particles move by the translation `lambda n / M` and the turn
 //! `I^-1 (r x lambda n)`. Friction, in the velocity stage, takes the
-//! relative tangential motion at `q` away by `mu * depth` at most (never
-//! reversing it), through the same rigid response; `mu` is the geometric
+//! relative tangential motion at `q` away (never reversing it) by an
+//! impulse of at most `mu lambda` (Coulomb), through the same rigid
+//! response; `mu` is the geometric
 //! mean of both bodies'. A penetration a substep starts with is taken out
 //! gradually and without a velocity (`project`), and the speed apart along
 //! `n` that pushes still give beyond `collision::friction::MAX_PUSH_SPEED`
