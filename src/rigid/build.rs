@@ -15,7 +15,8 @@
 
 use super::{Embedded, MAX_LATTICE, RigidDef, RigidModel, RigidShape};
 use crate::constraints::distance::DistanceConstraint;
-use glam::{Mat3, Vec3};
+use glam::{IVec3, Mat3, Vec3};
+use std::collections::HashMap;
 
 /// Shortest axis of the tetrahedron relative to its longest.
 const MIN_TETRA_ASPECT: f32 = 0.2;
@@ -175,11 +176,30 @@ fn lattice_masses(local: &[Vec3], mean: Vec3, s: Vec3) -> (Vec<Vec3>, Vec<Embedd
     let k = Vec3::select(rms.cmpgt(Vec3::splat(tiny)), s / rms.max(Vec3::splat(tiny)), Vec3::ONE);
     let particles = local.iter().map(|&q| mean + (q - mean) * k).collect();
     // Each sphere's mirror image across the plane of axis `a` through the
-    // centre, found by position (a tolerance below the lattice's spacing).
+    // centre, found by position: the spheres on a grid far finer than their
+    // spacing (1e-4 of the extent; up to 4096 spheres), the mirror's cell
+    // and its neighbours searched, since the mirrored position is rounded.
+    let quantum = 1.0e-4 * extent.max(1.0e-9);
+    let cell = |q: Vec3| ((q - mean) / quantum).round().as_ivec3();
+    let grid: HashMap<IVec3, usize> = local.iter().enumerate().map(|(i, &q)| (cell(q), i)).collect();
     let mirror = |i: usize, a: usize| -> usize {
         let mut want = local[i];
         want[a] = 2.0 * mean[a] - want[a];
-        (0..local.len()).min_by(|&x, &y| (local[x] - want).length().total_cmp(&(local[y] - want).length())).unwrap_or(i)
+        let c = cell(want);
+        let mut best = (i, 2.0 * quantum);
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(&m) = grid.get(&(c + IVec3::new(dx, dy, dz))) {
+                        let d = (local[m] - want).length();
+                        if d < best.1 {
+                            best = (m, d);
+                        }
+                    }
+                }
+            }
+        }
+        best.0
     };
     let points = (0..local.len())
         .map(|i| {
