@@ -140,16 +140,6 @@ pub(crate) fn pivot_motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) ->
     Some(Motion { center, offset, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
-/// Replaces each cluster's velocities by its rigid motion, cluster by
-/// cluster.
-pub fn rigidify(clusters: &ClusterSet, p: &mut ParticlesMut) {
-    for k in 0..clusters.len() {
-        if let Some(m) = motion(clusters, k, p) {
-            apply_motion(clusters, k, &m, p);
-        }
-    }
-}
-
 /// Gives cluster `k`'s particles the rigid motion `m`.
 fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMut) {
     for member in clusters.members(k) {
@@ -162,7 +152,8 @@ fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMu
     }
 }
 
-/// As [`rigidify`], keeping each cluster's motion in `motions` (`None` where
+/// Replaces each cluster's velocities by its rigid motion, cluster by
+/// cluster, keeping each cluster's motion in `motions` (`None` where
 /// [`motion`] has none) for the joint friction that follows.
 pub(crate) fn rigidify_keeping(clusters: &ClusterSet, p: &mut ParticlesMut, motions: &mut Vec<Option<Motion>>) {
     motions.clear();

@@ -3,9 +3,12 @@
 //! Each point is a sphere at a barycentric combination of particles. A point
 //! inside a collider is pushed out the shortest way and the push is spread
 //! over its particles (`Embedded::displace`). The push-out is remembered per
-//! point, and the friction stage of the substep reduces the point's
-//! tangential motion by `mu * depth`, never reversing it, exactly as
-//! `collision::friction` does for particles, spread with the same weights.
+//! point, and the friction stage of the substep reduces the tangential
+//! motion where the point touches, never reversing it: for a rigid body
+//! through its rigid response, by at most `mu` times the push-out's impulse
+//! (`PointContacts::friction_rigid`); for a soft one by `mu * depth` at the
+//! point's centre, as `collision::friction` does for particles, spread with
+//! the same weights.
 //!
 //! A push-out that leaves the point moving off the surface faster than
 //! `collision::friction::MAX_PUSH_SPEED` (a body spawned in the ground, or
@@ -15,6 +18,8 @@
 //! launch.
 
 use super::Embedded;
+use super::motion::{self, Motion};
+use super::pairs;
 use crate::collision::friction::tangential_cut;
 use crate::collision::{Candidates, Material, Prepared, Shape};
 use crate::particles::ParticlesMut;
@@ -155,6 +160,68 @@ impl PointContacts {
                 e.add_displacement(p, -cut, w);
             }
             self.surface[j] = surface;
+        }
+    }
+
+    /// [`PointContacts::friction`] for a rigid body: each touching point's
+    /// friction acts where it touches, `q = c - n r` on its sphere, on the
+    /// motion of the body there (`rigid::motion`), through the body's
+    /// rigid response, as between rigid bodies (`pairs::friction`), and
+    /// bounded by `mu` times the push-out's impulse (Coulomb). Taken
+    /// at the sphere's centre, through its particles, the friction did not
+    /// see the body turn: a ball spinning on the ground span on in place
+    /// and a sliding one never rolled, once the spin was no longer damped
+    /// away (issue 31, item 6).
+    pub(crate) fn friction_rigid(
+        &mut self,
+        r: &super::Rigid,
+        p: &mut ParticlesMut,
+        prepared: &Prepared,
+        body: Option<&Material>,
+        h: f32,
+    ) {
+        let mut state: Option<(pairs::Frame, Option<Motion>)> = None;
+        for (j, e) in r.points.iter().enumerate() {
+            let depth = self.depth[j];
+            if depth <= 0.0 {
+                continue;
+            }
+            self.step_depth[j] = self.step_depth[j].max(depth);
+            self.step_speed[j] = self.step_speed[j].max(-self.approach[j] / h);
+            let source = &prepared.sources[self.source[j] as usize];
+            let (mu_s, mu_d, _) = source.material.against(body);
+            let n = self.normal[j];
+            let q = e.position(p) - n * r.radius;
+            let surface = if source.moves() { source.surface_displacement(q, h) } else { Vec3::ZERO };
+            self.surface[j] = surface;
+            let (f, m) = state.get_or_insert_with(|| (pairs::frame(r, p), motion::motion(&r.clusters, 0, r.carry, p)));
+            let Some(m) = m else {
+                // Pinned: it does not turn freely; friction as for a soft body.
+                let cut = tangential_cut(e.velocity_displacement(p) - surface, n, mu_s, mu_d, depth);
+                let w = e.inv_mass(p);
+                if w > 0.0 && cut != Vec3::ZERO {
+                    e.add_displacement(p, -cut, w);
+                }
+                continue;
+            };
+            let moved = m.at(q) - surface;
+            let tangential = moved - n * n.dot(moved);
+            let len = tangential.length();
+            let (w_n, w_t) = (pairs::inv_mass_at(f, q, n), pairs::inv_mass_at(f, q, tangential / len));
+            if !(len > 1.0e-12 && w_n > 0.0 && w_t > 0.0) {
+                continue;
+            }
+            // Coulomb: the push-out was the impulse `depth / w_n`, friction's
+            // is at most `mu` times it, and moves the point by `w_t` times
+            // that (a ball: 7/2 times what the push-out moved it).
+            let cut = tangential_cut(moved, n, mu_s, mu_d, depth * w_t / w_n);
+            if cut != Vec3::ZERO {
+                let push = cut / w_t;
+                pairs::shove(r, f, p, q, -push, true);
+                // The body's motion after the push, for the next point.
+                m.displacement -= push * f.inv_mass;
+                m.turn -= f.inv_inertia * (q - f.center).cross(push);
+            }
         }
     }
 }

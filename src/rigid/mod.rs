@@ -22,21 +22,21 @@
 
 pub mod build;
 pub mod contact;
+pub mod motion;
 pub mod pairs;
 
 use crate::body::{Body, BodyKind};
 use crate::collision::friction::push_excess;
-use crate::collision::{Candidates, Prepared};
+use crate::collision::{Candidates, Material, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
 use crate::error::{Error, Result, finite_vec, non_negative, positive};
 use crate::particles::ParticlesMut;
 use crate::pool::BodyId;
-use crate::ragdoll::motion;
 use crate::simd::SimdLevel;
 use crate::solver::workers::Serial;
 use crate::world::{World, unit_rotation};
-use glam::{Quat, Vec3};
+use glam::{DVec3, Quat, Vec3};
 
 /// Relaxation passes of a rigid body per pass of the world (contacts, then
 /// its shape), as for ragdolls: one pass a substep leaves a tetrahedron
@@ -137,11 +137,6 @@ pub struct Embedded {
 }
 
 impl Embedded {
-    /// A point that is one particle.
-    pub fn particle(i: u32) -> Self {
-        Embedded { particles: [i; 4], weights: [1.0, 0.0, 0.0, 0.0] }
-    }
-
     /// Where the point is now.
     #[inline(always)]
     pub fn position(&self, p: &ParticlesMut) -> Vec3 {
@@ -222,6 +217,8 @@ pub struct Rigid {
     pub origin: Vec3,
     /// Push-outs from colliders this substep, per point.
     pub contacts: contact::PointContacts,
+    /// What the velocity stage carries over this substep's passes.
+    pub carry: motion::Carry,
     /// The definition it was built from.
     pub def: RigidDef,
 }
@@ -247,6 +244,17 @@ impl Rigid {
         }
     }
 
+    /// The start of a substep, after the prediction: clears the contacts
+    /// and keeps a shape-matched body's turn as it starts (see `motion`).
+    pub fn begin_substep(&mut self, p: &ParticlesMut) {
+        self.contacts.clear();
+        let turn = match self.def.model {
+            RigidModel::Tetrahedron => Vec3::ZERO,
+            RigidModel::ShapeMatched { .. } => motion::start_turn(&self.clusters, 0, p),
+        };
+        self.carry = motion::Carry { turn, drift: Vec3::ZERO };
+    }
+
     /// One collision pass of the points against the body's candidates.
     pub fn collide(&mut self, p: &mut ParticlesMut, candidates: &Candidates, prepared: &Prepared) {
         if !candidates.is_empty() {
@@ -267,11 +275,39 @@ impl Rigid {
         passes: u32,
     ) {
         self.collide(p, candidates, prepared);
+        let before = self.shape_center(p);
         match self.projection_stiffness(passes) {
             // Six sticks: too few to fill vector lanes.
             None => sticks.project(p, inv_h2, SimdLevel::Scalar, &Serial),
-            Some(alpha) => self.clusters.project_one_by(0, p, alpha),
+            Some(alpha) => self.clusters.project_rigid_by(0, p, alpha),
         }
+        self.shape_moved(before, p);
+    }
+
+    /// The centre of mass before a projection of the body's shape (see
+    /// [`Rigid::shape_moved`]).
+    pub(crate) fn shape_center(&self, p: &ParticlesMut) -> DVec3 {
+        motion::center_f64(&self.clusters, 0, p)
+    }
+
+    /// Keeps how far a projection of the body's shape (its sticks or its
+    /// fit) moved its centre of mass from `before`: rounding, which the
+    /// velocity stage does not take for a velocity (see `motion`).
+    pub(crate) fn shape_moved(&mut self, before: DVec3, p: &ParticlesMut) {
+        self.carry.drift += (self.shape_center(p) - before).as_vec3();
+    }
+
+    /// The friction stage against colliders (see `contact`): a rigid body's
+    /// at its contact points, through its rigid response; a soft one's at
+    /// its points' centres, spread over their particles.
+    pub fn friction(&mut self, p: &mut ParticlesMut, prepared: &Prepared, body: Option<&Material>, h: f32) {
+        let mut contacts = std::mem::take(&mut self.contacts);
+        if self.is_rigid() {
+            contacts.friction_rigid(self, p, prepared, body, h);
+        } else {
+            contacts.friction(&self.points, p, prepared, body, h);
+        }
+        self.contacts = contacts;
     }
 
     /// The end of the velocity stage (after friction): rigid velocities for a
@@ -279,10 +315,10 @@ impl Rigid {
     /// for the readback.
     pub fn finish_substep(&mut self, p: &mut ParticlesMut, h: f32) {
         if self.is_rigid() {
-            motion::rigidify(&self.clusters, p);
+            motion::rigidify(&self.clusters, 0, self.carry, p);
         }
         self.cap_push_speed(p, h);
-        self.clusters.fit(0, p);
+        self.clusters.fit_rigid(0, p);
     }
 
     /// Takes back, through the rigid response at each touching point, the
@@ -445,7 +481,14 @@ impl World {
             .fold(0.0, f32::max);
         body.radius = match def.model {
             RigidModel::Tetrahedron => reach + built.radius,
-            RigidModel::ShapeMatched { .. } => built.radius,
+            // Its points lie near their particles (`build::lattice_masses`).
+            RigidModel::ShapeMatched { .. } => {
+                let off = |(k, e): (usize, &Embedded)| {
+                    let c: Vec3 = (0..4).map(|j| built.positions[e.particles[j] as usize] * e.weights[j]).sum();
+                    (c - built.positions[k]).length()
+                };
+                built.radius + built.points.iter().enumerate().map(off).fold(0.0, f32::max)
+            }
         };
         // The particles do not collide as particles: the points do.
         body.radii = vec![-1.0; built.positions.len()];
@@ -463,6 +506,7 @@ impl World {
             clusters,
             origin: def.position - built.center,
             contacts: contact::PointContacts::new(n_points),
+            carry: motion::Carry::default(),
             def,
         }));
         Ok(id)
@@ -498,7 +542,7 @@ impl World {
         let r = body.rigid.as_ref().expect("checked");
         let mut p = self.particles.view(range);
         let center = r.center(|i| (p.position(i), p.inv_mass[i]));
-        let (mass, inertia) = r.clusters.mass_properties(0, &p, center);
+        let (mass, inertia) = r.clusters.rigid_mass_properties(0, &p, center);
         let turn = if inertia.determinant().abs() > 1.0e-30 {
             inertia.inverse() * (point - center).cross(impulse)
         } else {

@@ -11,8 +11,9 @@
 //! `lambda = d / (w_a + w_b)`, `w = 1/M + (r x n) . I^-1 (r x n)`, and each
 //! body's particles move by the translation `lambda n / M` and the turn
 //! `I^-1 (r x lambda n)`. Friction, in the velocity stage, takes the
-//! relative tangential motion at `q` away by `mu * depth` at most (never
-//! reversing it), through the same rigid response; `mu` is the geometric
+//! relative tangential motion at `q` away (never reversing it) by an
+//! impulse of at most `mu lambda` (Coulomb), through the same rigid
+//! response; `mu` is the geometric
 //! mean of both bodies'. A penetration a substep starts with is taken out
 //! gradually and without a velocity (`project`), and the speed apart along
 //! `n` that pushes still give beyond `collision::friction::MAX_PUSH_SPEED`
@@ -22,6 +23,7 @@
 //! solid's bounding ball during the step. Both directions are listed (a
 //! box's corner in the other's face, and the other's corner in its face).
 
+use super::motion;
 use super::{Rigid, RigidShape};
 use crate::body::Body;
 use crate::collision::capsule::Capsule;
@@ -30,7 +32,6 @@ use crate::collision::friction::{MAX_PUSH_SPEED, push_excess, split_push, tangen
 use crate::collision::sphere::Sphere;
 use crate::collision::{Shape, ball_contact, segment};
 use crate::particles::ParticlesMut;
-use crate::ragdoll::motion;
 use glam::{Mat3, Vec3};
 
 /// A collision sphere of one body against the solid of another.
@@ -57,8 +58,8 @@ pub struct Pair {
 #[derive(Debug, Clone, Copy)]
 pub struct Frame {
     pub(crate) center: Vec3,
-    inv_mass: f32,
-    inv_inertia: Mat3,
+    pub(crate) inv_mass: f32,
+    pub(crate) inv_inertia: Mat3,
 }
 
 impl Frame {
@@ -167,7 +168,7 @@ pub(crate) fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     let c = center(r, p);
     let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
-    let (mass, inertia) = r.clusters.mass_properties(0, p, c);
+    let (mass, inertia) = r.clusters.rigid_mass_properties(0, p, c);
     if pinned || inertia.determinant().abs() < 1.0e-30 {
         return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
     }
@@ -291,7 +292,7 @@ pub(crate) fn frames_now(island: &mut [&mut Body], views: &[ParticlesMut], frame
         if let Some(r) = &mut body.rigid
             && matches!(r.def.model, super::RigidModel::Tetrahedron)
         {
-            r.clusters.fit(0, p);
+            r.clusters.fit_rigid(0, p);
         }
     }
     frames.clear();
@@ -365,18 +366,21 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         let (a, b) = (pair.a as usize, pair.b as usize);
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
         let (pa, pb) = two(views, a, b);
-        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, ra.carry, pa), motion::motion(&rb.clusters, 0, rb.carry, pb));
         let (mut fa, mut fb) = (frame(ra, pa), frame(rb, pb));
-        let at = |m: &Option<motion::Motion>| {
-            m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(pair.at - m.center))
-        };
+        let at = |m: &Option<motion::Motion>| m.as_ref().map_or(Vec3::ZERO, |m| m.at(pair.at));
         let n = pair.normal;
-        let cut = tangential_cut(at(&ma) - at(&mb), n, pair.friction, pair.friction, pair.depth);
-        let len = cut.length();
+        let moved = at(&ma) - at(&mb);
+        let tangential = moved - n * n.dot(moved);
+        let len = tangential.length();
         if len > 1.0e-12 {
-            let t = cut / len;
+            let t = tangential / len;
             let w = inv_mass_at(&fa, pair.at, t) + inv_mass_at(&fb, pair.at, t);
-            if w > 0.0 {
+            let w_n = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
+            if w > 0.0 && w_n > 0.0 {
+                // Coulomb: at most `mu` times the push-out's impulse
+                // `depth / w_n`, which moves the point by `w` times it.
+                let cut = tangential_cut(moved, n, pair.friction, pair.friction, pair.depth * w / w_n);
                 let push = cut / w;
                 shove(ra, &mut fa, pa, pair.at, -push, true);
                 shove(rb, &mut fb, pb, pair.at, push, true);
@@ -387,7 +391,7 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
         // through the same response: the fix moves the bodies apart but is
         // not their velocity (as Box2D v3's relax iterations take the
         // soft contact's push speed back).
-        let (ma, mb) = (motion::motion(&ra.clusters, 0, pa), motion::motion(&rb.clusters, 0, pb));
+        let (ma, mb) = (motion::motion(&ra.clusters, 0, ra.carry, pa), motion::motion(&rb.clusters, 0, rb.carry, pb));
         let excess = push_excess(n.dot(at(&ma) - at(&mb)), 0.0, h);
         let w = inv_mass_at(&fa, pair.at, n) + inv_mass_at(&fb, pair.at, n);
         if excess > 0.0 && w > 0.0 {

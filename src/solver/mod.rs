@@ -655,7 +655,7 @@ fn solve_island(
             body.distances.begin_substep();
             body.bends.begin_substep();
             if let Some(r) = &mut body.rigid {
-                r.contacts.clear();
+                r.begin_substep(p);
             }
             c.clear();
         }
@@ -715,7 +715,7 @@ fn solve_island(
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
             if let Some(r) = &mut body.rigid {
-                r.contacts.friction(&r.points, p, prepared, body.material.as_ref(), ctx.h);
+                r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
         pairs::friction(island, views, rigid_pairs, ctx.h);
@@ -820,7 +820,13 @@ fn pass_context<'a>(
 /// A body's own constraints, one relaxation pass.
 fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, workers: &dyn Workers) {
     body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
+    // A rigid body's sticks are its shape: what they move its centre by is
+    // rounding (see `rigid::motion`).
+    let shape = body.rigid.as_ref().map(|r| r.shape_center(p));
     body.distances.project(p, ctx.inv_h2, ctx.exec.simd, workers);
+    if let (Some(r), Some(before)) = (&mut body.rigid, shape) {
+        r.shape_moved(before, p);
+    }
     body.bends.project(p, ctx.inv_h2, ctx.exec.simd);
     body.tethers.project(p);
     if body.skin.is_active() {
