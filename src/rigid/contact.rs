@@ -143,14 +143,8 @@ impl PointContacts {
         h: f32,
     ) {
         for (j, e) in points.iter().enumerate() {
+            let Some((source, mu_s, mu_d)) = self.touching(j, prepared, body, h) else { continue };
             let depth = self.depth[j];
-            if depth <= 0.0 {
-                continue;
-            }
-            self.step_depth[j] = self.step_depth[j].max(depth);
-            self.step_speed[j] = self.step_speed[j].max(-self.approach[j] / h);
-            let source = &prepared.sources[self.source[j] as usize];
-            let (mu_s, mu_d, _) = source.material.against(body);
             let c = e.position(p);
             let surface = if source.moves() { source.surface_displacement(c, h) } else { Vec3::ZERO };
             let n = self.normal[j];
@@ -161,6 +155,27 @@ impl PointContacts {
             }
             self.surface[j] = surface;
         }
+    }
+
+    /// Contact `j`, if it touches this substep: its step's deepest push and
+    /// fastest approach recorded, its collider and the static and dynamic
+    /// friction against `body`.
+    fn touching<'a>(
+        &mut self,
+        j: usize,
+        prepared: &'a Prepared,
+        body: Option<&Material>,
+        h: f32,
+    ) -> Option<(&'a crate::collision::Source, f32, f32)> {
+        let depth = self.depth[j];
+        if depth <= 0.0 {
+            return None;
+        }
+        self.step_depth[j] = self.step_depth[j].max(depth);
+        self.step_speed[j] = self.step_speed[j].max(-self.approach[j] / h);
+        let source = &prepared.sources[self.source[j] as usize];
+        let (mu_s, mu_d, _) = source.material.against(body);
+        Some((source, mu_s, mu_d))
     }
 
     /// [`PointContacts::friction`] for a rigid body: each touching point's
@@ -182,14 +197,8 @@ impl PointContacts {
     ) {
         let mut state: Option<(pairs::Frame, Option<Motion>)> = None;
         for (j, e) in r.points.iter().enumerate() {
+            let Some((source, mu_s, mu_d)) = self.touching(j, prepared, body, h) else { continue };
             let depth = self.depth[j];
-            if depth <= 0.0 {
-                continue;
-            }
-            self.step_depth[j] = self.step_depth[j].max(depth);
-            self.step_speed[j] = self.step_speed[j].max(-self.approach[j] / h);
-            let source = &prepared.sources[self.source[j] as usize];
-            let (mu_s, mu_d, _) = source.material.against(body);
             let n = self.normal[j];
             let q = e.position(p) - n * r.radius;
             let surface = if source.moves() { source.surface_displacement(q, h) } else { Vec3::ZERO };
