@@ -56,7 +56,7 @@ pub mod workers;
 
 use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
-use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
+use crate::cloth::self_collision::{self, Member, Pair, PairFinder, Side};
 use crate::collision::friction::{self, ContactsMut, SharedContacts};
 use crate::collision::{self, Collider, Material, PassContext, Prepared, StepColliders, bodies};
 use crate::constraints::joint::{self, Resolved};
@@ -503,7 +503,7 @@ impl Shared<'_> {
         for (body, p) in island.iter_mut().zip(views.iter()) {
             broad_phase(body, p, prepared, ctx, &mut local.boxes);
         }
-        find_cloth_pairs(&island, &views, ctx, local);
+        find_cloth_pairs(&island, members, &views, ctx, local);
         pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
         let body_pairs = self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]].iter().map(|&(_, a, b)| (a, b));
         let (contacts, scratch) = (&mut local.body_contacts, &mut local.body_scratch);
@@ -513,6 +513,7 @@ impl Shared<'_> {
         save_rotations(&island, &mut local.backup_rotations);
         local.clock.lap(Stage::BroadPhase, t);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, prepared, ctx, local, workers);
+        remember_sides(&mut island, members, &local.pairs);
         let t = local.clock.start();
         local.colliders = near;
         let recovered = !sane(&views, &island) || !rotations_sane(&island);
@@ -906,8 +907,15 @@ fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
     }
 }
 
-/// Lists the vertex-triangle pairs of the island's colliding cloths.
-fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Local) {
+/// Lists the vertex-triangle pairs of the island's colliding cloths
+/// (`slots`: its bodies' places in the world's pool).
+fn find_cloth_pairs(
+    island: &[&mut Body],
+    slots: &[u32],
+    views: &[ParticlesMut],
+    ctx: &StepContext,
+    scratch: &mut Local,
+) {
     let mut members: Vec<Member> = recycle(std::mem::take(&mut scratch.members).0);
     members.extend(island.iter().enumerate().filter_map(|(k, b)| {
         let c = b.cloth.as_ref()?;
@@ -920,14 +928,33 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
             self_collision: c.self_collision,
             cloth_collision: c.cloth_collision,
             filter: b.filter,
+            sides: &c.sides,
         })
     }));
     if members.is_empty() {
         scratch.pairs.clear();
     } else {
-        scratch.finder.find(views, &members, ctx.dt, &mut scratch.pairs);
+        scratch.finder.find(views, &members, slots, ctx.dt, &mut scratch.pairs);
     }
     scratch.members = Lists(recycle(members));
+}
+
+/// Keeps the sides the passes left the island's cloth pairs with each
+/// pair's vertex's cloth, for the next step's search (the side memory: see
+/// `cloth::self_collision`). State of the bodies, not of the worker that
+/// stepped them, so a snapshot or a clone carries it and no other island
+/// reads it.
+fn remember_sides(island: &mut [&mut Body], slots: &[u32], pairs: &[Pair]) {
+    for body in island.iter_mut() {
+        if let Some(c) = &mut body.cloth {
+            c.sides.clear();
+        }
+    }
+    for p in pairs.iter().filter(|p| p.side != 0.0) {
+        let cloth = island[p.vertex_body as usize].cloth.as_mut().expect("a pair's vertex is a cloth's");
+        let body = slots[p.triangle_body as usize];
+        cloth.sides.push(Side { vertex: p.vertex, body, triangle: p.triangle, side: p.side });
+    }
 }
 
 /// The body's particles now and where their velocity takes them by the end
