@@ -954,6 +954,16 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
             // The skeleton through the same checks and builder as at
             // creation, or one an earlier ragdoll stands on.
             let def = read_ragdoll_def(r)?;
+            // Sizes first, as for a cloth's recipe, so a forged definition
+            // is refused before a skeleton is built for it (1,024 bones took
+            // a full build): a ragdoll has a particle per bone and one more
+            // (each bone's tail, the root's head), and its image holds per
+            // bone a cluster rotation, then its motor's two targets and four
+            // numbers.
+            let bones = def.bones.len();
+            if bones >= count || bones.saturating_mul(16 + 2 * 28 + 4 * 4) > r.bytes.len() - r.at {
+                return Err(bad("a ragdoll that does not fit its body"));
+            }
             let skeleton = match skeletons.iter().find(|(read, _)| *read == def) {
                 Some((_, s)) => s.clone(),
                 None => {

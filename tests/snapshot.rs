@@ -81,3 +81,50 @@ fn a_cloth_does_not_read_another_islands_side_memory() {
         assert_eq!(bits(&alone, a), bits(&beside, b), "step {k}");
     }
 }
+
+/// FNV-1a, 64 bits: the image's checksum of its payload.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// A forged image whose ragdoll's definition is larger than its body (1,024
+/// bones over 16 particles) is refused before a skeleton is built for it.
+/// Speed is not asserted: it is refused either way (the size check only
+/// spares the build, which is printed).
+#[test]
+fn a_ragdoll_definition_larger_than_its_body_is_refused() {
+    use sinew::{BoneDef, ErrorKind, Limit, RagdollDef};
+    let bones = (0..1024u32)
+        .map(|b| BoneDef {
+            name: String::new(),
+            parent: b.checked_sub(1),
+            position: Vec3::new(0.0, 0.1 * b as f32, 0.0),
+            rotation: Quat::IDENTITY,
+            length: 0.1,
+            // No capsules: their sticks would index past 16 particles and
+            // be refused before the definition is read.
+            radius: 0.0,
+            mass: 1.0,
+            limit: Limit::Ball { swing: 0.5, twist_min: -0.5, twist_max: 0.5 },
+        })
+        .collect();
+    let mut w = World::new(WorldSettings::default()).unwrap();
+    let chain = w.create_ragdoll(&RagdollDef { bones }).unwrap();
+    let mut image = w.snapshot();
+    // The first body's particle count: the header (24 bytes), the settings
+    // and clocks (80), the pool's slot count, the slot's generation and live
+    // flag, the body's kind and first particle.
+    let at = 24 + 80 + 4 + 4 + 4 + 4 + 4;
+    let count = u32::from_le_bytes(image[at..at + 4].try_into().unwrap());
+    assert_eq!(count, w.particle_count(chain).unwrap(), "the count is where this test looks for it");
+    image[at..at + 4].copy_from_slice(&16u32.to_le_bytes());
+    let checksum = fnv64(&image[24..]);
+    image[16..24].copy_from_slice(&checksum.to_le_bytes());
+    let before = w.state_hash();
+    let start = std::time::Instant::now();
+    let err = w.restore(&image).unwrap_err();
+    println!("a forged 1,024-bone ragdoll over 16 particles refused in {:?}: {}", start.elapsed(), err.message);
+    assert_eq!(err.kind, ErrorKind::Incompatible);
+    assert!(err.message.contains("ragdoll"), "{}", err.message);
+    assert_eq!(w.state_hash(), before);
+}
