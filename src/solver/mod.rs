@@ -11,6 +11,7 @@
 //!     colliders in the island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
+//!       (on the sides their cloths remember from the last step)
 //!     settle          after a long step: ragdolls, rigid bodies   (positions only)
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         leapfrog: forces, gravity, damping          integrate.rs
@@ -41,6 +42,7 @@
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
 //!       motors          joints' turns towards the animated pose    ragdoll/motor.rs
 //!       rigid bodies    rigid motions, fit for the readback        rigid/
+//!     cloth sides       each pair's side, kept with its vertex's cloth (state)
 //!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
 //! ```
@@ -183,6 +185,10 @@ struct Local {
     /// Aerodynamic accelerations of the substep, per island member.
     aero: Vec<Vec<Vec3>>,
     finder: PairFinder,
+    /// The cloth pairs of the island being stepped. Scratch like the rest:
+    /// what the next step needs of them (their sides) is kept with the
+    /// cloths (see [`remember_sides`]), never read from here by another
+    /// step or island.
     pairs: Vec<Pair>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
