@@ -734,6 +734,17 @@ fn settle(
     clock: &mut Clock,
     mut t: Option<Instant>,
 ) -> Option<Instant> {
+    // Its rounds move positions only, from where the particles are, and
+    // take in only their own pushes. The passes read a substep's motion as
+    // `x - x_prev` and the bone lengths read the substep's push-outs, and
+    // both still held the long step's last substep (`x_prev` where it
+    // began, the contacts what it pushed): not state, so a world restored
+    // from a snapshot (`x_prev = x`, no contacts) settled differently
+    // (found by the fuzz driver).
+    for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
+        px.copy_from_slice(x);
+    }
+    c.clear();
     let material = body.material;
     let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
     for _ in 0..SETTLE_ROUNDS {
