@@ -6,7 +6,8 @@
 //! magic "SNEW" | format u32 | payload length u64 | FNV-1a-64 of payload | payload
 //! payload: settings, clocks, body pool (slots, bodies, free list),
 //!          particle store, collider pool (slots, colliders, free list),
-//!          joint pool (slots, joints, free list)
+//!          joint pool (slots, joints, free list),
+//!          tagged extensions (max_constraints, ignored bones, cloth sides)
 //! ```
 //!
 //! Reading validates everything (counts against the bytes left, indices,
@@ -46,6 +47,8 @@ const HEADER: usize = 4 + 4 + 8 + 8;
 const EXT_MAX_CONSTRAINTS: u32 = 1;
 /// Tag of the list of bones bodies pass through (`World::set_ignored_bones`).
 const EXT_IGNORED_BONES: u32 = 2;
+/// Tag of the cloths' side memory (`cloth::self_collision::Side`).
+const EXT_CLOTH_SIDES: u32 = 3;
 
 /// Where the payload goes: a byte vector or a hasher.
 trait Sink {
@@ -130,9 +133,9 @@ fn write_payload(w: &World, s: &mut impl Sink) {
 
     write_pool(s, &w.joints, write_joint);
 
-    // Settings added after format 3 follow as tagged extensions, each written
-    // only when set, so the images and state hashes of worlds without them
-    // are those of format 3.
+    // Settings and state added after format 3 follow as tagged extensions,
+    // each written only when set, so the images and state hashes of worlds
+    // without them are those of format 3.
     if st.max_constraints != 0 {
         s.u32(EXT_MAX_CONSTRAINTS);
         s.u32(st.max_constraints);
@@ -149,6 +152,50 @@ fn write_payload(w: &World, s: &mut impl Sink) {
             }
         }
     }
+    let sides = w.bodies.iter().filter_map(|(_, b)| b.cloth.as_ref()).map(|c| c.sides.len()).sum::<usize>();
+    if sides != 0 {
+        s.u32(EXT_CLOTH_SIDES);
+        s.len(sides);
+        for (h, b) in w.bodies.iter() {
+            for side in b.cloth.iter().flat_map(|c| &c.sides) {
+                write_id(s, h.into());
+                s.u32(side.vertex);
+                let slot = &w.bodies.slots[side.body as usize];
+                write_id(s, BodyId { index1: side.body + 1, generation: slot.generation });
+                side.triangle.iter().for_each(|&i| s.u32(i));
+                s.f32(side.side);
+            }
+        }
+    }
+}
+
+/// Reads the list [`write_payload`] wrote after `EXT_CLOTH_SIDES`: each
+/// entry a live cloth, one of its vertices, another live cloth (or the
+/// same) and one of its triangles, and a side (+1 or -1).
+fn read_cloth_sides(r: &mut Reader, world: &mut World) -> Result<()> {
+    let n = r.len(36)?;
+    for _ in 0..n {
+        let body = BodyId { index1: r.u32()?, generation: r.u32()? };
+        let vertex = r.u32()?;
+        let other = BodyId { index1: r.u32()?, generation: r.u32()? };
+        let triangle = [r.u32()?, r.u32()?, r.u32()?];
+        let side = r.f32()?;
+        // Corners within the other cloth (a memory only ever matches a pair
+        // the search found, so nothing indexes with them).
+        let count = world.bodies.get(other.into()).filter(|b| b.cloth.is_some()).map(|b| b.count);
+        if !count.is_some_and(|n| triangle.iter().all(|&i| (i as usize) < n)) {
+            return Err(bad("a cloth's side memory names a missing cloth or triangle"));
+        }
+        if side != 1.0 && side != -1.0 {
+            return Err(bad("a cloth's side memory holds a side other than +1 or -1"));
+        }
+        let b = world.bodies.get_mut(body.into()).filter(|b| (vertex as usize) < b.count);
+        let cloth =
+            b.and_then(|b| b.cloth.as_mut()).ok_or_else(|| bad("a cloth's side memory names a missing vertex"))?;
+        let body = other.index1 - 1;
+        cloth.sides.push(crate::cloth::self_collision::Side { vertex, body, triangle, side });
+    }
+    Ok(())
 }
 
 fn write_id(s: &mut impl Sink, id: BodyId) {
@@ -691,6 +738,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
         match r.u32()? {
             EXT_MAX_CONSTRAINTS => world.settings.max_constraints = r.u32()?,
             EXT_IGNORED_BONES => read_ignored_bones(r, &mut world)?,
+            EXT_CLOTH_SIDES => read_cloth_sides(r, &mut world)?,
             tag => return Err(bad(format!("unknown extension {tag}"))),
         }
     }
@@ -906,6 +954,16 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
             // The skeleton through the same checks and builder as at
             // creation, or one an earlier ragdoll stands on.
             let def = read_ragdoll_def(r)?;
+            // Sizes first, as for a cloth's recipe, so a forged definition
+            // is refused before a skeleton is built for it (1,024 bones took
+            // a full build): a ragdoll has a particle per bone and one more
+            // (each bone's tail, the root's head), and its image holds per
+            // bone a cluster rotation, then its motor's two targets and four
+            // numbers.
+            let bones = def.bones.len();
+            if bones >= count || bones.saturating_mul(16 + 2 * 28 + 4 * 4) > r.bytes.len() - r.at {
+                return Err(bad("a ragdoll that does not fit its body"));
+            }
             let skeleton = match skeletons.iter().find(|(read, _)| *read == def) {
                 Some((_, s)) => s.clone(),
                 None => {

@@ -624,8 +624,13 @@ impl World {
         let body = self.bodies.remove(id.into()).expect("checked above");
         self.particles.remove(range.clone());
         self.contacts.remove(range.clone());
+        let slot = id.index1 - 1;
         for b in self.bodies.values_mut() {
             b.ignored.retain(|&(other, _)| other != id);
+            // The slot may take another body: no side memory of its triangles.
+            if let Some(c) = &mut b.cloth {
+                c.sides.retain(|s| s.body != slot);
+            }
         }
         let dead: Vec<JointId> =
             self.joints.iter().filter(|(_, j)| j.body_a == id || j.body_b == id).map(|(h, _)| h.into()).collect();

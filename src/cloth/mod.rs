@@ -74,6 +74,9 @@ pub struct Cloth {
     /// How it was built, while its sticks, bends, tethers and triangles are
     /// still exactly what that gives (adding sticks to the body drops it).
     pub recipe: Option<Box<Recipe>>,
+    /// Which side of which triangle its vertices were kept on in the last
+    /// step (see `self_collision`): state the next step reads.
+    pub sides: Vec<self_collision::Side>,
 }
 
 impl Cloth {
@@ -101,6 +104,7 @@ impl Cloth {
             neighbour_start,
             neighbours,
             recipe: None,
+            sides: Vec::new(),
         }
     }
 }

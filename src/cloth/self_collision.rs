@@ -15,7 +15,8 @@
 //! rest (an apron tangled by a swinging leg stayed crumpled at 250 % stretch
 //! and 30 m/s; a strip piled on itself moved at 26 m/s after 6 s):
 //!
-//! - side memory, repaired: a pair keeps the side it had in the last step,
+//! - side memory, repaired: a pair keeps the side it had in the last step
+//!   (kept with the vertex's cloth as [`Side`]s: state, saved in snapshots),
 //!   unless the vertex and its neighbours are clearly on the other side of
 //!   the triangle (half a thickness on average), when it takes theirs: a
 //!   vertex poked through a layer goes back with its neighbours instead of
@@ -56,6 +57,24 @@ pub struct Member<'a> {
     /// Its collision layers: two cloths meet when each one's mask holds a
     /// layer of the other.
     pub filter: Filter,
+    /// Its vertices' sides of the triangles they were paired with in the
+    /// last step (the side memory).
+    pub sides: &'a [Side],
+}
+
+/// A pair's side, remembered from one step to the next with the cloth of
+/// its vertex. State, not scratch: the next step's search reads it, so a
+/// snapshot saves it (issue 25: kept in the solver's per-worker scratch
+/// instead, keyed by places in an island, it was lost by a restore and read
+/// by the next island the worker stepped).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Side {
+    pub vertex: u32,
+    /// The slot of the triangle's body in the world's body pool.
+    pub body: u32,
+    pub triangle: [u32; 3],
+    /// +1 or -1 (a pair beside its triangle, side 0, is not remembered).
+    pub side: f32,
 }
 
 /// A vertex that may meet a triangle this step.
@@ -89,9 +108,12 @@ pub struct PairFinder {
     /// so a triangle in several cells is tested once per vertex.
     seen: Vec<u32>,
     kept: Vec<(f32, u32, Pair)>,
-    /// The last step's pairs, sorted by [`key`], with the sides the passes
-    /// left them: the side memory.
+    /// The island's side memory as pairs (its members' [`Side`]s), sorted
+    /// by [`key`].
     previous: Vec<Pair>,
+    /// (body slot, member) of each member, sorted: where a remembered
+    /// triangle's body is in the island.
+    member_of: Vec<(u32, u32)>,
 }
 
 const HASH_BITS_MAX: u32 = 22;
@@ -145,6 +167,29 @@ fn key(p: &Pair) -> (u32, u32, u32, [u32; 3]) {
 }
 
 impl PairFinder {
+    /// Turns the members' side memory into `previous`: remembered pairs
+    /// whose triangle's body is in the island, keyed by island indices.
+    fn recall(&mut self, members: &[Member], slots: &[u32]) {
+        self.member_of.clear();
+        self.member_of.extend(slots.iter().enumerate().map(|(k, &slot)| (slot, k as u32)));
+        self.member_of.sort_unstable();
+        self.previous.clear();
+        for m in members {
+            for s in m.sides {
+                let Ok(at) = self.member_of.binary_search_by_key(&s.body, |&(slot, _)| slot) else { continue };
+                self.previous.push(Pair {
+                    vertex_body: m.body,
+                    vertex: s.vertex,
+                    triangle_body: self.member_of[at].1,
+                    triangle: s.triangle,
+                    side: s.side,
+                    thickness: m.thickness,
+                });
+            }
+        }
+        self.previous.sort_unstable_by_key(key);
+    }
+
     /// Lists the pairs of the island's cloths for this step. `ahead` is
     /// the step's length `dt`: how far the velocities reach.
     ///
@@ -153,10 +198,12 @@ impl PairFinder {
     /// vertex keeps at most [`MAX_PAIRS_PER_VERTEX`] pairs, so the passes
     /// cost at most that many projections per vertex however the cloth
     /// piles up.
-    pub fn find(&mut self, views: &[ParticlesMut], members: &[Member], ahead: f32, out: &mut Vec<Pair>) {
-        std::mem::swap(&mut self.previous, out);
+    ///
+    /// `slots` are the body slots of the island's bodies, by island index
+    /// (`Member::body`), to find the triangles of the members' side memory.
+    pub fn find(&mut self, views: &[ParticlesMut], members: &[Member], slots: &[u32], ahead: f32, out: &mut Vec<Pair>) {
         out.clear();
-        self.previous.sort_unstable_by_key(key);
+        self.recall(members, slots);
         // Triangles' boxes are not grown: each vertex's box is, by its
         // thickness, which is the reach of a pair.
         let grow = members.iter().map(|m| m.thickness).fold(0.0, f32::max);

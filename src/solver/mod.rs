@@ -13,6 +13,7 @@
 //!     colliders in each island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
+//!       (on the sides their cloths remember from the last step)
 //!     settle          after a long step: ragdolls, rigid bodies   (positions only)
 //!     for each of `substeps` substeps, h = dt / substeps:
 //!       predict         leapfrog: forces, gravity, damping          integrate.rs
@@ -44,6 +45,7 @@
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
 //!       motors          joints' turns towards the animated pose    ragdoll/motor.rs
 //!       rigid bodies    rigid motions, fit for the readback        rigid/
+//!     cloth sides       each pair's side, kept with its vertex's cloth (state)
 //!     recovery          an island gone non-finite returns to its last good state
 //!     sleep             an island still for `sleep_time` stops
 //! ```
@@ -59,7 +61,7 @@ pub mod workers;
 
 use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
-use crate::cloth::self_collision::{self, Member, Pair, PairFinder};
+use crate::cloth::self_collision::{self, Member, Pair, PairFinder, Side};
 use crate::collision::friction::{self, ContactsMut, SharedContacts};
 use crate::collision::{self, Collider, Material, PassContext, Prepared, StepColliders, bodies};
 use crate::constraints::joint::{self, Resolved};
@@ -188,6 +190,10 @@ struct Local {
     /// Aerodynamic accelerations of the substep, per island member.
     aero: Vec<Vec<Vec3>>,
     finder: PairFinder,
+    /// The cloth pairs of the island being stepped. Scratch like the rest:
+    /// what the next step needs of them (their sides) is kept with the
+    /// cloths (see [`remember_sides`]), never read from here by another
+    /// step or island.
     pairs: Vec<Pair>,
     /// The island's positions before its step, for recovery.
     backup: Vec<f32>,
@@ -548,7 +554,7 @@ impl Shared<'_> {
         for ((body, p), prepared) in island.iter_mut().zip(views.iter()).zip(placed.iter()) {
             broad_phase(body, p, prepared, ctx, &mut local.boxes);
         }
-        find_cloth_pairs(&island, &views, ctx, local);
+        find_cloth_pairs(&island, self.islands.get(k), &views, ctx, local);
         pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
         let body_pairs = self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]].iter().map(|&(_, a, b)| (a, b));
         let (contacts, scratch) = (&mut local.body_contacts, &mut local.body_scratch);
@@ -558,6 +564,8 @@ impl Shared<'_> {
         save_rotations(&island, &mut local.backup_rotations);
         local.clock.lap(Stage::BroadPhase, t);
         solve_island(&mut island, &mut views, &mut cviews, island_joints, &placed, ctx, local, workers);
+        // The first island's slots: a pack holds no cloth, so no pairs.
+        remember_sides(&mut island, self.islands.get(k), &local.pairs);
         let t = local.clock.start();
         local.placed = Lists(recycle(placed));
         local.colliders = near;
@@ -781,6 +789,17 @@ fn settle(
     clock: &mut Clock,
     mut t: Option<Instant>,
 ) -> Option<Instant> {
+    // Its rounds move positions only, from where the particles are, and
+    // take in only their own pushes. The passes read a substep's motion as
+    // `x - x_prev` and the bone lengths read the substep's push-outs, and
+    // both still held the long step's last substep (`x_prev` where it
+    // began, the contacts what it pushed): not state, so a world restored
+    // from a snapshot (`x_prev = x`, no contacts) settled differently
+    // (found by the fuzz driver).
+    for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
+        px.copy_from_slice(x);
+    }
+    c.clear();
     let material = body.material;
     let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
     for _ in 0..SETTLE_ROUNDS {
@@ -973,8 +992,15 @@ fn recover(views: &mut [ParticlesMut], saved: &[f32]) {
     }
 }
 
-/// Lists the vertex-triangle pairs of the island's colliding cloths.
-fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepContext, scratch: &mut Local) {
+/// Lists the vertex-triangle pairs of the island's colliding cloths
+/// (`slots`: its bodies' places in the world's pool).
+fn find_cloth_pairs(
+    island: &[&mut Body],
+    slots: &[u32],
+    views: &[ParticlesMut],
+    ctx: &StepContext,
+    scratch: &mut Local,
+) {
     let mut members: Vec<Member> = recycle(std::mem::take(&mut scratch.members).0);
     members.extend(island.iter().enumerate().filter_map(|(k, b)| {
         let c = b.cloth.as_ref()?;
@@ -987,14 +1013,33 @@ fn find_cloth_pairs(island: &[&mut Body], views: &[ParticlesMut], ctx: &StepCont
             self_collision: c.self_collision,
             cloth_collision: c.cloth_collision,
             filter: b.filter,
+            sides: &c.sides,
         })
     }));
     if members.is_empty() {
         scratch.pairs.clear();
     } else {
-        scratch.finder.find(views, &members, ctx.dt, &mut scratch.pairs);
+        scratch.finder.find(views, &members, slots, ctx.dt, &mut scratch.pairs);
     }
     scratch.members = Lists(recycle(members));
+}
+
+/// Keeps the sides the passes left the island's cloth pairs with each
+/// pair's vertex's cloth, for the next step's search (the side memory: see
+/// `cloth::self_collision`). State of the bodies, not of the worker that
+/// stepped them, so a snapshot or a clone carries it and no other island
+/// reads it.
+fn remember_sides(island: &mut [&mut Body], slots: &[u32], pairs: &[Pair]) {
+    for body in island.iter_mut() {
+        if let Some(c) = &mut body.cloth {
+            c.sides.clear();
+        }
+    }
+    for p in pairs.iter().filter(|p| p.side != 0.0) {
+        let cloth = island[p.vertex_body as usize].cloth.as_mut().expect("a pair's vertex is a cloth's");
+        let body = slots[p.triangle_body as usize];
+        cloth.sides.push(Side { vertex: p.vertex, body, triangle: p.triangle, side: p.side });
+    }
 }
 
 /// The body's particles now and where their velocity takes them by the end

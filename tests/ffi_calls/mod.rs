@@ -518,7 +518,30 @@ pub fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut
                     def.internal_cookie = 0;
                 }
                 let mut id = SinewBodyId::default();
-                let r = sinew_ragdoll_create(world, &def, &mut id);
+                let r = if rng.chance(2) {
+                    sinew_ragdoll_create(world, &def, &mut id)
+                } else {
+                    // Through a skeleton: built from the def, the preset's,
+                    // or an existing ragdoll's; released at once or after
+                    // its ragdoll is made (which keeps it alive).
+                    let mut skeleton: *mut SinewSkeleton = ptr::null_mut();
+                    let made = match rng.below(3) {
+                        0 => sinew_skeleton_create(&def, &mut skeleton),
+                        1 => sinew_skeleton_create_humanoid(rng.float(), &mut skeleton),
+                        _ => sinew_ragdoll_get_skeleton(world, s.body_of(&s.ragdolls, rng), &mut skeleton),
+                    };
+                    if made != SINEW_RESULT_OK {
+                        return made;
+                    }
+                    let mut n = 0;
+                    let counted = sinew_skeleton_bone_count(skeleton, &mut n);
+                    assert_eq!(counted, SINEW_RESULT_OK);
+                    let at = if rng.chance(3) { rng.transform() } else { rng.sane_transform() };
+                    let handle = if rng.chance(30) { ptr::null() } else { skeleton as *const SinewSkeleton };
+                    let r = sinew_ragdoll_create_from_skeleton(world, handle, at, &mut id);
+                    sinew_skeleton_destroy(skeleton);
+                    r
+                };
                 if r == SINEW_RESULT_OK && world == w {
                     s.bodies.push(id);
                     s.ragdolls.push(id);

@@ -1,7 +1,8 @@
 //! Small worlds holding every body kind and every piece of state a snapshot
 //! carries (particles with sticks, targets, frames and collision sticks;
-//! grid and mesh cloth with skins and max distances; a humanoid with motors
-//! and a custom hinged ragdoll; tetrahedral and shape-matched rigid bodies;
+//! grid and mesh cloth with skins and max distances; a cloth folded on
+//! itself, with its side memory; a humanoid with motors and a custom
+//! hinged ragdoll; tetrahedral and shape-matched rigid bodies;
 //! colliders of every shape; joints; ignored bones; a sleeping body; a
 //! constraint cap), each stepped a few frames so velocities are not zero.
 //! Their snapshots seed the `snapshot_restore` corpus
@@ -59,6 +60,20 @@ fn cloth() -> World {
     };
     w.create_cloth_mesh(&mesh).expect("mesh cloth");
     stepped(w, 5)
+}
+
+/// A self-colliding cloth pinned by its first row, folded onto a floor:
+/// its vertices remember which side of which triangle they were kept on.
+fn folded_cloth() -> World {
+    let mut w = world(0);
+    let plane = ColliderShape::Plane { normal: Vec3::Y, offset: 1.4 };
+    w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.6).expect("a floor");
+    let options = ClothOptions { self_collision: true, ..ClothOptions::default() };
+    let rotation = Quat::from_rotation_x(0.3);
+    let grid =
+        GridDef { columns: 10, rows: 11, position: Vec3::new(0.0, 2.0, 0.0), rotation, options, ..GridDef::default() };
+    w.create_cloth_grid(&grid).expect("grid cloth");
+    stepped(w, 40)
 }
 
 fn ragdolls() -> World {
@@ -166,6 +181,7 @@ pub fn all() -> Vec<(&'static str, World)> {
     vec![
         ("particles", particles()),
         ("cloth", cloth()),
+        ("folded_cloth", folded_cloth()),
         ("ragdolls", ragdolls()),
         ("rigids", rigids()),
         ("colliders", colliders()),
