@@ -602,15 +602,8 @@ mod tests {
         (skeleton, store, clusters)
     }
 
-    #[test]
-    fn separations_in_lanes_are_the_scalar_ones_bit_for_bit() {
-        let (skeleton, mut a, mut clusters) = crumpled();
-        let (built, n) = (&skeleton.built, skeleton.built.positions.len());
-        let mut b = a.clone();
-        let before = a.x.clone();
-        let mut pa = a.view(0..n);
-        crate::constraints::inequality::project(&built.inequalities, &mut pa);
-        let mut pb = b.view(0..n);
+    /// Runs `stage` on one ragdoll in one lane, between the copies in and out.
+    fn alone(built: &Built, clusters: &mut ClusterSet, p: &mut ParticlesMut, stage: impl FnOnce(&mut Pass)) {
         let (mut scratch, mut clock) = (Scratch::default(), Clock::default());
         let mut pass = Pass {
             built,
@@ -621,13 +614,23 @@ mod tests {
             clock: &mut clock,
             t: None,
         };
-        pass.clusters[0] = Some(&mut clusters);
-        pass.views[0] = Some(&mut pb);
+        pass.clusters[0] = Some(clusters);
+        pass.views[0] = Some(p);
         pass.load::<f32>(0, 1);
-        for s in 0..built.inequalities.len() {
-            pass.separate::<f32>(s);
-        }
+        stage(&mut pass);
         pass.store::<f32>(0, 1);
+    }
+
+    #[test]
+    fn separations_in_lanes_are_the_scalar_ones_bit_for_bit() {
+        let (skeleton, mut a, mut clusters) = crumpled();
+        let (built, n) = (&skeleton.built, skeleton.built.positions.len());
+        let mut b = a.clone();
+        let before = a.x.clone();
+        let mut pa = a.view(0..n);
+        crate::constraints::inequality::project(&built.inequalities, &mut pa);
+        let mut pb = b.view(0..n);
+        alone(built, &mut clusters, &mut pb, |pass| (0..built.inequalities.len()).for_each(|s| pass.separate::<f32>(s)));
         let moved = (0..n).filter(|&i| pa.x[i] != before[i]).count();
         assert!(moved > 10, "only {moved} particles moved");
         for i in 0..n {
@@ -648,23 +651,7 @@ mod tests {
         let before = centre(&pa);
         crate::constraints::rigid_point::project(&built.points, &mut ca, &mut pa);
         let mut pb = b.view(0..n);
-        let (mut scratch, mut clock) = (Scratch::default(), Clock::default());
-        let mut pass = Pass {
-            built,
-            clusters: std::array::from_fn(|_| None),
-            views: std::array::from_fn(|_| None),
-            used: 1,
-            scratch: &mut scratch,
-            clock: &mut clock,
-            t: None,
-        };
-        pass.clusters[0] = Some(&mut cb);
-        pass.views[0] = Some(&mut pb);
-        pass.load::<f32>(0, 1);
-        for s in 0..built.points.len() {
-            pass.point::<f32>(s);
-        }
-        pass.store::<f32>(0, 1);
+        alone(built, &mut cb, &mut pb, |pass| (0..built.points.len()).for_each(|s| pass.point::<f32>(s)));
         let apart = (0..n).map(|i| pa.position(i).distance(pb.position(i))).fold(0.0, f32::max);
         let (lanes, scalar) = (centre(&pb) - before, centre(&pa) - before);
         eprintln!("lanes {apart} m from the reference; centre moved {lanes} (reference {scalar})");
