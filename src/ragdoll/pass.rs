@@ -630,7 +630,9 @@ mod tests {
         let mut pa = a.view(0..n);
         crate::constraints::inequality::project(&built.inequalities, &mut pa);
         let mut pb = b.view(0..n);
-        alone(built, &mut clusters, &mut pb, |pass| (0..built.inequalities.len()).for_each(|s| pass.separate::<f32>(s)));
+        alone(built, &mut clusters, &mut pb, |pass| {
+            (0..built.inequalities.len()).for_each(|s| pass.separate::<f32>(s))
+        });
         let moved = (0..n).filter(|&i| pa.x[i] != before[i]).count();
         assert!(moved > 10, "only {moved} particles moved");
         for i in 0..n {
