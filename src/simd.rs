@@ -55,6 +55,13 @@ impl SimdLevel {
         }
     }
 
+    /// The narrowest level with at least `n` lanes (the widest when none
+    /// has that many), e.g. for a kernel over `n` bodies side by side.
+    pub fn holding(n: usize) -> Self {
+        let levels = [Self::Scalar, Self::W128, Self::W256, Self::W512];
+        levels.into_iter().find(|l| l.lanes() >= n).unwrap_or(Self::W512)
+    }
+
     /// Every level this machine can run, lowest first.
     pub fn all_available() -> Vec<Self> {
         [Self::Scalar, Self::W128, Self::W256, Self::W512].into_iter().filter(|l| *l <= best()).collect()

@@ -467,9 +467,7 @@ pub(crate) fn project_pass(
             pass.used += 1;
         }
         // The narrowest lanes that hold them (the same bits at any width).
-        let levels = [SimdLevel::Scalar, SimdLevel::W128, SimdLevel::W256, SimdLevel::W512];
-        let fits = levels.into_iter().find(|l| l.lanes() >= pass.used).unwrap_or(SimdLevel::W512);
-        crate::simd::dispatch(fits.min(simd), &mut pass);
+        crate::simd::dispatch(SimdLevel::holding(pass.used).min(simd), &mut pass);
         t = pass.t;
     }
     for (body, p) in bodies.iter_mut().zip(views.iter_mut()) {
