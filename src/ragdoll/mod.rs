@@ -127,8 +127,9 @@ pub struct Ragdoll {
 pub(crate) struct Scratch {
     /// The bone-length solver's (see `lengths`).
     lengths: lengths::Scratch,
-    /// Each bone's motion (see `motion`).
+    /// Each bone's motion and its members' arms (see `motion`).
     motions: Vec<Option<motion::Motion>>,
+    arms: motion::Arms,
     /// The motors' (see `motor`).
     motors: motor::Scratch,
     /// The passes' lanes (see `pass`).
@@ -177,15 +178,15 @@ impl Ragdoll {
         clock: &mut Clock,
         t: Option<Instant>,
     ) -> Option<Instant> {
-        let Scratch { motions, motors, .. } = scratch;
-        motion::rigidify_keeping(&self.clusters, p, motions);
+        let Scratch { motions, arms, motors, .. } = scratch;
+        motion::rigidify_keeping(&self.clusters, p, motions, arms);
         let skeleton = &*self.skeleton;
         let parents = skeleton.parents.iter().copied();
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
-        motion::joint_friction(&self.clusters, parents, k, motions, p);
+        motion::joint_friction(&self.clusters, parents, k, motions, arms, p);
         let t = clock.lap(Stage::BoneMotion, t);
         let root = skeleton.built.heads[0];
-        self.motors.drive(motors, &self.clusters, &skeleton.parents, root, motions, p, h, steps);
+        self.motors.drive(motors, &self.clusters, &skeleton.parents, root, motions, arms, p, h, steps);
         clock.lap(Stage::Motors, t)
     }
 

@@ -33,8 +33,6 @@ use glam::{Mat3, Vec3};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Motion {
     pub center: Vec3,
-    /// The centre relative to the cluster's first member, as summed.
-    pub offset: Vec3,
     pub mass: f32,
     pub displacement: Vec3,
     pub turn: Vec3,
@@ -65,24 +63,53 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     // by a slightly stale rotation reads the limb's swing as a fast spin.
     let (_, inertia) = clusters.mass_properties(k, p, center + origin);
     let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
-    Some(Motion {
-        center: center + origin,
-        offset: center,
-        mass,
-        displacement,
-        turn: inv_inertia * momentum,
-        inv_inertia,
-    })
+    Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
+}
+
+/// Each cluster member's weight and arm (its position from its cluster's
+/// centre of mass), by member, as [`rigidify_keeping`] found them: the
+/// positions do not move in a velocity stage, so the stage's couples read
+/// and turn the bones from these alone.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Arms {
+    weight: Vec<f32>,
+    arm: Vec<Vec3>,
+}
+
+impl Arms {
+    /// Cluster `k`'s members as they are, about its centre `m`.
+    fn measure(&mut self, clusters: &ClusterSet, k: usize, m: &Motion, p: &ParticlesMut) {
+        for member in clusters.members(k) {
+            let i = clusters.particle[member] as usize;
+            self.weight[member] = weight(p.inv_mass[i]);
+            self.arm[member] = p.position(i) - m.center;
+        }
+    }
 }
 
 /// Cluster `k`'s rigid motion now, `known` being what [`motion`] found for
 /// it earlier in the same velocity stage (`None`: it has none): the
-/// positions have not moved since, so its centre, mass and inertia are
-/// kept and only its displacements are summed again. The same bits as
-/// [`motion`].
-pub(crate) fn moving(clusters: &ClusterSet, k: usize, known: Option<&Motion>, p: &ParticlesMut) -> Option<Motion> {
+/// positions have not moved since, so its centre, mass, inertia and its
+/// members' arms are kept and only their displacements are summed again.
+pub(crate) fn moving(
+    clusters: &ClusterSet,
+    k: usize,
+    known: Option<&Motion>,
+    arms: &Arms,
+    p: &ParticlesMut,
+) -> Option<Motion> {
     let known = known?;
-    let (displacement, momentum) = momenta(clusters, k, known.offset, known.mass, p);
+    let members = clusters.members(k);
+    let mut displacement = Vec3::ZERO;
+    for m in members.clone() {
+        displacement += p.displacement(clusters.particle[m] as usize) * arms.weight[m];
+    }
+    displacement /= known.mass;
+    let mut momentum = Vec3::ZERO;
+    for m in members {
+        let d = p.displacement(clusters.particle[m] as usize) - displacement;
+        momentum += arms.arm[m].cross(d) * arms.weight[m];
+    }
     Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
 }
 
@@ -108,12 +135,11 @@ fn momenta(clusters: &ClusterSet, k: usize, center: Vec3, mass: f32, p: &Particl
     (displacement, momentum)
 }
 
-/// Adds the turn `turn x r` about `center` to cluster `k`'s displacements.
-pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, center: Vec3, turn: Vec3, p: &mut ParticlesMut) {
+/// Adds the turn `turn x r` to cluster `k`'s displacements, `r` each
+/// member's arm.
+pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, arms: &Arms, turn: Vec3, p: &mut ParticlesMut) {
     for m in clusters.members(k) {
-        let i = clusters.particle[m] as usize;
-        let dv = turn.cross(p.position(i) - center);
-        p.add_displacement(i, dv);
+        p.add_displacement(clusters.particle[m] as usize, turn.cross(arms.arm[m]));
     }
 }
 
@@ -136,8 +162,7 @@ pub(crate) fn pivot_motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) ->
     }
     let inertia = clusters.free_inertia(k, p, center);
     let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
-    let offset = center - p.position(clusters.particle[clusters.members(k).start] as usize);
-    Some(Motion { center, offset, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
+    Some(Motion { center, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
 
 /// Gives cluster `k`'s particles the rigid motion `m`.
@@ -154,12 +179,23 @@ fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMu
 
 /// Replaces each cluster's velocities by its rigid motion, cluster by
 /// cluster, keeping each cluster's motion in `motions` (`None` where
-/// [`motion`] has none) for the joint friction that follows.
-pub(crate) fn rigidify_keeping(clusters: &ClusterSet, p: &mut ParticlesMut, motions: &mut Vec<Option<Motion>>) {
+/// [`motion`] has none) and its members' arms in `arms` for the couples
+/// that follow.
+pub(crate) fn rigidify_keeping(
+    clusters: &ClusterSet,
+    p: &mut ParticlesMut,
+    motions: &mut Vec<Option<Motion>>,
+    arms: &mut Arms,
+) {
     motions.clear();
+    arms.weight.resize(clusters.particle.len(), 0.0);
+    arms.arm.resize(clusters.particle.len(), Vec3::ZERO);
     for k in 0..clusters.len() {
         let m = motion(clusters, k, p);
         motions.push(m);
+        if let Some(m) = &m {
+            arms.measure(clusters, k, m, p);
+        }
         if let Some(m) = m.or_else(|| pivot_motion(clusters, k, p)) {
             apply_motion(clusters, k, &m, p);
         }
@@ -179,6 +215,7 @@ pub(crate) fn joint_friction(
     parents: impl Iterator<Item = Option<u32>>,
     k: f32,
     motions: &mut [Option<Motion>],
+    arms: &Arms,
     p: &mut ParticlesMut,
 ) {
     if k <= 0.0 {
@@ -194,8 +231,8 @@ pub(crate) fn joint_friction(
         }
         let couple = sum.inverse() * ((c.turn - q.turn) * k);
         let (turn_c, turn_q) = (-(c.inv_inertia * couple), q.inv_inertia * couple);
-        add_turn(clusters, child, c.center, turn_c, p);
-        add_turn(clusters, parent, q.center, turn_q, p);
+        add_turn(clusters, child, arms, turn_c, p);
+        add_turn(clusters, parent, arms, turn_q, p);
         motions[child].as_mut().expect("some").turn += turn_c;
         motions[parent].as_mut().expect("some").turn += turn_q;
     }

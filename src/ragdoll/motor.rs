@@ -30,7 +30,7 @@
 //! `r = 1 - (1 - strength)^(60 h)`, so a strength means the same at any
 //! substep count, 1 is a hard drive and 0 none.
 
-use super::motion::{self, Motion, add_turn};
+use super::motion::{self, Arms, Motion, add_turn};
 use super::{Ragdoll, build};
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec};
@@ -79,6 +79,8 @@ pub(crate) struct Scratch {
     goal: Vec<Quat>,
     error: Vec<Vec3>,
     lambda: Vec<Vec3>,
+    /// Each joint's `(I_c^-1 + I_p^-1)^-1`; the root's `I`.
+    gain: Vec<Mat3>,
 }
 
 impl Scratch {
@@ -88,6 +90,7 @@ impl Scratch {
         self.goal.resize(n, Quat::IDENTITY);
         self.error.resize(n, Vec3::ZERO);
         self.lambda.resize(n, Vec3::ZERO);
+        self.gain.resize(n, Mat3::ZERO);
     }
 
     /// Adds `delta` to bone `b`'s accumulated angular impulse, clamped to
@@ -165,6 +168,7 @@ impl Motors {
         parents: &[Option<u32>],
         root_head: u32,
         motions: &[Option<Motion>],
+        arms: &Arms,
         p: &mut ParticlesMut,
         h: f32,
         (substep, substeps): (u32, u32),
@@ -201,21 +205,34 @@ impl Motors {
             };
             scratch.error[b] = rotation_vector(wanted * clusters.world_rotation(b).conjugate());
         }
+        // Each joint's `(I_c^-1 + I_p^-1)^-1` and the root's `I`, which
+        // the sweeps do not change; zero where a bone has no motion, or its
+        // parent none.
+        for (b, parent) in parents.iter().enumerate() {
+            let child = motions[b].as_ref().filter(|_| scratch.rate[b] > 0.0);
+            scratch.gain[b] = match (child, parent.map(|q| motions[q as usize].as_ref())) {
+                (Some(m), None) => m.inv_inertia.inverse(),
+                (Some(c), Some(Some(q))) => {
+                    let sum: Mat3 = c.inv_inertia + q.inv_inertia;
+                    if sum.determinant().abs() < 1.0e-30 { Mat3::ZERO } else { sum.inverse() }
+                }
+                _ => Mat3::ZERO,
+            };
+        }
         let mut root_push = Vec3::ZERO;
         for _ in 0..SWEEPS {
             for (b, parent) in parents.iter().enumerate() {
-                let rate = scratch.rate[b];
-                if rate == 0.0 {
+                let (rate, gain) = (scratch.rate[b], scratch.gain[b]);
+                if gain == Mat3::ZERO {
                     continue;
                 }
                 let torque_cap = self.max_torque[b] * h2;
                 match *parent {
                     None => {
-                        let Some(m) = motion::moving(clusters, b, motions[b].as_ref(), p) else { continue };
-                        let inertia = m.inv_inertia.inverse();
-                        let applied = scratch.accumulate(b, inertia * (scratch.error[b] * rate - m.turn), torque_cap);
+                        let m = motion::moving(clusters, b, motions[b].as_ref(), arms, p).expect("a gain");
+                        let applied = scratch.accumulate(b, gain * (scratch.error[b] * rate - m.turn), torque_cap);
                         let turn = m.inv_inertia * applied;
-                        add_turn(clusters, b, m.center, turn, p);
+                        add_turn(clusters, b, arms, turn, p);
                         // The head's displacement over the next substep, now.
                         let head = p.position(root_head as usize);
                         let moving = m.displacement + (m.turn + turn).cross(head - m.center);
@@ -226,21 +243,12 @@ impl Motors {
                     }
                     Some(q) => {
                         let q = q as usize;
-                        let (Some(c), Some(pm)) = (
-                            motion::moving(clusters, b, motions[b].as_ref(), p),
-                            motion::moving(clusters, q, motions[q].as_ref(), p),
-                        ) else {
-                            continue;
-                        };
-                        let sum: Mat3 = c.inv_inertia + pm.inv_inertia;
-                        if sum.determinant().abs() < 1.0e-30 {
-                            continue;
-                        }
+                        let c = motion::moving(clusters, b, motions[b].as_ref(), arms, p).expect("a gain");
+                        let pm = motion::moving(clusters, q, motions[q].as_ref(), arms, p).expect("a gain");
                         let relative = c.turn - pm.turn;
-                        let applied =
-                            scratch.accumulate(b, sum.inverse() * (scratch.error[b] * rate - relative), torque_cap);
-                        add_turn(clusters, b, c.center, c.inv_inertia * applied, p);
-                        add_turn(clusters, q, pm.center, -(pm.inv_inertia * applied), p);
+                        let applied = scratch.accumulate(b, gain * (scratch.error[b] * rate - relative), torque_cap);
+                        add_turn(clusters, b, arms, c.inv_inertia * applied, p);
+                        add_turn(clusters, q, arms, -(pm.inv_inertia * applied), p);
                     }
                 }
             }
