@@ -74,23 +74,29 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
 pub(crate) struct Arms {
     weight: Vec<f32>,
     arm: Vec<Vec3>,
+    /// By cluster: `sum w a`, zero up to rounding.
+    arm_sum: Vec<Vec3>,
 }
 
 impl Arms {
     /// Cluster `k`'s members as they are, about its centre `m`.
     fn measure(&mut self, clusters: &ClusterSet, k: usize, m: &Motion, p: &ParticlesMut) {
+        let mut sum = Vec3::ZERO;
         for member in clusters.members(k) {
             let i = clusters.particle[member] as usize;
-            self.weight[member] = weight(p.inv_mass[i]);
-            self.arm[member] = p.position(i) - m.center;
+            let (w, a) = (weight(p.inv_mass[i]), p.position(i) - m.center);
+            (self.weight[member], self.arm[member]) = (w, a);
+            sum += a * w;
         }
+        self.arm_sum[k] = sum;
     }
 }
 
 /// Cluster `k`'s rigid motion now, `known` being what [`motion`] found for
 /// it earlier in the same velocity stage (`None`: it has none): the
 /// positions have not moved since, so its centre, mass, inertia and its
-/// members' arms are kept and only their displacements are summed again.
+/// members' arms are kept and only their displacements are summed again,
+/// in one sweep: `sum w a x (d - d_mean) = sum w a x d - (sum w a) x d_mean`.
 pub(crate) fn moving(
     clusters: &ClusterSet,
     k: usize,
@@ -99,17 +105,14 @@ pub(crate) fn moving(
     p: &ParticlesMut,
 ) -> Option<Motion> {
     let known = known?;
-    let members = clusters.members(k);
-    let mut displacement = Vec3::ZERO;
-    for m in members.clone() {
-        displacement += p.displacement(clusters.particle[m] as usize) * arms.weight[m];
+    let (mut sum, mut moment) = (Vec3::ZERO, Vec3::ZERO);
+    for m in clusters.members(k) {
+        let d = p.displacement(clusters.particle[m] as usize) * arms.weight[m];
+        sum += d;
+        moment += arms.arm[m].cross(d);
     }
-    displacement /= known.mass;
-    let mut momentum = Vec3::ZERO;
-    for m in members {
-        let d = p.displacement(clusters.particle[m] as usize) - displacement;
-        momentum += arms.arm[m].cross(d) * arms.weight[m];
-    }
+    let displacement = sum / known.mass;
+    let momentum = moment - arms.arm_sum[k].cross(displacement);
     Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
 }
 
@@ -190,6 +193,7 @@ pub(crate) fn rigidify_keeping(
     motions.clear();
     arms.weight.resize(clusters.particle.len(), 0.0);
     arms.arm.resize(clusters.particle.len(), Vec3::ZERO);
+    arms.arm_sum.resize(clusters.len(), Vec3::ZERO);
     for k in 0..clusters.len() {
         let m = motion(clusters, k, p);
         motions.push(m);
