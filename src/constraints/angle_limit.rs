@@ -18,12 +18,15 @@
 //! fits pull it back, and over 33 limp drops (tests/ragdoll.rs) the body
 //! gained up to 199 J in a frame; with both shares, 3 J at most.
 
+#[cfg(test)]
 use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS};
+#[cfg(test)]
 use crate::particles::ParticlesMut;
 use glam::{Quat, Vec3};
 use std::f32::consts::PI;
 
 /// Violations below this (radians) are left alone.
+#[cfg(test)]
 const MIN_CORRECTION: f32 = 1.0e-5;
 
 /// The range of motion of a joint, in the child's frame.
@@ -113,6 +116,7 @@ pub struct TwistLimit {
 
 impl TwistLimit {
     /// The child's twist from rest about its axis (radians).
+    #[cfg(test)]
     pub fn twist(&self, clusters: &ClusterSet) -> f32 {
         let qp = clusters.world_rotation(self.parent as usize);
         let qc = clusters.world_rotation(self.child as usize);
@@ -123,7 +127,9 @@ impl TwistLimit {
     }
 }
 
-/// Projects every twist limit once, in order.
+/// Projects every twist limit once, in order: the scalar reference of the
+/// passes' twists in lanes (`ragdoll/pass.rs`).
+#[cfg(test)]
 pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut ParticlesMut) {
     for l in limits {
         let twist = l.twist(clusters);
@@ -171,6 +177,7 @@ pub fn project(limits: &[TwistLimit], clusters: &mut ClusterSet, p: &mut Particl
 /// `axis`: it turns by `I^-1 axis` scaled, and `1 / (axis . I^-1 axis)` is
 /// its inertia. `None` for a cluster that cannot turn (two pinned members,
 /// or no inertia about the line).
+#[cfg(test)]
 #[derive(Debug, Clone, Copy)]
 struct Axial {
     inertia: f32,
@@ -178,6 +185,7 @@ struct Axial {
     pivot: Option<(Vec3, Vec3)>,
 }
 
+#[cfg(test)]
 impl Axial {
     fn of(clusters: &ClusterSet, k: usize, p: &ParticlesMut, head: Vec3, axis: Vec3) -> Option<Axial> {
         match clusters.pivot(k, p) {
@@ -207,6 +215,7 @@ impl Axial {
 
 /// Turns cluster `k` by `angle` about the direction `axis` as `how` says
 /// (see `Axial`); its fitted rotation turns alike. Pinned members stay.
+#[cfg(test)]
 fn turn_about(
     clusters: &mut ClusterSet,
     k: usize,

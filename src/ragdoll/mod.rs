@@ -17,7 +17,7 @@ mod pass;
 pub mod skeleton;
 
 use crate::body::{Body, BodyKind};
-use crate::constraints::angle_limit::{self, Limit};
+use crate::constraints::angle_limit::Limit;
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result, finite_vec, positive};
 use crate::particles::ParticlesMut;
@@ -471,12 +471,7 @@ pub(crate) fn project_pass(
         crate::simd::dispatch(SimdLevel::holding(pass.used).min(simd), &mut pass);
         t = pass.t;
     }
-    for (body, p) in bodies.iter_mut().zip(views.iter_mut()) {
-        if let Some(r) = &mut body.ragdoll {
-            angle_limit::project(&r.skeleton.built.twists, &mut r.clusters, p);
-        }
-    }
-    clock.lap(Stage::Twists, t)
+    t
 }
 
 /// Where every particle of the ragdoll is when its bones have the world

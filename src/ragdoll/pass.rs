@@ -7,6 +7,7 @@
 //!                 shape that fits it best (shape matching)
 //!   joints        distance ranges between points fixed in two bones       constraints/rigid_point.rs
 //!   separations   joint particles of bones apart kept apart              constraints/inequality.rs
+//!   twists        each child's twist about its bone within its range     constraints/angle_limit.rs
 //! ```
 //!
 //! The fits, for the ragdolls in lanes, bone by bone:
@@ -29,12 +30,16 @@
 //! pass and back after it. The extraction's turn is the axis-angle one of
 //! `shape_match::extract_rotation` with its sine and cosine as polynomials
 //! (libm's have no vector twin), its iterations masked per lane; the
-//! separations are `inequality::project`'s arithmetic, lane by lane.
+//! separations are `inequality::project`'s arithmetic, lane by lane. The
+//! twists are `angle_limit::project`'s steps with `atan2`, sine and cosine
+//! as polynomials, and a bone held by one particle turning with the
+//! inverse inertia the joints use (its rest one, turned).
 
 use super::build::Built;
 use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
+use crate::simd::atan2;
 use crate::simd::{Kernel, Lanes, V3};
 use glam::{Quat, Vec3};
 use std::time::Instant;
@@ -50,6 +55,8 @@ const CONVERGED_TURN: f32 = 1.0e-5;
 const _: () = assert!(MAX_TURN <= 1.0, "sin_cos_half holds for half-turns up to 0.5");
 /// As `rigid_point`: errors below this (metres) are left alone.
 const MIN_ERROR: f32 = 1.0e-7;
+/// As `angle_limit`: twist errors below this (radians) are left alone.
+const MIN_TWIST: f32 = 1.0e-5;
 
 /// Per bone and lane: mass, rest centre (3), inverse rest inertia (9, by
 /// columns; zero when held) and how it moves (see [`FREE`]).
@@ -104,8 +111,12 @@ impl Kernel for Pass<'_, '_> {
             for s in 0..self.built.inequalities.len() {
                 self.separate::<V>(s);
             }
-            self.store::<V>(first, n);
             self.t = self.clock.lap(Stage::Separations, self.t);
+            for s in 0..self.built.twists.len() {
+                self.twist::<V>(s);
+            }
+            self.store::<V>(first, n);
+            self.t = self.clock.lap(Stage::Twists, self.t);
             first += V::W;
         }
     }
@@ -445,12 +456,164 @@ impl Pass<'_, '_> {
         self.set(a, V3::select(on, xa.sub(push.scale(wa)), xa));
         self.set(b, V3::select(on, xb.add(push.scale(wb)), xb));
     }
+
+    /// Twist limit `s` (see `angle_limit::project`, whose steps these are):
+    /// the child and its parent turn about the child's bone, in inverse
+    /// proportion to their inertias about it, until the twist is in range.
+    #[inline(always)]
+    fn twist<V: Lanes>(&mut self, s: usize) {
+        let l = self.built.twists[s];
+        let (c, q) = (l.child as usize, l.parent as usize);
+        let frames = &self.built.clusters.frame;
+        let world = |k: usize| multiply(self.rotation::<V>(k), quat(frames[k]));
+        let d = multiply(multiply(quat(l.rest_relative.conjugate()), conjugate(world(q))), world(c));
+        // The twist of `d` (short way round) about +Y; none where `d` has
+        // no part about +Y (`swing_twist`).
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        let flip = V::select(d[3].lt(zero), one.neg(), one);
+        let (y, w) = (d[1].mul(flip), d[3].mul(flip));
+        let about = y.mul(y).add(w.mul(w));
+        let norm = d[0].mul(d[0]).add(d[1].mul(d[1])).add(d[2].mul(d[2])).add(d[3].mul(d[3]));
+        let twist = V::select(about.gt(norm.mul(V::splat(1.0e-18))), atan2(y, w).mul(V::splat(2.0)), zero);
+        let error = twist.max(V::splat(l.min)).min(V::splat(l.max)).sub(twist);
+        let (head, _, _) = self.member::<V>(l.head as usize);
+        let (tail, _, _) = self.member::<V>(l.tail as usize);
+        let along = tail.sub(head);
+        let length = along.dot(along).sqrt();
+        let on = V::select(error.abs().lt(V::splat(MIN_TWIST)), zero, V::select(length.gt(zero), one, zero));
+        if !V::any(on.gt(zero)) {
+            return;
+        }
+        let axis = along.div(V::select(length.gt(zero), length, one));
+        let (ac, ap) = (self.axial::<V>(c, head, axis), self.axial::<V>(q, head, axis));
+        // The child's share, I_p / (I_c + I_p); all of it when the parent
+        // cannot turn, none when the child cannot; none turns where neither
+        // can, or where an inertia overflowed (a NaN share).
+        let (child, parent) = (ac.turns.gt(zero), ap.turns.gt(zero));
+        let both = ap.inertia.div(ac.inertia.add(ap.inertia));
+        let share = V::select(child, V::select(parent, both, one), zero);
+        let valid = V::select(zero.le(share), V::select(share.le(one), on, zero), zero);
+        let on = V::select(V::or(child, parent), valid, zero);
+        self.turn_about::<V>(c, &ac, head, axis, error.mul(share), V::select(child, on, zero));
+        let on = V::select(V::select(parent, one, zero).gt(zero), V::select(share.lt(one), on, zero), zero);
+        self.turn_about::<V>(q, &ap, head, axis, error.mul(one.sub(share)).neg(), on);
+    }
+
+    /// How bone `k` takes a turn about `axis` through `head` (see
+    /// `angle_limit::Axial`).
+    #[inline(always)]
+    fn axial<V: Lanes>(&self, k: usize, head: V3<V>, axis: V3<V>) -> Axial<V> {
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        let how = self.bone::<V>(k, 13);
+        // Free: its inertia about the bone's line.
+        let mut inertia = zero;
+        let c = &self.built.clusters;
+        for m in c.members(k) {
+            let (x, w, _) = self.member::<V>(c.particle[m] as usize);
+            let r = x.sub(head);
+            let r = r.sub(axis.scale(r.dot(axis)));
+            inertia = inertia.add(r.dot(r).mul(w));
+        }
+        let free_turns = V::select(how.eq(V::splat(FREE)), V::select(inertia.gt(zero), one, zero), zero);
+        let is_pivot = how.eq(V::splat(PIVOT));
+        let mut axial = Axial { inertia, turns: free_turns, pivot: is_pivot, center: head, along: axis };
+        if V::any(is_pivot) {
+            // Held by one particle: about its pivot, along `I^-1 axis`.
+            let body = self.rigid::<V>(k);
+            let along = apply(&body.inv_inertia, axis);
+            let w = axis.dot(along);
+            let pivot_turns = V::select(w.gt(zero), V::select(w.le(V::splat(f32::MAX)), one, zero), zero);
+            let safe = V::select(pivot_turns.gt(zero), w, one);
+            axial.inertia = V::select(is_pivot, one.div(safe), inertia);
+            axial.turns = V::select(is_pivot, pivot_turns, free_turns);
+            axial.center = body.center;
+            axial.along = along.div(safe);
+        }
+        axial
+    }
+
+    /// Turns bone `k` by `angle` about `axis` through `head`, or about its
+    /// pivot, as `how` says, where `on` is 1 (see `angle_limit::turn_about`);
+    /// its rotation turns alike. A free bone is shifted back after, so its
+    /// centre of mass stays; pinned members stay.
+    #[inline(always)]
+    fn turn_about<V: Lanes>(&mut self, k: usize, how: &Axial<V>, head: V3<V>, axis: V3<V>, angle: V, on: V) {
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        if !V::any(on.gt(zero)) {
+            return;
+        }
+        let around = V3::select(how.pivot, how.center, head);
+        let v = V3::select(how.pivot, how.along, axis).scale(angle);
+        let theta = v.dot(v).sqrt();
+        let (s, c) = sin_cos(theta.mul(V::splat(0.5)));
+        let unit = v.div(V::select(theta.gt(zero), theta, one)).scale(s);
+        let r = [unit.x, unit.y, unit.z, c];
+        let m = matrix(r);
+        let clusters = &self.built.clusters;
+        let (mut mass, mut moved) = (zero, splat::<V>(Vec3::ZERO));
+        for member in clusters.members(k) {
+            let i = clusters.particle[member] as usize;
+            let (x, w, inv_mass) = self.member::<V>(i);
+            let free = V::select(inv_mass.gt(zero), on, zero).gt(zero);
+            let to = around.add(apply(&m, x.sub(around)));
+            self.set(i, V3::select(free, to, x));
+            mass = mass.add(V::select(free, w, zero));
+            moved = moved.add(V3::select(free, to.sub(x).scale(w), splat(Vec3::ZERO)));
+        }
+        let back = V::select(how.pivot, zero, V::select(mass.gt(zero), on, zero)).gt(zero);
+        if V::any(back) {
+            let shift = moved.div(V::select(back, mass, one));
+            for member in clusters.members(k) {
+                let i = clusters.particle[member] as usize;
+                let (x, _, _) = self.member::<V>(i);
+                self.set(i, V3::select(back, x.sub(shift), x));
+            }
+        }
+        let [x, y, z, w] = multiply(r, self.rotation::<V>(k));
+        let length = x.mul(x).add(y.mul(y)).add(z.mul(z)).add(w.mul(w)).sqrt();
+        let (q, on) = (self.rotation::<V>(k), on.gt(zero));
+        self.set_rotation(
+            k,
+            [
+                V::select(on, x.div(length), q[0]),
+                V::select(on, y.div(length), q[1]),
+                V::select(on, z.div(length), q[2]),
+                V::select(on, w.div(length), q[3]),
+            ],
+        );
+    }
 }
 
 /// `v` in every lane.
 #[inline(always)]
 fn splat<V: Lanes>(v: Vec3) -> V3<V> {
     V3 { x: V::splat(v.x), y: V::splat(v.y), z: V::splat(v.z) }
+}
+
+/// `q` (x, y, z, w) in every lane.
+#[inline(always)]
+fn quat<V: Lanes>(q: Quat) -> [V; 4] {
+    [V::splat(q.x), V::splat(q.y), V::splat(q.z), V::splat(q.w)]
+}
+
+/// The conjugate of `q` (x, y, z, w).
+#[inline(always)]
+fn conjugate<V: Lanes>(q: [V; 4]) -> [V; 4] {
+    [q[0].neg(), q[1].neg(), q[2].neg(), q[3]]
+}
+
+/// How a bone takes a turn about a line, in each lane (see
+/// `angle_limit::Axial`).
+struct Axial<V: Lanes> {
+    /// Its inertia about the line.
+    inertia: V,
+    /// 1 where it can turn, else 0.
+    turns: V,
+    /// Where it turns about its pivot (`center`) in the direction `along`
+    /// (`I^-1 axis / (axis . I^-1 axis)`) rather than about the line.
+    pivot: V::M,
+    center: V3<V>,
+    along: V3<V>,
 }
 
 /// A cluster's fit: where each member goes.
@@ -579,6 +742,17 @@ fn sin_cos_half<V: Lanes>(h: V) -> (V, V) {
     (s, c)
 }
 
+/// `(sin h, cos h)` for `0 <= h <= pi`: [`sin_cos_half`] of `h / 4`
+/// (within its series' reach, below 3e-8 there), doubled twice.
+#[inline(always)]
+fn sin_cos<V: Lanes>(h: V) -> (V, V) {
+    let (mut s, mut c) = sin_cos_half(h.min(V::splat(std::f32::consts::PI)).mul(V::splat(0.25)));
+    for _ in 0..2 {
+        (s, c) = (s.mul(c).mul(V::splat(2.0)), c.mul(c).sub(s.mul(s)));
+    }
+    (s, c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -664,6 +838,45 @@ mod tests {
         // its exact ones on this crumpled pose.
         assert!((lanes - scalar).length() < 1e-5, "the centre of mass moved {lanes}, the reference's {scalar}");
         assert!(apart < 2e-3, "{apart} m from the scalar reference");
+    }
+
+    #[test]
+    fn twists_in_lanes_land_where_the_scalar_reference_does() {
+        let (skeleton, mut a, clusters) = crumpled();
+        let (built, n) = (&skeleton.built, skeleton.built.positions.len());
+        // Every child twisted 0.8 rad past its parent about its bone.
+        let (mut ca, mut cb) = (clusters.clone(), clusters);
+        for t in &built.twists {
+            let turn = Quat::from_axis_angle(
+                (built.positions[t.tail as usize] - built.positions[t.head as usize]).normalize(),
+                0.8,
+            );
+            for c in [&mut ca, &mut cb] {
+                c.rotation[t.child as usize] = turn * c.rotation[t.child as usize];
+            }
+        }
+        let mut b = a.clone();
+        let before: Vec<f32> = built.twists.iter().map(|t| t.twist(&ca)).collect();
+        let mut pa = a.view(0..n);
+        crate::constraints::angle_limit::project(&built.twists, &mut ca, &mut pa);
+        let mut pb = b.view(0..n);
+        alone(built, &mut cb, &mut pb, |pass| (0..built.twists.len()).for_each(|s| pass.twist::<f32>(s)));
+        let outside = |t: &crate::constraints::angle_limit::TwistLimit, x: f32| (x - x.clamp(t.min, t.max)).abs();
+        let limited = built.twists.iter().zip(&before).filter(|(t, x)| outside(t, **x) > 0.1).count();
+        assert!(limited >= 3, "only {limited} twists out of range");
+        let apart = (0..n).map(|i| pa.position(i).distance(pb.position(i))).fold(0.0, f32::max);
+        let turned = (0..ca.len()).map(|k| ca.rotation[k].angle_between(cb.rotation[k])).fold(0.0, f32::max);
+        eprintln!("{limited} twists out of range; lanes {apart} m and {turned} rad from the reference");
+        assert!(apart < 1e-5 && turned < 1e-4, "{apart} m, {turned} rad from the scalar reference");
+    }
+
+    #[test]
+    fn sine_and_cosine_up_to_half_a_turn_match_libm() {
+        for k in 0..=1000 {
+            let h = k as f32 * std::f32::consts::PI / 1000.0;
+            let (s, c) = sin_cos::<f32>(h);
+            assert!((s - h.sin()).abs() <= 4e-7 && (c - h.cos()).abs() <= 4e-7, "{h}: {s} {c}");
+        }
     }
 
     #[test]

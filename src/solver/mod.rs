@@ -28,8 +28,8 @@
 //!           tethers     no farther from the anchor than L          constraints/tether.rs
 //!           skin        max distance, backstop (character cloth)   constraints/skin.rs
 //!           ragdoll     PASSES x (collisions, then in SIMD lanes:
-//!                       rigid bones, joint limits, separations;
-//!                       then twists)                               ragdoll/pass.rs
+//!                       rigid bones, joint limits, separations,
+//!                       twists)                                    ragdoll/pass.rs
 //!                       collisions, then bone lengths solved exactly,
 //!                       contacts held across their surfaces        ragdoll/lengths.rs
 //!           rigid body  PASSES x (point collisions, sticks or
