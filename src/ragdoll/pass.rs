@@ -58,6 +58,9 @@ const MIN_ERROR: f32 = 1.0e-7;
 /// As `angle_limit`: twist errors below this (radians) are left alone.
 const MIN_TWIST: f32 = 1.0e-5;
 
+/// Per particle and lane: x, y, z, inverse mass and weight (its mass; a
+/// pinned one weighs `PINNED_MASS`).
+const PARTICLE: usize = 5;
 /// Per bone and lane: mass, rest centre (3), inverse rest inertia (9, by
 /// columns; zero when held) and how it moves (see [`FREE`]).
 const BONE: usize = 14;
@@ -70,7 +73,7 @@ const HELD: f32 = 2.0;
 /// allocates nothing.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
-    /// By (particle, x y z and inverse mass, lane).
+    /// By (particle, [`PARTICLE`] values, lane).
     particles: Vec<f32>,
     /// By (bone, x y z w, lane).
     rotations: Vec<f32>,
@@ -160,7 +163,7 @@ impl Pass<'_, '_> {
         let bones = self.built.clusters.len();
         let s = &mut *self.scratch;
         s.particles.clear();
-        s.particles.resize(particles * 4 * w, 0.0);
+        s.particles.resize(particles * PARTICLE * w, 0.0);
         s.rotations.clear();
         s.rotations.resize(bones * 4 * w, 0.0);
         s.bones.clear();
@@ -171,8 +174,12 @@ impl Pass<'_, '_> {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
             for (c, column) in [&*p.x, &*p.y, &*p.z, &*p.inv_mass].iter().enumerate() {
                 for (i, &v) in column.iter().enumerate() {
-                    s.particles[(i * 4 + c) * w + l] = v;
+                    s.particles[(i * PARTICLE + c) * w + l] = v;
                 }
+            }
+            for (i, &inv_mass) in p.inv_mass.iter().enumerate() {
+                let weight = if inv_mass > 0.0 { 1.0 / inv_mass.max(MIN_INV_MASS) } else { PINNED_MASS };
+                s.particles[(i * PARTICLE + 4) * w + l] = weight;
             }
             let clusters = self.clusters[lane(l)].as_deref().expect("a lane in use");
             for (k, q) in clusters.rotation.iter().enumerate() {
@@ -207,7 +214,7 @@ impl Pass<'_, '_> {
             let p = self.views[first + l].as_deref_mut().expect("a lane in use");
             for (c, column) in [&mut *p.x, &mut *p.y, &mut *p.z].into_iter().enumerate() {
                 for (i, v) in column.iter_mut().enumerate() {
-                    *v = s.particles[(i * 4 + c) * w + l];
+                    *v = s.particles[(i * PARTICLE + c) * w + l];
                 }
             }
             let clusters = self.clusters[first + l].as_deref_mut().expect("a lane in use");
@@ -221,19 +228,17 @@ impl Pass<'_, '_> {
     /// Particle `i`'s position, weight and inverse mass in each lane.
     #[inline(always)]
     fn member<V: Lanes>(&self, i: usize) -> (V3<V>, V, V) {
-        let at = i * 4 * V::W;
-        let v = &self.scratch.particles[at..at + 4 * V::W];
+        let at = i * PARTICLE * V::W;
+        let v = &self.scratch.particles[at..at + PARTICLE * V::W];
         let (x, y, z) = (V::from_slice(v), V::from_slice(&v[V::W..]), V::from_slice(&v[2 * V::W..]));
-        let inv_mass = V::from_slice(&v[3 * V::W..]);
-        let free = inv_mass.gt(V::splat(0.0));
-        let w = V::select(free, V::splat(1.0).div(inv_mass.max(V::splat(MIN_INV_MASS))), V::splat(PINNED_MASS));
+        let (inv_mass, w) = (V::from_slice(&v[3 * V::W..]), V::from_slice(&v[4 * V::W..]));
         (V3 { x, y, z }, w, inv_mass)
     }
 
     /// Writes particle `i`'s position in each lane.
     #[inline(always)]
     fn set<V: Lanes>(&mut self, i: usize, x: V3<V>) {
-        let at = i * 4 * V::W;
+        let at = i * PARTICLE * V::W;
         let v = &mut self.scratch.particles[at..at + 3 * V::W];
         // SAFETY: `v` holds 3 W values.
         unsafe {
@@ -290,7 +295,7 @@ impl Pass<'_, '_> {
         let how = self.bone::<V>(k, 13);
         let mut idx = [0u32; 16];
         for (l, idx) in idx.iter_mut().enumerate().take(V::W) {
-            *idx = (self.scratch.pivots[k * V::W + l] * 4 * V::W as u32) + l as u32;
+            *idx = (self.scratch.pivots[k * V::W + l] * (PARTICLE * V::W) as u32) + l as u32;
         }
         let base = self.scratch.particles.as_ptr();
         // SAFETY: every pivot is a particle of the body: its x, y and z in
