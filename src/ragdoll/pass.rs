@@ -257,6 +257,12 @@ impl Pass<'_, '_> {
         [V::from_slice(v), V::from_slice(&v[w..]), V::from_slice(&v[2 * w..]), V::from_slice(&v[3 * w..])]
     }
 
+    /// Bone `k`'s world rotation in each lane: its rotation times its frame.
+    #[inline(always)]
+    fn world_rotation<V: Lanes>(&self, k: usize) -> [V; 4] {
+        multiply(self.rotation::<V>(k), quat(self.built.clusters.frame[k]))
+    }
+
     #[inline(always)]
     fn set_rotation<V: Lanes>(&mut self, k: usize, q: [V; 4]) {
         let at = k * 4 * V::W;
@@ -469,9 +475,8 @@ impl Pass<'_, '_> {
     fn twist<V: Lanes>(&mut self, s: usize) {
         let l = self.built.twists[s];
         let (c, q) = (l.child as usize, l.parent as usize);
-        let frames = &self.built.clusters.frame;
-        let world = |k: usize| multiply(self.rotation::<V>(k), quat(frames[k]));
-        let d = multiply(multiply(quat(l.rest_relative.conjugate()), conjugate(world(q))), world(c));
+        let (qp, qc) = (self.world_rotation::<V>(q), self.world_rotation::<V>(c));
+        let d = multiply(multiply(quat(l.rest_relative.conjugate()), conjugate(qp)), qc);
         // The twist of `d` (short way round) about +Y; none where `d` has
         // no part about +Y (`swing_twist`).
         let (zero, one) = (V::splat(0.0), V::splat(1.0));
