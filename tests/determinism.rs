@@ -201,6 +201,8 @@ const LARGE_GOLDEN: u64 = 0xc0a8_666d_f7ce_3cbe;
 /// step in packs of a SIMD level's lanes (4, 8 or 16 to a pack: 21 leaves a
 /// part-filled one at every level), three of another height, one held by a
 /// pinned pelvis and one standing on its motors; half of them 1 km out.
+/// Then piles of three humanoids dropped onto each other, at 0 and 1 km:
+/// islands of several ragdolls, which share packs too.
 fn crowd() -> World {
     let mut w = World::new(WorldSettings::default()).unwrap();
     let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
@@ -221,11 +223,18 @@ fn crowd() -> World {
             w.set_ragdoll_motor_targets(body, &pose).unwrap();
         }
     }
+    for far in [0.0, 1000.0] {
+        for (k, turn) in [0.0f32, 0.8, 1.9].into_iter().enumerate() {
+            let at = Vec3::new(far + 0.1 * k as f32, 0.3 + 0.5 * k as f32, 20.0);
+            let rotation = Quat::from_rotation_y(turn) * Quat::from_rotation_x(-1.5);
+            w.create_humanoid(at, rotation, 1.8).unwrap();
+        }
+    }
     w
 }
 
 /// The crowd's golden hash (see [`LARGE_GOLDEN`] for when it may change).
-const CROWD_GOLDEN: u64 = 0x45d4_8469_e16e_5f7f;
+const CROWD_GOLDEN: u64 = 0x120b_cd56_ec42_ef6e;
 
 #[test]
 fn a_crowd_of_ragdolls_in_lanes_steps_to_the_same_bits_at_every_simd_level_and_worker_count() {

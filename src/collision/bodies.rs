@@ -702,13 +702,17 @@ fn nearest(body: &Body, p: &ParticlesMut, piece: Piece, point: Vec3) -> u32 {
 }
 
 /// Appends the island's contacts that touched this step to `out`, in world
-/// space (`origin`: the island's frame); `slots` are its members' body slots.
+/// space (`origin`: the island's frame); `slots` are its members' body
+/// slots. The contacts number its bodies from `first` (its place in a
+/// pack of islands).
+#[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
 pub fn record(
     island_index: u32,
     slots: &[u32],
     island: &[&mut Body],
     views: &[ParticlesMut],
     contacts: &[Contact],
+    first: u32,
     origin: Vec3,
     out: &mut Vec<Touch>,
 ) {
@@ -716,7 +720,7 @@ pub fn record(
         if c.step_depth <= 0.0 {
             continue;
         }
-        let (a, b) = (c.a as usize, c.b as usize);
+        let (a, b) = ((c.a - first) as usize, (c.b - first) as usize);
         out.push(Touch {
             island: island_index,
             order: k as u32,

@@ -210,12 +210,14 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, slack: f32, o
     });
 }
 
-/// The step's units of work: an island, or a *pack* of up to a SIMD level's lanes of
-/// islands that are each one lone ragdoll of the same skeleton (no joints,
-/// no body against it). A pack's ragdolls share every loop of the step,
-/// bone after bone across them: they are independent, so each computes the
-/// bits it would alone, while one's chain of dependent arithmetic overlaps
-/// another's (the lanes of issue 21's layout by bone and ragdoll).
+/// The step's units of work: an island, or a *pack* of islands whose
+/// bodies are all ragdolls of the same skeleton (no joints, no ignored
+/// bones; bodies of one island may touch), up to a SIMD level's lanes of
+/// ragdolls in all. A pack's ragdolls share every loop of the step, bone
+/// after bone across them: islands are independent, and the contacts
+/// between an island's bodies touch only its own, so each island computes
+/// the bits it would alone, while one's chain of dependent arithmetic
+/// overlaps another's (the lanes of issue 21's layout by bone and ragdoll).
 ///
 /// Units come out ordered by their first island; a pack's islands in
 /// island order. Kept between steps so building them allocates nothing
@@ -226,17 +228,17 @@ pub(crate) struct Units {
     start: Vec<usize>,
     islands: Vec<u32>,
     /// Scratch: each island's unit; the packs still open (skeleton, unit,
-    /// islands in it); where each unit fills next.
+    /// ragdolls in it); where each unit fills next.
     unit_of: Vec<u32>,
     open: Vec<(usize, u32, u32)>,
     cursor: Vec<usize>,
 }
 
 impl Units {
-    /// Groups islands `0..count`, at most `lanes` to a pack; `pack(k)` is
-    /// the key of the skeleton of island `k` when it is a lone ragdoll that
-    /// may share a pack.
-    pub(crate) fn build(&mut self, count: usize, lanes: usize, pack: impl Fn(usize) -> Option<usize>) {
+    /// Groups islands `0..count`, at most `lanes` ragdolls to a pack;
+    /// `pack(k)` is the key of the skeleton of island `k` and its number of
+    /// ragdolls when it may share a pack.
+    pub(crate) fn build(&mut self, count: usize, lanes: usize, pack: impl Fn(usize) -> Option<(usize, u32)>) {
         self.unit_of.clear();
         self.open.clear();
         let mut units = 0u32;
@@ -245,20 +247,20 @@ impl Units {
                 units += 1;
                 units - 1
             };
-            let unit = match pack(k) {
+            let unit = match pack(k).filter(|&(_, n)| n as usize <= lanes) {
                 None => new(),
-                Some(key) => match self.open.iter_mut().find(|o| o.0 == key) {
-                    Some(o) if (o.2 as usize) < lanes => {
-                        o.2 += 1;
+                Some((key, n)) => match self.open.iter_mut().find(|o| o.0 == key) {
+                    Some(o) if (o.2 + n) as usize <= lanes => {
+                        o.2 += n;
                         o.1
                     }
                     Some(o) => {
-                        *o = (key, new(), 1);
+                        *o = (key, new(), n);
                         o.1
                     }
                     None => {
                         let unit = new();
-                        self.open.push((key, unit, 1));
+                        self.open.push((key, unit, n));
                         unit
                     }
                 },

@@ -7,8 +7,8 @@
 //!   frames: a body that strayed from its origin moves it  body.rs
 //!   islands: bodies coupled by joints or cloth contact    island.rs
 //!     (its bodies then share one frame)
-//!   units: an island, or a pack of islands that are each  island.rs
-//!     one lone ragdoll of one skeleton (a ragdoll per SIMD lane)
+//!   units: an island, or a pack of islands of ragdolls     island.rs
+//!     of one skeleton alone (a ragdoll per SIMD lane)
 //!   for each unit (each stage across its bodies):
 //!     colliders in each island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
@@ -170,7 +170,8 @@ pub(crate) struct Scratch {
     /// the bone's head and tail), sorted, and where each island's start.
     ignored: Vec<bodies::Ignored>,
     ignore_start: Vec<usize>,
-    /// The islands grouped into units of work (packs of lone ragdolls).
+    /// The islands grouped into units of work (packs of islands of
+    /// ragdolls).
     units: island::Units,
     /// One per worker: what stepping an island needs.
     locals: Vec<parking_lot::Mutex<Local>>,
@@ -360,17 +361,20 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     ignored.sort_unstable();
     scratch.ignore_start.clear();
     scratch.ignore_start.extend((0..=islands.len()).map(|k| ignored.partition_point(|i| (i.0 as usize) < k)));
-    // Islands of one lone ragdoll step in packs, by skeleton.
-    let lone = |k: usize| {
+    // Islands of ragdolls of one skeleton alone step in packs, by skeleton.
+    let ragdolls = |k: usize| {
         let members = islands.get(k);
-        let body = bodies.slots[members[0] as usize].value.as_ref().expect("live");
-        let alone = members.len() == 1
+        let skeleton = |i: &u32| {
+            let body = bodies.slots[*i as usize].value.as_ref().expect("live");
+            body.ragdoll.as_ref().map(|r| Arc::as_ptr(&r.skeleton) as usize)
+        };
+        let key = skeleton(&members[0])?;
+        let alone = members.iter().all(|i| skeleton(i) == Some(key))
             && scratch.joint_start[k] == scratch.joint_start[k + 1]
-            && scratch.pair_start[k] == scratch.pair_start[k + 1]
             && scratch.ignore_start[k] == scratch.ignore_start[k + 1];
-        body.ragdoll.as_ref().filter(|_| alone).map(|r| Arc::as_ptr(&r.skeleton) as usize)
+        alone.then_some((key, members.len() as u32))
     };
-    scratch.units.build(islands.len(), ctx.exec.simd.lanes(), lone);
+    scratch.units.build(islands.len(), ctx.exec.simd.lanes(), ragdolls);
     scratch.bodies.clear();
     scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
     let workers = &*ctx.exec.workers;
@@ -494,8 +498,8 @@ impl Shared<'_> {
             // contract), live for the step.
             island.extend(members.map(|&i| unsafe { &mut *(self.bodies[i as usize] as *mut Body) }));
         }
-        // The runs of joints, body pairs and ignored bones are the first
-        // island's: a pack's islands have none.
+        // The runs of joints and ignored bones are the first island's: a
+        // pack's islands have none.
         let k = unit[0] as usize;
         let (from, to) = (self.joint_start[k], self.joint_start[k + 1]);
         // SAFETY: as above, for the island's run of the joints.
@@ -556,7 +560,18 @@ impl Shared<'_> {
         }
         find_cloth_pairs(&island, self.islands.get(k), &views, ctx, local);
         pairs::find(&island, &views, ctx.dt, &mut local.rigid_pairs, &mut local.rigid_scratch);
-        let body_pairs = self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]].iter().map(|&(_, a, b)| (a, b));
+        // Each island's body pairs, by its members' places in the unit: its
+        // contacts come out in island order, each island's as alone.
+        let firsts = unit.iter().scan(0, |at, &k| {
+            let first = *at;
+            *at += self.islands.get(k as usize).len() as u32;
+            Some((k as usize, first))
+        });
+        let body_pairs = firsts.flat_map(|(k, first)| {
+            self.body_pairs[self.pair_start[k]..self.pair_start[k + 1]]
+                .iter()
+                .map(move |&(_, a, b)| (a + first, b + first))
+        });
         let (contacts, scratch) = (&mut local.body_contacts, &mut local.body_scratch);
         let ignored = &self.ignored[self.ignore_start[k]..self.ignore_start[k + 1]];
         bodies::find(&island, &views, body_pairs, island_joints, ignored, ctx.dt, ctx.slack(), contacts, scratch);
@@ -571,11 +586,14 @@ impl Shared<'_> {
         local.colliders = near;
         // Each island of the unit on its own: recovery, sleep, contacts.
         let mut recovered = 0;
-        let (mut at, mut saved, mut turned) = (0, 0, 0);
+        let (mut at, mut saved, mut turned, mut touched) = (0, 0, 0, 0);
         for &k in unit {
             let members = self.islands.get(k as usize);
             let range = at..at + members.len();
             at = range.end;
+            let contacts = touched..touched + local.body_contacts[touched..].partition_point(|c| (c.a as usize) < at);
+            touched = contacts.end;
+            let first = range.start as u32;
             let (island, views, cviews) = (&mut island[range.clone()], &mut views[range.clone()], &mut cviews[range]);
             let backup = saved..saved + views.iter().map(|p| 6 * p.len()).sum::<usize>();
             let rotations = turned..turned + cluster_rotations(island).map(<[Quat]>::len).sum::<usize>();
@@ -591,7 +609,8 @@ impl Shared<'_> {
             let asleep = update_sleep(island, views, cviews, backup, ctx);
             if !bad && !asleep {
                 let origin = island[0].origin;
-                bodies::record(k, members, island, views, &local.body_contacts, origin, &mut local.touches);
+                let contacts = &local.body_contacts[contacts];
+                bodies::record(k, members, island, views, contacts, first, origin, &mut local.touches);
             }
         }
         local.clock.lap(Stage::Finish, t);
