@@ -581,7 +581,8 @@ fn a_fast_shower_through_many_shapes_steps_to_the_same_bits_at_every_level() {
         (w.state_hash(), lowest, on_shapes)
     };
     let (reference, lowest, on_shapes) = shower(SimdLevel::Scalar);
-    assert!(lowest > 0.015, "a particle went through the plane: {lowest}");
+    // Measured 2e-8 m below its 0.02 m radius (the bound allowed 5 mm).
+    assert!(lowest > 0.02 - 1e-5, "a particle went into the plane: {lowest}");
     assert!(on_shapes > 50, "only {on_shapes} particles rest on the shapes");
     levels_note();
     for level in SimdLevel::all_available() {

@@ -29,14 +29,15 @@ fn an_explosion_pushes_by_the_inverse_square_clamped_near_its_centre() {
     ];
     for (k, (v, e)) in v.iter().zip(&expected).enumerate() {
         println!("particle {k} at {:.2} m: {v} m/s (expected {e})", offsets[k].length());
-        assert!(v.distance(*e) <= 1e-5 * e.length().max(1.0), "particle {k}: {v} m/s, expected {e}");
+        // Measured 0 to 2.4e-7 m/s (an ulp at 2 m/s).
+        assert!(v.distance(*e) <= 5e-7 * e.length().max(1.0), "particle {k}: {v} m/s, expected {e}");
     }
     // The push is a velocity: the clamped particles leave at 2 m/s.
     for _ in 0..6 {
         w.step(1.0 / 60.0).unwrap();
     }
     let x: Vec<Vec3> = w.positions(body).unwrap().collect();
-    assert!((x[0].y - centre.y - 0.2).abs() < 1e-4, "the particle on the centre went to {}", x[0]);
+    assert!((x[0].y - centre.y - 0.2).abs() < 1e-5, "the particle on the centre went to {}", x[0]); // 2.7e-6
     assert_eq!(x[5], points[5], "a pinned particle moved");
     assert_eq!(w.recovery_count(), 0);
 }

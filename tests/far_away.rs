@@ -66,7 +66,7 @@ fn a_scene_kilometres_away_steps_as_at_the_origin() {
         } else {
             // Off the grid the start points round (by up to 3e-5 m at
             // 1 km) and the frame sits elsewhere; the rope's slide over the
-            // box and the ball grows that to 1.0e-3 m in 2 s.
+            // box and the ball grows that to 1.1e-3 m in 2 s.
             assert!(worst < 5e-3, "{offset}: {worst} m");
         }
     }
@@ -87,16 +87,24 @@ fn a_ragdoll_far_away_lands_as_at_the_origin() {
         }
         assert_eq!(w.recovery_count(), 0);
         let pelvis = w.positions_f64(body).unwrap().next().unwrap() - offset.as_dvec3();
-        let still = w.velocities(body).unwrap().all(|v| v.length() < 0.05);
-        (pelvis, still)
+        let fastest = w.velocities(body).unwrap().map(|v| v.length()).fold(0.0, f32::max);
+        (pelvis, fastest)
     };
-    let (home, still) = drop(Vec3::ZERO);
-    assert!(still, "at rest after 2.5 s");
+    let (home, fastest) = drop(Vec3::ZERO);
+    println!("ragdoll at the origin: pelvis {home}, fastest particle {fastest:.1e} m/s");
+    // Measured 3.3e-5 m/s here, 1.5e-4 far away.
+    assert!(fastest < 5e-4, "at rest after 2.5 s: {fastest} m/s");
     for offset in [Vec3::new(10_000.0, 0.0, -3_008.0), Vec3::new(-4_000.0, 250.0, 6_000.0)] {
-        let (far, still) = drop(offset);
-        println!("ragdoll at {offset}: pelvis {far} against {home} at the origin");
-        assert!(still, "{offset}: at rest after 2.5 s");
-        assert!((far.y - home.y).abs() < 0.005, "{offset}: pelvis at {} m, {} m at the origin", far.y, home.y);
+        let (far, fastest) = drop(offset);
+        let apart = (far - home).length();
+        println!(
+            "ragdoll at {offset}: pelvis {far}, {apart:.1e} m from the one at the origin, fastest {fastest:.1e} m/s"
+        );
+        assert!(fastest < 5e-4, "{offset}: at rest after 2.5 s: {fastest} m/s");
+        // Measured 3.9e-5 and 2.6e-5 m apart; in height 0 and 7.5e-9 m (an
+        // ulp at 0.12 m: the pelvis lies on the plane at its radius).
+        assert!(apart < 2e-4, "{offset}: pelvis at {far}, {home} at the origin");
+        assert!((far.y - home.y).abs() < 5e-8, "{offset}: pelvis at {} m, {} m at the origin", far.y, home.y);
     }
 }
 
@@ -160,5 +168,5 @@ fn shifting_the_origin_moves_nothing() {
         .map(|(a, b)| (*a - *b).abs().max_element())
         .fold(0.0, f64::max);
     println!("origin shifted off the grid: worst particle {worst:.1e} m from the unshifted run");
-    assert!(worst < 1e-4, "{worst} m");
+    assert!(worst < 3e-5, "{worst} m"); // measured 7.6e-6
 }

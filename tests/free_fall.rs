@@ -128,7 +128,7 @@ fn set_velocities_reads_back_and_moves_the_particle() {
     assert_eq!(w.velocities(body).unwrap().next().unwrap(), v);
     w.step(0.5).unwrap();
     let x = w.positions(body).unwrap().next().unwrap();
-    assert!((x - v * 0.5).length() < 1e-6, "{x}");
+    assert!((x - v * 0.5).length() < 5e-7, "{x}"); // measured 0; 4 ulp at 1 m
     assert_eq!(w.positions(body).unwrap().nth(1).unwrap(), Vec3::X, "a pinned particle stays");
 }
 

@@ -70,9 +70,10 @@ fn a_ragdoll_held_by_any_one_particle_swings_without_gaining_energy() {
         }
     }
     println!(
-        "largest energy rise {:.3} J ({}); held by an ankle {:.1} J ({})",
+        "largest energy rise {:.2e} J ({}); held by an ankle {:.1} J ({})",
         worst[0].0, worst[0].1, worst[1].0, worst[1].1
     );
-    assert!(worst[0].0 < 0.01, "{:?}", worst[0]);
+    // Measured 0 (never above the start); 1e-3 J is 8 ulp of the 1.2 kJ sum.
+    assert!(worst[0].0 < 1e-3, "{:?}", worst[0]);
     assert!(worst[1].0 < 120.0, "{:?}", worst[1]);
 }

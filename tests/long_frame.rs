@@ -78,7 +78,8 @@ fn a_long_frame_does_not_launch_resting_particles() {
                 w.set_particle_radius(body, 0.05).unwrap();
                 let top = rise(&mut w, body, long);
                 println!("particles, {substeps} substeps, {long} s at {offset}: rose {top:.4} m");
-                assert!(top < 0.05, "particles, {substeps} substeps, {long} s at {offset}: rose {top} m");
+                // Measured 0 everywhere; 1e-4 m leaves the rounding at 1 km (ulp 6e-5 m).
+                assert!(top < 1e-4, "particles, {substeps} substeps, {long} s at {offset}: rose {top} m");
             }
         }
     }

@@ -76,10 +76,11 @@ fn spinning_stick_pair_conserves_momentum() {
     // Exact in real arithmetic; in f32 the velocity x - x_prev carries the
     // rounding of positions (ulp(x) / h per substep), a random walk of a few mm here.
     assert!(s.com_error < 1e-2, "linear momentum not conserved: centre of mass off by {} m", s.com_error);
-    assert!(s.length_error < 1e-5, "stick length error {}", s.length_error);
+    assert!(s.length_error < 2e-6, "stick length error {}", s.length_error); // measured 3.6e-7
     for (what, loss) in
         [("drifting", s.angular_loss), ("8 substeps", coarse.angular_loss), ("32 substeps", fine.angular_loss)]
     {
-        assert!(loss.abs() < 0.005, "{what}: angular momentum changed by {:.2} %", loss * 100.0);
+        // Measured 2.2e-5 to 3.8e-4 (drifting).
+        assert!(loss.abs() < 2e-3, "{what}: angular momentum changed by {:.3} %", loss * 100.0);
     }
 }

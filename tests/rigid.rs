@@ -40,7 +40,9 @@ fn the_transform_at_creation_is_the_one_given() {
             def.rotation = Quat::from_euler(glam::EulerRot::YXZ, 0.7, 0.2, -0.4);
             let body = w.create_rigid(&def).unwrap();
             let (x, q) = w.rigid_transform(body).unwrap();
-            assert!((x - def.position).length() < 1e-5, "{shape:?} {model:?}: {x}");
+            // Measured an ulp (2.4e-7 m) and 0 rad; an ulp of the dot product
+            // would read 7e-4 rad, so the angle's bound asks for the same bits.
+            assert!((x - def.position).length() < 2e-6, "{shape:?} {model:?}: {x}");
             assert!(q.angle_between(def.rotation) < 1e-4, "{shape:?} {model:?}");
         }
     }
@@ -73,7 +75,8 @@ fn an_impulse_spins_a_tetrahedron_box_with_the_box_s_inertia() {
         let want = 0.18 / inertia_y;
         let (axis, angle) = (q1 * q0.conjugate()).to_axis_angle();
         let got = angle / DT * -axis.y.signum();
-        let tolerance = if model == RigidModel::Tetrahedron { 1e-3 } else { 0.05 };
+        // Measured 2.2e-6 and 2.0e-5 of it (the bounds were 1e-3 and 0.05).
+        let tolerance = if model == RigidModel::Tetrahedron { 1e-5 } else { 1e-4 };
         assert!((got - want).abs() < tolerance * want, "{model:?}: {got} rad/s vs {want}");
     }
 }
@@ -97,7 +100,7 @@ fn slide(model: RigidModel, angle: f32, seconds: f32) -> (f32, f32, f32, f32) {
     for _ in 0..(seconds / DT) as usize {
         w.step(DT).unwrap();
         let (x, q) = w.rigid_transform(body).unwrap();
-        assert!((q.length() - 1.0).abs() < 1e-5);
+        assert!((q.length() - 1.0).abs() < 5e-7, "{q}"); // measured 6e-8 (an ulp)
         // The box's collision surface: spheres of radius 0.1 (half its
         // smallest half size) in its corners.
         for c in corners(h - 0.1) {
@@ -155,8 +158,9 @@ fn a_stack_of_five_shape_matched_boxes_stands() {
         let (x, q) = w.rigid_transform(b).unwrap();
         drift = drift.max(((x - x0) * Vec3::new(1.0, 0.0, 1.0)).length());
         let height = h + 2.0 * h * k as f32;
-        assert!((x.y - height).abs() < 0.005, "box {k} at {} m, not {height}", x.y);
-        assert!(q.angle_between(q0) < 0.02, "box {k} turned {} rad", q.angle_between(q0));
+        // Measured 1.4e-4 m and 9.8e-4 rad at most (the bounds were 5e-3 and 0.02).
+        assert!((x.y - height).abs() < 5e-4, "box {k} at {} m, not {height}", x.y);
+        assert!(q.angle_between(q0) < 5e-3, "box {k} turned {} rad", q.angle_between(q0));
     }
     println!("stack: drift {drift:.4} m, asleep after {asleep:?} s");
     assert_eq!(w.recovery_count(), 0);
@@ -217,8 +221,9 @@ fn an_explosion_pushes_as_the_inverse_square_of_the_distance() {
     assert_eq!(w.explode(Vec3::ZERO, 4.0, 3.0).unwrap(), 2);
     w.step(DT).unwrap();
     let v = |w: &World, b| w.velocities(b).unwrap().next().unwrap();
-    assert!((v(&w, near) - Vec3::new(4.0, 0.0, 0.0)).length() < 1e-3, "{}", v(&w, near));
-    assert!((v(&w, far) - Vec3::new(0.0, 0.0, -1.0)).length() < 1e-3, "{}", v(&w, far));
+    // Measured 0 (the bounds were 1e-3).
+    assert!((v(&w, near) - Vec3::new(4.0, 0.0, 0.0)).length() < 1e-6, "{}", v(&w, near));
+    assert!((v(&w, far) - Vec3::new(0.0, 0.0, -1.0)).length() < 1e-6, "{}", v(&w, far));
     assert_eq!(v(&w, outside), Vec3::ZERO);
     assert_eq!(w.positions(pinned).unwrap().next().unwrap(), Vec3::new(0.5, 0.0, 0.0));
     for (c, s, r) in [(Vec3::NAN, 1.0, 1.0), (Vec3::ZERO, -1.0, 1.0), (Vec3::ZERO, 1.0, f32::INFINITY)] {
@@ -269,9 +274,8 @@ fn crates_spawned_into_each_other_part_slowly_and_stop() {
                     assert!(gap > -0.005, "{what}: still {gap} m inside each other");
                     // Under 0.01 m/s but for the deepest case 1 km out (0.2).
                     assert!(speed < 0.3, "{what}: still moving at {speed} m/s");
-                    // Within 2 % of 1 kg at 1 m/s (0.013 kg m/s in the
-                    // deepest case 1 km out; 1e-3 at the origin).
-                    assert!(momentum.length() < 0.02, "{what}: momentum {momentum}");
+                    // Measured 5.4e-4 kg m/s at most (the bound was 0.02).
+                    assert!(momentum.length() < 2e-3, "{what}: momentum {momentum}");
                     assert_eq!(w.recovery_count(), 0, "{what}");
                 }
             }
@@ -354,11 +358,19 @@ fn a_sliding_ball_rolls_at_five_sevenths_of_its_speed() {
             assert_eq!(w.recovery_count(), 0, "{what}");
             // At one substep a frame turns the ball by `atan(omega h)`, 1.8 %
             // short of `omega h` here, and its contact is a frame late.
-            let tolerance = if substeps == 1 { 0.04 } else { 0.01 };
-            assert!((early / want - 1.0).abs() < tolerance, "{what}: sliding at {early} m/s after 0.1 s, not {want}");
-            assert!((speed / (v0 * 5.0 / 7.0) - 1.0).abs() < tolerance, "{what}: {speed} m/s");
+            // Measured: sliding 1.9e-2 off (1 substep), 2.3e-3; rolling
+            // 7.8e-4; the rim 9.9e-3 (1 substep), 6.7e-4.
+            let one = substeps == 1;
             let rim = spin * radius;
-            assert!((rim / speed - 1.0).abs() < tolerance, "{what}: {rim} m/s at the rim, {speed} m/s");
+            assert!(
+                (early / want - 1.0).abs() < if one { 0.04 } else { 0.01 },
+                "{what}: sliding at {early} m/s after 0.1 s, not {want}"
+            );
+            assert!((speed / (v0 * 5.0 / 7.0) - 1.0).abs() < 3e-3, "{what}: {speed} m/s");
+            assert!(
+                (rim / speed - 1.0).abs() < if one { 0.04 } else { 3e-3 },
+                "{what}: {rim} m/s at the rim, {speed} m/s"
+            );
         }
     }
 }
@@ -394,7 +406,7 @@ fn a_box_dropped_flat_lands_centred() {
                 println!("{what}: {off:.5} m off, turned {turned:.3} deg, {:.4} m up", c.y - origin.y);
                 assert_eq!(w.recovery_count(), 0, "{what}");
                 assert!(off < 2.0e-3 && turned < 0.2, "{what}: {off} m off, turned {turned} degrees");
-                assert!((c.y - origin.y - h).abs() < 2.0e-3, "{what}: {} m up", c.y - origin.y);
+                assert!((c.y - origin.y - h).abs() < 5e-4, "{what}: {} m up", c.y - origin.y); // measured 1.2e-4
             }
         }
     }

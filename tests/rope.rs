@@ -75,8 +75,9 @@ fn a_heavy_weight_keeps_its_rope_length() {
             r.gain
         );
         assert_eq!(r.recoveries, 0);
-        assert!(r.stretch < 0.1, "{name}: the rope stretched {:.1} %", r.stretch * 100.0);
-        assert!(r.worst_stick < 0.1, "{name}: a stick stretched {:.1} %", r.worst_stick * 100.0);
+        // Measured 0.20 % and 0.90 % swinging (the bounds were 10 %).
+        assert!(r.stretch < 0.01, "{name}: the rope stretched {:.2} %", r.stretch * 100.0);
+        assert!(r.worst_stick < 0.03, "{name}: a stick stretched {:.2} %", r.worst_stick * 100.0);
     }
 }
 
@@ -95,18 +96,18 @@ fn more_iterations_add_no_energy() {
                     let s = WorldSettings { substeps, iterations, ..Default::default() };
                     let r = rope(s, origin, dir, 10.0);
                     assert_eq!(r.recoveries, 0);
-                    // 1 J of 2 kJ (m g L): the read-back velocity is half a
-                    // substep old.
+                    // Measured 2.3e-4 J at most, of 2 kJ (m g L); the bound
+                    // was 1 J.
                     assert!(
-                        r.gain < 1.0,
+                        r.gain < 1e-3,
                         "{substeps} x {iterations} at {origin}, from {dir}: energy rose by {:.1} J",
                         r.gain
                     );
-                    assert!(r.stretch < 0.1, "{substeps} x {iterations}: stretch {:.1} %", r.stretch * 100.0);
+                    assert!(r.stretch < 0.01, "{substeps} x {iterations}: stretch {:.2} %", r.stretch * 100.0); // 0.2 %
                     worst = worst.max(r.gain);
                 }
             }
         }
     }
-    println!("most energy above the start over iterations 1..8: {worst:.3} J");
+    println!("most energy above the start over iterations 1..8: {worst:.3e} J");
 }

@@ -84,7 +84,7 @@ fn an_apron_brushed_by_a_leg_hangs_still_with_self_collision() {
     );
     // Issue 32 measured 250-755 % and 22-34 m/s with self-collision on.
     assert!(edge_on < edge_off + 0.02, "self-collision kept the apron stretched: {edge_on} against {edge_off}");
-    assert!(speed_on < 0.1, "still moving at {speed_on} m/s");
+    assert!(speed_on < 0.02, "still moving at {speed_on} m/s"); // measured 0 (asleep); the default sleep speed
 }
 
 /// The strip of issue 32: 10 x 100, 2 m, dropped hanging 0.5 m above the
@@ -190,7 +190,7 @@ fn a_teleported_cape_carries_on_as_if_it_had_always_been_there() {
     // Not the same bits: the rounding of a turned frame differs, and a
     // second of flapping grows it (4 mm measured).
     assert!(apart < 1e-2, "the teleported cape left the path of the one that never jumped by {apart} m");
-    assert!(swept_worst > 1.0, "moving only the frame should whip the cape (the case teleport is for)");
+    assert!(swept_worst > 10.0, "moving only the frame should whip the cape (the case teleport is for)"); // 30.9
 }
 
 #[test]
@@ -203,7 +203,7 @@ fn a_teleport_can_leave_the_cloth_at_rest() {
     world.teleport(cloth, (Vec3::ZERO, Quat::IDENTITY), there, true).unwrap();
     assert_eq!(fastest(&world, cloth), 0.0);
     for (a, b) in before.iter().zip(positions(&world, cloth)) {
-        assert!((there.0 + there.1 * *a).distance(b) < 1e-4, "{a} went to {b}");
+        assert!((there.0 + there.1 * *a).distance(b) < 1e-4, "{a} went to {b}"); // measured 0; 7 ulp at 250 m
     }
     // Refused: nothing moves.
     let now = positions(&world, cloth);
@@ -230,7 +230,8 @@ fn a_teleported_ragdoll_and_rigid_body_keep_their_shape_and_turn() {
     for id in [figure, rigid] {
         world.teleport(id, (Vec3::ZERO, Quat::IDENTITY), jump, false).unwrap();
     }
-    let close = |a: (Vec3, Quat), b: (Vec3, Quat)| a.0.distance(b.0) < 1e-4 && a.1.angle_between(b.1) < 1e-3;
+    // Measured 9.8e-7 m and 0 rad; angle_between reads an ulp of the dot product as 7e-4 rad.
+    let close = |a: (Vec3, Quat), b: (Vec3, Quat)| a.0.distance(b.0) < 8e-6 && a.1.angle_between(b.1) < 1e-3;
     for (k, (now, want)) in world.ragdoll_bones(figure).unwrap().zip(&bones).enumerate() {
         assert!(close(now, *want), "bone {k}: {now:?}, want {want:?}");
     }
@@ -264,7 +265,7 @@ fn a_pinned_ring_follows_its_skin() {
         worst = (0..12).map(|i| p[i].distance(s[i])).fold(worst, f32::max);
     }
     eprintln!("pinned ring behind its skin by at most {:.2e} m", worst);
-    assert!(worst < 1e-3, "the pinned ring is {worst} m from its skin");
+    assert!(worst < 4e-6, "the pinned ring is {worst} m from its skin"); // measured 0; 4 ulp at 8 m
     assert!(fastest(&world, cloth) < 20.0);
     assert_eq!(world.recovery_count(), 0);
 }
@@ -312,5 +313,5 @@ fn a_cloth_hung_by_two_corners_keeps_every_edge_within_one_percent() {
         geodesic * 100.0,
         free * 100.0
     );
-    assert!(free > 0.05 && geodesic < free, "geodesic {geodesic}, none {free}");
+    assert!(free > 1.0 && geodesic < free, "geodesic {geodesic}, none {free}"); // measured 4.17 and 0.108
 }
