@@ -274,7 +274,9 @@ impl ClusterSet {
 
     /// Mass and inertia tensor of cluster `k` about `center`. A cluster on a
     /// line has no inertia about it: a little (`LINE_INERTIA` of the largest
-    /// `m r^2`) keeps the inverse finite, and its roll is then not turned.
+    /// `m r^2`) keeps the inverse finite, and its roll is then not turned
+    /// (the ragdolls' velocity stage sums the same in `ragdoll::motion`).
+    #[cfg(test)]
     pub(crate) fn mass_properties(&self, k: usize, p: &ParticlesMut, center: Vec3) -> (f32, Mat3) {
         let members = self.members(k).map(|m| {
             let i = self.particle[m] as usize;
@@ -382,10 +384,16 @@ impl ClusterSet {
 }
 
 /// The inertia tensor of masses `w` at offsets `r` from their centre, with
-/// the `LINE_INERTIA` floor (see [`ClusterSet::mass_properties`]).
+/// the `LINE_INERTIA` floor (see [`line_inertia`]).
 fn inertia_about(members: impl Iterator<Item = (f32, Vec3)>) -> Mat3 {
     let (inertia, mass, extent) = exact_inertia_about(members);
-    inertia + Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8)))
+    inertia + line_inertia(mass, extent)
+}
+
+/// The `LINE_INERTIA` floor for a mass whose largest squared offset from
+/// its centre is `extent`.
+pub(crate) fn line_inertia(mass: f32, extent: f32) -> Mat3 {
+    Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8)))
 }
 
 /// The inertia tensor `sum m (r^2 1 - r r^T)` of `(m, r)`, their mass and
@@ -411,7 +419,7 @@ pub(crate) fn rigid_inertia_about(members: impl Iterator<Item = (f32, Vec3)>) ->
     if inertia.determinant() >= RIGID_INERTIA * mean * mean * mean {
         return (mass, inertia);
     }
-    (mass, inertia + Mat3::from_diagonal(Vec3::splat(LINE_INERTIA * mass * extent.max(1.0e-8))))
+    (mass, inertia + line_inertia(mass, extent))
 }
 
 pub(crate) fn weight(inv_mass: f32) -> f32 {

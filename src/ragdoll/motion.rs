@@ -24,7 +24,7 @@
 //! and angular momentum exactly (each change sums to zero momentum within its
 //! cluster, and the couples cancel in pairs).
 
-use crate::constraints::shape_match::{ClusterSet, weight};
+use crate::constraints::shape_match::{ClusterSet, line_inertia, weight};
 use crate::particles::ParticlesMut;
 use glam::{Mat3, Vec3};
 
@@ -46,7 +46,7 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     let members = clusters.members(k);
     let origin = p.position(clusters.particle[members.start] as usize);
     let (mut mass, mut center) = (0.0f32, Vec3::ZERO);
-    for m in members {
+    for m in members.clone() {
         let i = clusters.particle[m] as usize;
         if p.inv_mass[i] == 0.0 {
             return None;
@@ -56,12 +56,29 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
         center += (p.position(i) - origin) * w;
     }
     center /= mass;
-    let (displacement, momentum) = momenta(clusters, k, center, mass, p);
-    // The inertia of the particles as they are, not the rest inertia
-    // turned by the last fit: `lengths` moves the joints after the fits, and
-    // a limb's inertia about its own axis is small, so a rest inertia turned
-    // by a slightly stale rotation reads the limb's swing as a fast spin.
-    let (_, inertia) = clusters.mass_properties(k, p, center + origin);
+    // One sweep for the momenta and the inertia about the centre: `sum w r
+    // x (d - d_mean) = sum w r x d - (sum w r) x d_mean`. The inertia of
+    // the particles as they are, not the rest inertia turned by the last
+    // fit: `lengths` moves the joints after the fits, and a limb's inertia
+    // about its own axis is small, so a rest inertia turned by a slightly
+    // stale rotation reads the limb's swing as a fast spin.
+    let (mut sum, mut moment, mut arm_sum) = (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
+    let (mut inertia, mut extent) = (Mat3::ZERO, 0.0f32);
+    for m in members {
+        let i = clusters.particle[m] as usize;
+        let w = weight(p.inv_mass[i]);
+        let r = p.position(i) - origin - center;
+        let d = p.displacement(i) * w;
+        sum += d;
+        moment += r.cross(d);
+        arm_sum += r * w;
+        let r2 = r.length_squared();
+        inertia += (Mat3::from_diagonal(Vec3::splat(r2)) - Mat3::from_cols(r * r.x, r * r.y, r * r.z)) * w;
+        extent = extent.max(r2);
+    }
+    let displacement = sum / mass;
+    let momentum = moment - arm_sum.cross(displacement);
+    let inertia = inertia + line_inertia(mass, extent);
     let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
     Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
 }
@@ -114,28 +131,6 @@ pub(crate) fn moving(
     let displacement = sum / known.mass;
     let momentum = moment - arms.arm_sum[k].cross(displacement);
     Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
-}
-
-/// Cluster `k`'s mean displacement and its angular momentum about its
-/// centre of mass (`center` from its first member; `mass` its members'
-/// weights summed), in units of the substep's displacements.
-fn momenta(clusters: &ClusterSet, k: usize, center: Vec3, mass: f32, p: &ParticlesMut) -> (Vec3, Vec3) {
-    let members = clusters.members(k);
-    let origin = p.position(clusters.particle[members.start] as usize);
-    let mut displacement = Vec3::ZERO;
-    for m in members.clone() {
-        let i = clusters.particle[m] as usize;
-        displacement += p.displacement(i) * weight(p.inv_mass[i]);
-    }
-    displacement /= mass;
-    let mut momentum = Vec3::ZERO;
-    for m in members {
-        let i = clusters.particle[m] as usize;
-        let r = p.position(i) - origin - center;
-        let d = p.displacement(i) - displacement;
-        momentum += r.cross(d) * weight(p.inv_mass[i]);
-    }
-    (displacement, momentum)
 }
 
 /// Adds the turn `turn x r` to cluster `k`'s displacements, `r` each
