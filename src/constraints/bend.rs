@@ -229,6 +229,13 @@ impl Pass<'_> {
                 c.sub(V::splat(TAU)),
                 V::select(c.lt(V::splat(-PI)), c.add(V::splat(TAU)), c),
             );
+            // A hinge folded flat onto itself (|C| near pi: one wing passed
+            // through the other, as it may without self-collision) has no
+            // side to unfold to: the short way round flips between +pi and
+            // -pi with rounding, and a stiff hinge swung its wing by up to
+            // pi a projection. The correction is taken from
+            // C (pi^2 - C^2) / pi^2: C near rest, continuous, 0 at +-pi.
+            let c = c.mul(V::splat(1.0).sub(c.mul(c).mul(V::splat(1.0 / (PI * PI)))));
             let dlambda = c.neg().sub(alpha_tilde.mul(lambda)).div(denom);
             V::select(skip, lambda, lambda.add(dlambda)).scatter(self.lambda.as_mut_ptr(), &k, n);
             let mut moved = x;
