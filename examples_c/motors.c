@@ -49,9 +49,9 @@ int main(void) {
     if (check(sinew_collider_create_plane(world, up, 0.0f, 0.8f, &ground), "plane")) return 1;
 
     /* A 1.8 m figure standing on the ground; its rest pose is the target. */
-    SinewTransform root = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    SinewTransform at = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
     SinewBodyId doll;
-    if (check(sinew_ragdoll_create_humanoid(world, root, 1.8f, &doll), "humanoid")) return 1;
+    if (check(sinew_ragdoll_create_humanoid(world, at, 1.8f, &doll), "humanoid")) return 1;
     SinewTransform pose[17], bones[17];
     uint32_t count = 0;
     if (check(sinew_ragdoll_read_bones(world, doll, pose, 17, &count), "read pose")) return 1;

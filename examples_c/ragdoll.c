@@ -53,9 +53,9 @@ int main(void) {
 
     /* A 1.8 m figure standing on the top tread, facing down the stairs (+Z),
      * given a shove in the back. */
-    SinewTransform root = {{0.0f, RISE * STEPS, 0.5f * DEPTH}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    SinewTransform at = {{0.0f, RISE * STEPS, 0.5f * DEPTH}, {0.0f, 0.0f, 0.0f, 1.0f}};
     SinewBodyId doll;
-    if (check(sinew_ragdoll_create_humanoid(world, root, 1.8f, &doll), "humanoid")) return 1;
+    if (check(sinew_ragdoll_create_humanoid(world, at, 1.8f, &doll), "humanoid")) return 1;
     uint32_t chest = 0;
     if (check(sinew_ragdoll_find_bone(world, doll, "chest", &chest), "find chest")) return 1;
     SinewTransform bones[17];

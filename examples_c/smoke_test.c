@@ -1088,11 +1088,11 @@ int main(void) {
     /* Ragdolls: the humanoid preset and a skeleton of the engine's own. */
     SinewWorld* rw = NULL;
     EXPECT(sinew_world_create(&def, &rw), SINEW_RESULT_OK);
-    SinewTransform root = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    SinewTransform at = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
     SinewBodyId doll = {0, 0};
-    EXPECT(sinew_ragdoll_create_humanoid(rw, root, -1.0f, &doll), SINEW_RESULT_INVALID_ARGUMENT);
-    EXPECT(sinew_ragdoll_create_humanoid(rw, root, 1.8f, NULL), SINEW_RESULT_NULL_ARGUMENT);
-    EXPECT(sinew_ragdoll_create_humanoid(rw, root, 1.8f, &doll), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_create_humanoid(rw, at, -1.0f, &doll), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_humanoid(rw, at, 1.8f, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_ragdoll_create_humanoid(rw, at, 1.8f, &doll), SINEW_RESULT_OK);
     uint32_t bone_count = 0;
     EXPECT(sinew_ragdoll_bone_count(rw, doll, &bone_count), SINEW_RESULT_OK);
     CHECK(bone_count == 17);

@@ -2294,8 +2294,9 @@ SinewResult sinew_ragdoll_get_skeleton(const struct SinewWorld *world,
  * 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
  * 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
  * 12 lower_leg_l, 13 foot_l, 14 upper_leg_r, 15 lower_leg_r, 16 foot_r.
- * `root` is the point on the ground between the feet; the figure stands up
- * its +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
+ * `at` places the figure: its origin is the point on the ground between
+ * the feet (the root, in sinew's terms, is always bone 0, the pelvis, which
+ * root motion drives); the figure stands up `at`'s +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
  * runs along its local +Y (up the torso, down the limbs, forward along the
  * feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
  * 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
@@ -2311,7 +2312,7 @@ SinewResult sinew_ragdoll_get_skeleton(const struct SinewWorld *world,
  * counts 236 constraints). Threading: write lock.
  */
 SinewResult sinew_ragdoll_create_humanoid(struct SinewWorld *world,
-                                          struct SinewTransform root,
+                                          struct SinewTransform at,
                                           float height,
                                           struct SinewBodyId *out_body);
 

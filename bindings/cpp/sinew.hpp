@@ -935,10 +935,11 @@ public:
         return Ragdoll(world_, id);
     }
     /// The 17-bone humanoid preset (bone order and names in sinew.h), its
-    /// feet on `root`, `height` metres tall.
-    Expected<Ragdoll> create_humanoid(const Transform& root, float height) {
+    /// feet on `at` (between them), `height` metres tall; its root bone is
+    /// the pelvis.
+    Expected<Ragdoll> create_humanoid(const Transform& at, float height) {
         BodyId id{};
-        Result r = Result::from_code(::sinew_ragdoll_create_humanoid(world_, root, height, &id));
+        Result r = Result::from_code(::sinew_ragdoll_create_humanoid(world_, at, height, &id));
         if (!r) return r;
         return Ragdoll(world_, id);
     }

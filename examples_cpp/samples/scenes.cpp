@@ -50,9 +50,9 @@ constexpr std::uint32_t kLayerCloth = 8;
 
 /// A humanoid in the scene's world, drawn and counted; scenes that add
 /// bodies while they run call it from their `before`.
-sinew::Ragdoll add_humanoid(Scene& scene, const Transform& root, float height, Color shirt, bool powered = false,
+sinew::Ragdoll add_humanoid(Scene& scene, const Transform& at, float height, Color shirt, bool powered = false,
                             float force_scale = 1.0f) {
-    sinew::Ragdoll body = must(scene.world.create_humanoid(root, height), "create_humanoid");
+    sinew::Ragdoll body = must(scene.world.create_humanoid(at, height), "create_humanoid");
     // The scenes animate a driven character's place too (root motion is an
     // opt-in; it does nothing until motor targets are set).
     must(body.set_motor_root_motion(true), "set_motor_root_motion");
@@ -175,9 +175,9 @@ public:
         return cloth;
     }
 
-    sinew::Ragdoll humanoid(Vec3 root, Quat facing, float height, Color shirt, bool powered = false,
+    sinew::Ragdoll humanoid(Vec3 at, Quat facing, float height, Color shirt, bool powered = false,
                             float force_scale = 1.0f) {
-        return add_humanoid(*scene_, xform(root, facing), height, shirt, powered, force_scale);
+        return add_humanoid(*scene_, xform(at, facing), height, shirt, powered, force_scale);
     }
 
     sinew::Rigid rigid(const sinew::RigidDef& def, Color color) { return add_rigid(*scene_, def, color); }
@@ -739,9 +739,9 @@ std::unique_ptr<Scene> motors(const Settings& set) {
     return b.finish({v3(3.0f, 2.0f, 3.6f), v3(0, 0.9f, 0), 45.0f}, 3.0f);
 }
 
-/// The root transform of a humanoid of `height` lying on its back, its head
+/// Where a humanoid of `height` lying on its back is placed, its head
 /// towards `turn` about the vertical from -Z, its pelvis at `pelvis` (the
-/// preset's pelvis stands 0.95 m above the root at 1.8 m).
+/// preset's pelvis stands 0.95 m above the point between its feet at 1.8 m).
 Transform lying(Vec3 pelvis, float turn, float height) {
     const Quat q = rot_y(turn) * rot_x(-kHalfPi);
     return xform(pelvis - rotate(q, v3(0, 0.95f * height / 1.8f, 0)), q);
@@ -762,15 +762,15 @@ std::unique_ptr<Scene> pile(const Settings& set) {
                              hex(0x7b5aa6), hex(0x3a9aa0), hex(0xd0d0c8), hex(0x9a4a6a)};
     constexpr int count = 8, every = 36;  // a body each 0.6 s
     // Each lands across the one before: turned 0.8 rad further, a little off the spot.
-    auto root = [](int k, float pelvis_y) {
+    auto at = [](int k, float pelvis_y) {
         return lying(v3(0.04f * std::sin(1.9f * k), pelvis_y, 0.04f * std::cos(1.3f * k)), 0.8f * k - 0.4f, 1.8f);
     };
-    add_humanoid(b.scene(), root(0, 0.6f), 1.8f, shirts[0]);
-    b.scene().before = [root, shirts](Scene& s, const Settings&, int step) {
+    add_humanoid(b.scene(), at(0, 0.6f), 1.8f, shirts[0]);
+    b.scene().before = [at, shirts](Scene& s, const Settings&, int step) {
         const int k = step / every;
         if (step % every == 0 && k >= 1 && k < count) {
             // Its pelvis 0.3 m above the pile as it is now, so that it does not start inside it.
-            add_humanoid(s, root(k, ragdolls_top(s, 0.3f) + 0.3f), 1.8f, shirts[k]);
+            add_humanoid(s, at(k, ragdolls_top(s, 0.3f) + 0.3f), 1.8f, shirts[k]);
         }
         if (step == (count - 1) * every + 60) {
             sinew::RigidDef def = box_def(v3(0.0f, ragdolls_top(s, 0.0f) + 0.6f, -0.1f), rot_y(0.5f),

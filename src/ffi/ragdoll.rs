@@ -242,8 +242,9 @@ pub unsafe extern "C" fn sinew_ragdoll_get_skeleton(
 /// 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
 /// 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
 /// 12 lower_leg_l, 13 foot_l, 14 upper_leg_r, 15 lower_leg_r, 16 foot_r.
-/// `root` is the point on the ground between the feet; the figure stands up
-/// its +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
+/// `at` places the figure: its origin is the point on the ground between
+/// the feet (the root, in sinew's terms, is always bone 0, the pelvis, which
+/// root motion drives); the figure stands up `at`'s +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
 /// runs along its local +Y (up the torso, down the limbs, forward along the
 /// feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
 /// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
@@ -260,7 +261,7 @@ pub unsafe extern "C" fn sinew_ragdoll_get_skeleton(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sinew_ragdoll_create_humanoid(
     world: *mut SinewWorld,
-    root: SinewTransform,
+    at: SinewTransform,
     height: f32,
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
@@ -269,7 +270,7 @@ pub unsafe extern "C" fn sinew_ragdoll_create_humanoid(
         let world = unsafe { world_ref(world) }?;
         // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
-        let id = world.write(|w| Ok(w.create_humanoid(root.position.into(), root.rotation.into(), height)?))?;
+        let id = world.write(|w| Ok(w.create_humanoid(at.position.into(), at.rotation.into(), height)?))?;
         *out = id.into();
         Ok(())
     })

@@ -10,7 +10,8 @@
 //! 14 upper_leg_r  15 lower_leg_r 16 foot_r
 //! ```
 //!
-//! It stands on the root's origin (between its feet), faces the root's +Z,
+//! It stands on its placement's origin (between its feet; the root bone is
+//! the pelvis), faces the placement's +Z,
 //! with its left side towards +X and arms hanging at its sides. Every bone runs
 //! along its local +Y (up the torso, down the limbs, forward along the feet).
 //! Proportions are those of a 1.8 m, 76 kg adult, scaled by `height` (mass by
@@ -57,7 +58,8 @@ fn hinge(axis: Vec3, max_deg: f32) -> Limit {
     Limit::Hinge { axis, min: 0.0, max: max_deg.to_radians() }
 }
 
-/// The figure's definition, placed at `root` and scaled to `height`.
+/// The figure's definition, standing on `position` (between its feet) and
+/// scaled to `height`.
 pub fn def(position: Vec3, rotation: Quat, height: f32) -> RagdollDef {
     let s = height / REFERENCE_HEIGHT;
     let m = s * s * s;

@@ -267,8 +267,8 @@ impl World {
     /// the first and kept while one of them lives, so a crowd of them steps
     /// together in SIMD lanes.
     pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
-        finite_vec(position, "root.position")?;
-        let rotation = unit_rotation(rotation, "root.rotation")?;
+        finite_vec(position, "at.position")?;
+        let rotation = unit_rotation(rotation, "at.rotation")?;
         skeleton::check_height(height)?;
         let key = height.to_bits();
         self.humanoids.retain(|(_, s)| s.strong_count() > 0);

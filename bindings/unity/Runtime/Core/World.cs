@@ -815,14 +815,15 @@ namespace Sinew
         /// <summary>
         /// The 17-bone humanoid preset (order and names in sinew.h: pelvis,
         /// spine, chest, neck, head, upper/lower arm and hand left then right,
-        /// upper/lower leg and foot left then right), its feet on root, height
-        /// metres tall, facing root's +Z.
+        /// upper/lower leg and foot left then right), its feet on at (between
+        /// them), height metres tall, facing at's +Z; its root bone is the
+        /// pelvis.
         /// </summary>
-        public SinewBodyId CreateHumanoid(SinewTransform root, float height)
+        public SinewBodyId CreateHumanoid(SinewTransform at, float height)
         {
             SinewBodyId id;
             SinewWorld* w = Acquire();
-            try { SinewException.Check(Native.sinew_ragdoll_create_humanoid(w, root, height, &id)); }
+            try { SinewException.Check(Native.sinew_ragdoll_create_humanoid(w, at, height, &id)); }
             finally { Release(); }
             return id;
         }

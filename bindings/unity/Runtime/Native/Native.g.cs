@@ -2214,8 +2214,9 @@ namespace Sinew
         /// 0 pelvis, 1 spine, 2 chest, 3 neck, 4 head, 5 upper_arm_l, 6 lower_arm_l,
         /// 7 hand_l, 8 upper_arm_r, 9 lower_arm_r, 10 hand_r, 11 upper_leg_l,
         /// 12 lower_leg_l, 13 foot_l, 14 upper_leg_r, 15 lower_leg_r, 16 foot_r.
-        /// `root` is the point on the ground between the feet; the figure stands up
-        /// its +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
+        /// `at` places the figure: its origin is the point on the ground between
+        /// the feet (the root, in sinew's terms, is always bone 0, the pelvis, which
+        /// root motion drives); the figure stands up `at`'s +Y, faces its +Z, left side towards +X, arms at its sides. Every bone
         /// runs along its local +Y (up the torso, down the limbs, forward along the
         /// feet). `height` (metres, sole to top of head, in (0, 1000]) scales a
         /// 1.8 m, 76 kg adult (mass by its cube). Knees and elbows bend one way
@@ -2231,7 +2232,7 @@ namespace Sinew
         /// counts 236 constraints). Threading: write lock.
         /// </summary>
         [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_humanoid", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld* world, SinewTransform root, float height, SinewBodyId* out_body);
+        public static extern SinewResult sinew_ragdoll_create_humanoid(SinewWorld* world, SinewTransform at, float height, SinewBodyId* out_body);
 
         /// <summary>
         /// Number of bones of a ragdoll.
