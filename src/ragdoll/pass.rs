@@ -505,7 +505,7 @@ impl Pass<'_, '_> {
         let valid = V::select(zero.le(share), V::select(share.le(one), on, zero), zero);
         let on = V::select(V::or(child, parent), valid, zero);
         self.turn_about::<V>(c, &ac, head, axis, error.mul(share), V::select(child, on, zero));
-        let on = V::select(V::select(parent, one, zero).gt(zero), V::select(share.lt(one), on, zero), zero);
+        let on = V::select(parent, V::select(share.lt(one), on, zero), zero);
         self.turn_about::<V>(q, &ap, head, axis, error.mul(one.sub(share)).neg(), on);
     }
 
