@@ -183,10 +183,11 @@ impl Ragdoll {
         let skeleton = &*self.skeleton;
         let parents = skeleton.parents.iter().copied();
         let k = 1.0 - (-JOINT_FRICTION * h).exp();
-        motion::joint_friction(&self.clusters, parents, k, motions, arms, p);
+        motion::joint_friction(&self.clusters, parents, k, motions, arms, p.inv_h);
         let t = clock.lap(Stage::BoneMotion, t);
         let root = skeleton.built.heads[0];
         self.motors.drive(motors, &self.clusters, &skeleton.parents, root, motions, arms, p, h, steps);
+        arms.store(p);
         clock.lap(Stage::Motors, t)
     }
 

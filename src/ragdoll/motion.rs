@@ -86,13 +86,16 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
 /// Each cluster member's weight and arm (its position from its cluster's
 /// centre of mass), by member, as [`rigidify_keeping`] found them: the
 /// positions do not move in a velocity stage, so the stage's couples read
-/// and turn the bones from these alone.
+/// and turn the bones from these alone. The couples work on a copy of the
+/// body's velocities, by particle, put back by [`Arms::store`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Arms {
     weight: Vec<f32>,
     arm: Vec<Vec3>,
     /// By cluster: `sum w a`, zero up to rounding.
     arm_sum: Vec<Vec3>,
+    /// By particle.
+    velocity: Vec<Vec3>,
 }
 
 impl Arms {
@@ -107,37 +110,47 @@ impl Arms {
         }
         self.arm_sum[k] = sum;
     }
+
+    /// The body's velocities, as the couples changed them.
+    pub(crate) fn store(&self, p: &mut ParticlesMut) {
+        for (i, &v) in self.velocity.iter().enumerate() {
+            p.set_velocity(i, v);
+        }
+    }
+
+    /// Adds the displacement `d` (over the substep of length `1 / inv_h`)
+    /// to every member of cluster `k`.
+    pub(crate) fn shift(&mut self, clusters: &ClusterSet, k: usize, d: Vec3, inv_h: f32) {
+        for m in clusters.members(k) {
+            self.velocity[clusters.particle[m] as usize] += d * inv_h;
+        }
+    }
 }
 
-/// Cluster `k`'s rigid motion now, `known` being what [`motion`] found for
-/// it earlier in the same velocity stage (`None`: it has none): the
-/// positions have not moved since, so its centre, mass, inertia and its
-/// members' arms are kept and only their displacements are summed again,
-/// in one sweep: `sum w a x (d - d_mean) = sum w a x d - (sum w a) x d_mean`.
-pub(crate) fn moving(
-    clusters: &ClusterSet,
-    k: usize,
-    known: Option<&Motion>,
-    arms: &Arms,
-    p: &ParticlesMut,
-) -> Option<Motion> {
-    let known = known?;
+/// Cluster `k`'s displacement and turn over the substep of length `h` now,
+/// `known` being what [`motion`] found for it earlier in the same velocity
+/// stage: the positions have not moved since, so its centre, mass, inertia
+/// and its members' arms are kept and only their velocities are summed
+/// again, in one sweep: `sum w a x (v - v_mean) = sum w a x v - (sum w a) x
+/// v_mean`.
+pub(crate) fn moving(clusters: &ClusterSet, k: usize, known: &Motion, arms: &Arms, h: f32) -> (Vec3, Vec3) {
     let (mut sum, mut moment) = (Vec3::ZERO, Vec3::ZERO);
     for m in clusters.members(k) {
-        let d = p.displacement(clusters.particle[m] as usize) * arms.weight[m];
-        sum += d;
-        moment += arms.arm[m].cross(d);
+        let v = arms.velocity[clusters.particle[m] as usize] * arms.weight[m];
+        sum += v;
+        moment += arms.arm[m].cross(v);
     }
-    let displacement = sum / known.mass;
-    let momentum = moment - arms.arm_sum[k].cross(displacement);
-    Some(Motion { displacement, turn: known.inv_inertia * momentum, ..*known })
+    let displacement = sum * (h / known.mass);
+    let momentum = moment * h - arms.arm_sum[k].cross(displacement);
+    (displacement, known.inv_inertia * momentum)
 }
 
-/// Adds the turn `turn x r` to cluster `k`'s displacements, `r` each
-/// member's arm.
-pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, arms: &Arms, turn: Vec3, p: &mut ParticlesMut) {
+/// Adds the turn `turn x r` to cluster `k`'s displacements over the
+/// substep (of length `1 / inv_h`), `r` each member's arm.
+pub(crate) fn add_turn(clusters: &ClusterSet, k: usize, arms: &mut Arms, turn: Vec3, inv_h: f32) {
+    let turn = turn * inv_h;
     for m in clusters.members(k) {
-        p.add_displacement(clusters.particle[m] as usize, turn.cross(arms.arm[m]));
+        arms.velocity[clusters.particle[m] as usize] += turn.cross(arms.arm[m]);
     }
 }
 
@@ -177,8 +190,8 @@ fn apply_motion(clusters: &ClusterSet, k: usize, m: &Motion, p: &mut ParticlesMu
 
 /// Replaces each cluster's velocities by its rigid motion, cluster by
 /// cluster, keeping each cluster's motion in `motions` (`None` where
-/// [`motion`] has none) and its members' arms in `arms` for the couples
-/// that follow.
+/// [`motion`] has none) and its members' arms and the body's velocities
+/// in `arms` for the couples that follow.
 pub(crate) fn rigidify_keeping(
     clusters: &ClusterSet,
     p: &mut ParticlesMut,
@@ -199,6 +212,8 @@ pub(crate) fn rigidify_keeping(
             apply_motion(clusters, k, &m, p);
         }
     }
+    arms.velocity.clear();
+    arms.velocity.extend((0..p.len()).map(|i| p.velocity(i)));
 }
 
 /// Takes the fraction `k` of every joint's relative angular velocity away by
@@ -214,8 +229,8 @@ pub(crate) fn joint_friction(
     parents: impl Iterator<Item = Option<u32>>,
     k: f32,
     motions: &mut [Option<Motion>],
-    arms: &Arms,
-    p: &mut ParticlesMut,
+    arms: &mut Arms,
+    inv_h: f32,
 ) {
     if k <= 0.0 {
         return;
@@ -230,8 +245,8 @@ pub(crate) fn joint_friction(
         }
         let couple = sum.inverse() * ((c.turn - q.turn) * k);
         let (turn_c, turn_q) = (-(c.inv_inertia * couple), q.inv_inertia * couple);
-        add_turn(clusters, child, arms, turn_c, p);
-        add_turn(clusters, parent, arms, turn_q, p);
+        add_turn(clusters, child, arms, turn_c, inv_h);
+        add_turn(clusters, parent, arms, turn_q, inv_h);
         motions[child].as_mut().expect("some").turn += turn_c;
         motions[parent].as_mut().expect("some").turn += turn_q;
     }

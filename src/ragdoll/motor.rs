@@ -168,8 +168,8 @@ impl Motors {
         parents: &[Option<u32>],
         root_head: u32,
         motions: &[Option<Motion>],
-        arms: &Arms,
-        p: &mut ParticlesMut,
+        arms: &mut Arms,
+        p: &ParticlesMut,
         h: f32,
         (substep, substeps): (u32, u32),
     ) {
@@ -229,26 +229,27 @@ impl Motors {
                 let torque_cap = self.max_torque[b] * h2;
                 match *parent {
                     None => {
-                        let m = motion::moving(clusters, b, motions[b].as_ref(), arms, p).expect("a gain");
-                        let applied = scratch.accumulate(b, gain * (scratch.error[b] * rate - m.turn), torque_cap);
+                        let m = motions[b].as_ref().expect("a gain has a motion");
+                        let (displacement, now) = motion::moving(clusters, b, m, arms, h);
+                        let applied = scratch.accumulate(b, gain * (scratch.error[b] * rate - now), torque_cap);
                         let turn = m.inv_inertia * applied;
-                        add_turn(clusters, b, arms, turn, p);
+                        add_turn(clusters, b, arms, turn, p.inv_h);
                         // The head's displacement over the next substep, now.
                         let head = p.position(root_head as usize);
-                        let moving = m.displacement + (m.turn + turn).cross(head - m.center);
+                        let moving = displacement + (now + turn).cross(head - m.center);
                         let wanted = root_push + (root_error * rate - moving) * m.mass;
                         let push = clamp(wanted, self.max_force[b] * h2);
-                        shift(clusters, b, (push - root_push) / m.mass, p);
+                        arms.shift(clusters, b, (push - root_push) / m.mass, p.inv_h);
                         root_push = push;
                     }
                     Some(q) => {
                         let q = q as usize;
-                        let c = motion::moving(clusters, b, motions[b].as_ref(), arms, p).expect("a gain");
-                        let pm = motion::moving(clusters, q, motions[q].as_ref(), arms, p).expect("a gain");
-                        let relative = c.turn - pm.turn;
+                        let (c, pm) = (motions[b].as_ref().expect("a gain"), motions[q].as_ref().expect("a gain"));
+                        let relative =
+                            motion::moving(clusters, b, c, arms, h).1 - motion::moving(clusters, q, pm, arms, h).1;
                         let applied = scratch.accumulate(b, gain * (scratch.error[b] * rate - relative), torque_cap);
-                        add_turn(clusters, b, arms, c.inv_inertia * applied, p);
-                        add_turn(clusters, q, arms, -(pm.inv_inertia * applied), p);
+                        add_turn(clusters, b, arms, c.inv_inertia * applied, p.inv_h);
+                        add_turn(clusters, q, arms, -(pm.inv_inertia * applied), p.inv_h);
                     }
                 }
             }
@@ -266,15 +267,6 @@ fn clamp(v: Vec3, cap: f32) -> Vec3 {
 fn rotation_vector(q: Quat) -> Vec3 {
     let q = if q.w < 0.0 { -q } else { q };
     q.normalize().to_scaled_axis()
-}
-
-/// Adds the displacement `d` to every member of cluster `k`'s motion over
-/// the next substep.
-fn shift(clusters: &ClusterSet, k: usize, d: Vec3, p: &mut ParticlesMut) {
-    for m in clusters.members(k) {
-        let i = clusters.particle[m] as usize;
-        p.add_displacement(i, d);
-    }
 }
 
 /// World transforms of a pose given bone by bone relative to the parent
