@@ -354,11 +354,15 @@ impl Pass<'_, '_> {
             let moved = body.center.add(shift).add(apply(&m, at.sub(body.center)));
             self.set(i, V3::select(V::select(inv_mass.gt(zero), on, zero).gt(zero), moved, at));
         }
+        self.turn_rotation(k, [w.x, w.y, w.z, one], on.gt(zero));
+    }
+
+    /// Bone `k`'s rotation turned by `by` (`normalize(by q)`) where `on`.
+    #[inline(always)]
+    fn turn_rotation<V: Lanes>(&mut self, k: usize, by: [V; 4], on: V::M) {
         let q = self.rotation::<V>(k);
-        let turned = multiply([w.x, w.y, w.z, one], q);
-        let [x, y, z, w] = turned;
+        let [x, y, z, w] = multiply(by, q);
         let length = x.mul(x).add(y.mul(y)).add(z.mul(z)).add(w.mul(w)).sqrt();
-        let on = on.gt(zero);
         let q = [
             V::select(on, x.div(length), q[0]),
             V::select(on, y.div(length), q[1]),
@@ -579,18 +583,7 @@ impl Pass<'_, '_> {
                 self.set(i, V3::select(back, x.sub(shift), x));
             }
         }
-        let [x, y, z, w] = multiply(r, self.rotation::<V>(k));
-        let length = x.mul(x).add(y.mul(y)).add(z.mul(z)).add(w.mul(w)).sqrt();
-        let (q, on) = (self.rotation::<V>(k), on.gt(zero));
-        self.set_rotation(
-            k,
-            [
-                V::select(on, x.div(length), q[0]),
-                V::select(on, y.div(length), q[1]),
-                V::select(on, z.div(length), q[2]),
-                V::select(on, w.div(length), q[3]),
-            ],
-        );
+        self.turn_rotation(k, r, on.gt(zero));
     }
 }
 

@@ -874,7 +874,7 @@ fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, wo
 
 /// One ragdoll pass of each ragdoll of `island`: its contacts with the
 /// colliders before it, so the bones' fits take them in, then its bones,
-/// limits and separations (see `ragdoll::project_pass`), each stage across
+/// limits, separations and twists (see `ragdoll::project_pass`), each stage across
 /// the ragdolls. Times its stages from `t` on, and returns when it ended.
 #[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
 fn ragdoll_passes<'a>(
