@@ -70,15 +70,27 @@ fn fastest(w: &World, bodies: &[BodyId]) -> f32 {
     bodies.iter().flat_map(|&b| w.velocities(b).unwrap()).map(|v| v.length()).fold(0.0, f32::max)
 }
 
+/// The deepest any two of `bodies`' capsules are inside each other now.
+fn deepest_overlap(w: &World, bodies: &[(BodyId, RagdollDef)]) -> f32 {
+    let caps: Vec<_> = bodies.iter().map(|(b, d)| capsules(w, *b, d)).collect();
+    let mut overlap = 0.0f32;
+    for i in 0..caps.len() {
+        for j in i + 1..caps.len() {
+            overlap = overlap.max(deepest(&caps[i], &caps[j]));
+        }
+    }
+    overlap
+}
+
 /// Five humanoids dropped one after another onto one spot, `origin` the
 /// spot: the time the pile comes to rest after the last drop, each
 /// pelvis's height above the ground, and the deepest capsule overlap
-/// between two of them at the end.
-fn pile(origin: Vec3) -> (f32, Vec<f32>, f32) {
+/// between two of them at the end and at any frame before.
+fn pile(origin: Vec3) -> (f32, Vec<f32>, f32, f32) {
     let mut w = world(origin, Vec3::new(0.0, -9.81, 0.0));
     let mut bodies = Vec::new();
     let drop_every = 0.8;
-    let mut rest = 0.0;
+    let (mut rest, mut worst) = (0.0, 0.0f32);
     let frames = ((5.0 * drop_every + 4.0) / DT) as usize;
     for frame in 0..frames {
         let t = frame as f32 * DT;
@@ -92,37 +104,35 @@ fn pile(origin: Vec3) -> (f32, Vec<f32>, f32) {
         if fastest(&w, &ids) > 0.05 {
             rest = t + DT;
         }
+        if frame % 2 == 0 {
+            worst = worst.max(deepest_overlap(&w, &bodies));
+        }
     }
     assert_eq!(w.recovery_count(), 0);
     let heights = bodies.iter().map(|(b, _)| w.positions(*b).unwrap().next().unwrap().y - origin.y).collect();
-    let caps: Vec<_> = bodies.iter().map(|(b, d)| capsules(&w, *b, d)).collect();
-    let mut overlap = 0.0f32;
-    for i in 0..caps.len() {
-        for j in i + 1..caps.len() {
-            overlap = overlap.max(deepest(&caps[i], &caps[j]));
-        }
-    }
-    (rest - 4.0 * drop_every, heights, overlap)
+    (rest - 4.0 * drop_every, heights, deepest_overlap(&w, &bodies), worst)
 }
 
 #[test]
 fn five_humanoids_dropped_on_one_spot_pile_up() {
     for origin in [Vec3::ZERO, Vec3::new(3000.0, 12.0, -2000.0)] {
-        let (rest, heights, overlap) = pile(origin);
+        let (rest, heights, overlap, worst) = pile(origin);
         println!(
-            "pile at {origin}: rest {rest:.2} s after the last drop, pelvis heights {heights:.3?}, deepest overlap {overlap:.4} m"
+            "pile at {origin}: rest {rest:.2} s after the last drop, pelvis heights {heights:.3?}, deepest overlap {overlap:.4} m at the end, {worst:.4} m at any frame"
         );
         // Not yet held to issue 30's rest within 3 s: hands and feet slide
         // off the round bodies below at 5 to 30 cm/s for several seconds
         // (friction on, no energy gained: measured frame by frame).
         assert!(overlap < 0.01, "at {origin}: capsules {overlap} m inside each other");
-        for k in 1..heights.len() {
-            assert!(
-                heights[k] > heights[k - 1],
-                "at {origin}: pelvis {k} at {} m, not above the one below",
-                heights[k]
-            );
-        }
+        // A body passing through another would be a capsule's radius
+        // (5 to 12 cm) inside it on the way; landing on a round body, its
+        // limbs sink 1.4 to 1.5 cm into it for a moment (measured).
+        assert!(worst < 0.02, "at {origin}: capsules {worst} m inside each other at some frame");
+        // Which body ends beside which on one layer of the pile is chaos
+        // (two lying side by side on the ground, two on those); the last
+        // lies on top of the others, two bodies' thickness up.
+        let top = heights.iter().copied().fold(0.0, f32::max);
+        assert!(top == heights[4] && top > 0.45, "at {origin}: pelvis heights {heights:?}, no pile");
     }
 }
 
