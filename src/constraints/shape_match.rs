@@ -46,7 +46,7 @@ const MAX_TURN: f32 = 1.0;
 #[cfg(test)]
 const CONVERGED_TURN: f32 = 1.0e-5;
 /// Inertia given to a cluster about its own line, relative to its largest.
-const LINE_INERTIA: f32 = 1.0e-4;
+pub(crate) const LINE_INERTIA: f32 = 1.0e-4;
 /// A rigid body's inertia whose determinant is below this share of
 /// `(trace / 3)^3` is taken as degenerate (see
 /// [`ClusterSet::rigid_mass_properties`]): a smallest moment about 1e-6 of

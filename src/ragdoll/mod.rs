@@ -15,6 +15,7 @@ pub mod motion;
 pub mod motor;
 mod pass;
 pub mod skeleton;
+mod velocity;
 
 use crate::body::{Body, BodyKind};
 use crate::constraints::angle_limit::Limit;
@@ -31,6 +32,7 @@ use pass::Pass;
 pub use skeleton::Skeleton;
 use std::sync::Arc;
 use std::time::Instant;
+use velocity::Velocities;
 
 /// Most bones a ragdoll may have.
 pub const MAX_BONES: usize = 1024;
@@ -134,6 +136,8 @@ pub(crate) struct Scratch {
     motors: motor::Scratch,
     /// The passes' lanes (see `pass`).
     pass: pass::Scratch,
+    /// The velocity stage's lanes (see `velocity`).
+    velocity: velocity::Scratch,
 }
 
 impl Ragdoll {
@@ -169,7 +173,7 @@ impl Ragdoll {
     /// (see `motion` and `motor`). Times its stages from `t` on; returns
     /// when it ended.
     #[allow(clippy::too_many_arguments)] // the substep, the scratch and the clock
-    pub(crate) fn project_velocities(
+    pub(crate) fn project_velocities_alone(
         &mut self,
         p: &mut ParticlesMut,
         h: f32,
@@ -471,6 +475,67 @@ pub(crate) fn project_pass(
         // The narrowest lanes that hold them (the same bits at any width).
         crate::simd::dispatch(SimdLevel::holding(pass.used).min(simd), &mut pass);
         t = pass.t;
+    }
+    t
+}
+
+/// The velocity stage of every ragdoll among `bodies` (its particles in
+/// the same place of `views`) at the end of substep `steps.0` of
+/// `steps.1`, of length `h`: bones moved rigidly, joint friction, motors.
+/// The ragdolls of one skeleton take it together, a ragdoll per SIMD lane
+/// (see `velocity`), each getting the bits it would alone; a ragdoll held
+/// by a pinned particle takes it alone, its bones turning about their
+/// pivots (see `motion`). Times its stages from `t` on; returns when it
+/// ended.
+#[allow(clippy::too_many_arguments)] // the bodies, the substep, the scratch and the clock
+pub(crate) fn project_velocities(
+    bodies: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    h: f32,
+    steps: (u32, u32),
+    simd: SimdLevel,
+    scratch: &mut Scratch,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
+    // Its particles, not the padding after them.
+    let pinned = |r: &Ragdoll, p: &ParticlesMut| p.inv_mass[..r.skeleton.built.positions.len()].contains(&0.0);
+    let mut all = bodies.iter_mut().zip(views.iter_mut()).filter(|(b, _)| b.ragdoll.is_some()).peekable();
+    while let Some((body, p)) = all.next() {
+        let r = body.ragdoll.as_mut().expect("filtered");
+        if pinned(r, p) {
+            t = r.project_velocities_alone(p, h, steps, scratch, clock, t);
+            continue;
+        }
+        let skeleton = r.skeleton.clone();
+        let mut v = Velocities {
+            built: &skeleton.built,
+            parents: &skeleton.parents,
+            ragdolls: [None; pass::LANES],
+            views: std::array::from_fn(|_| None),
+            used: 1,
+            h,
+            steps,
+            friction: 1.0 - (-JOINT_FRICTION * h).exp(),
+            scratch: &mut scratch.velocity,
+            clock: &mut *clock,
+            t,
+        };
+        v.ragdolls[0] = Some((&r.clusters, &r.motors));
+        v.views[0] = Some(p);
+        while v.used < pass::LANES {
+            let same = |(b, p): &(&mut &mut Body, &mut ParticlesMut)| {
+                b.ragdoll.as_ref().is_some_and(|o| Arc::ptr_eq(&o.skeleton, &skeleton) && !pinned(o, p))
+            };
+            let Some((body, p)) = all.next_if(same) else { break };
+            let r = body.ragdoll.as_ref().expect("filtered");
+            v.ragdolls[v.used] = Some((&r.clusters, &r.motors));
+            v.views[v.used] = Some(p);
+            v.used += 1;
+        }
+        // The narrowest lanes that hold them (the same bits at any width).
+        crate::simd::dispatch(SimdLevel::holding(v.used).min(simd), &mut v);
+        t = v.t;
     }
     t
 }

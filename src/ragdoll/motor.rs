@@ -43,7 +43,7 @@ use glam::{Mat3, Quat, Vec3};
 /// a full-strength humanoid tracking a pose gliding at 1 m/s: 12.6 mm RMS
 /// with one sweep, 2.8 mm with two, 0.5 mm with four; with one it also
 /// settles 1.6 cm off the pose after a shove.
-const SWEEPS: usize = 4;
+pub(crate) const SWEEPS: usize = 4;
 
 /// The time `strength` is a fraction of the error per (seconds).
 const STRENGTH_PERIOD: f32 = 1.0 / 60.0;
@@ -150,6 +150,58 @@ impl Motors {
         self.strength_from.copy_from_slice(&self.strength);
     }
 
+    /// What the motors want over the next substep (substep `substep + 1`
+    /// of `substeps`, length `h`), into `scratch`: each bone's rate (zero
+    /// where it is not driven) and rotation error, and the root's head
+    /// error, which it returns. `None` when no targets were set.
+    pub(crate) fn goals(
+        &self,
+        scratch: &mut Scratch,
+        clusters: &ClusterSet,
+        parents: &[Option<u32>],
+        root_head: Vec3,
+        h: f32,
+        (substep, substeps): (u32, u32),
+    ) -> Option<Vec3> {
+        if !self.active {
+            return None;
+        }
+        // The next substep ends at s; past the step's end the targets hold.
+        let s = ((substep + 2) as f32 / substeps as f32).min(1.0);
+        let exponent = h / STRENGTH_PERIOD;
+        scratch.fit(parents.len());
+        for (b, goal) in scratch.goal.iter_mut().enumerate() {
+            *goal = self.from[b].1.lerp(self.to[b].1, s);
+        }
+        let mut root_error = Vec3::ZERO;
+        for (b, parent) in parents.iter().enumerate() {
+            let strength = self.strength_from[b] * (1.0 - s) + self.strength[b] * s;
+            let driven = parent.is_some() || self.root_motion;
+            scratch.rate[b] = if driven && strength > 0.0 { 1.0 - (1.0 - strength).powf(exponent) } else { 0.0 };
+            scratch.lambda[b] = Vec3::ZERO;
+            if scratch.rate[b] == 0.0 {
+                continue;
+            }
+            let wanted = match *parent {
+                None => {
+                    let head = self.from[b].0 * (1.0 - s) + self.to[b].0 * s;
+                    root_error = head - root_head;
+                    scratch.goal[b]
+                }
+                Some(q) => {
+                    clusters.world_rotation(q as usize) * (scratch.goal[q as usize].conjugate() * scratch.goal[b])
+                }
+            };
+            scratch.error[b] = rotation_vector(wanted * clusters.world_rotation(b).conjugate());
+        }
+        Some(root_error)
+    }
+
+    /// Bone `b`'s rate and error as [`Motors::goals`] left them in `scratch`.
+    pub(crate) fn goal(scratch: &Scratch, b: usize) -> (f32, Vec3) {
+        (scratch.rate[b], scratch.error[b])
+    }
+
     /// The velocity stage of the motors at the end of substep `substep` (of
     /// `substeps`, length `h`): sets each joint's relative turn over the next
     /// substep towards the targets for its end.
@@ -171,40 +223,11 @@ impl Motors {
         arms: &mut Arms,
         p: &ParticlesMut,
         h: f32,
-        (substep, substeps): (u32, u32),
+        steps: (u32, u32),
     ) {
-        if !self.active {
-            return;
-        }
-        // The next substep ends at s; past the step's end the targets hold.
-        let s = ((substep + 2) as f32 / substeps as f32).min(1.0);
+        let head = p.position(root_head as usize);
+        let Some(root_error) = self.goals(scratch, clusters, parents, head, h, steps) else { return };
         let h2 = h * h;
-        let exponent = h / STRENGTH_PERIOD;
-        scratch.fit(parents.len());
-        for (b, goal) in scratch.goal.iter_mut().enumerate() {
-            *goal = self.from[b].1.lerp(self.to[b].1, s);
-        }
-        let mut root_error = Vec3::ZERO;
-        for (b, parent) in parents.iter().enumerate() {
-            let strength = self.strength_from[b] * (1.0 - s) + self.strength[b] * s;
-            let driven = parent.is_some() || self.root_motion;
-            scratch.rate[b] = if driven && strength > 0.0 { 1.0 - (1.0 - strength).powf(exponent) } else { 0.0 };
-            scratch.lambda[b] = Vec3::ZERO;
-            if scratch.rate[b] == 0.0 {
-                continue;
-            }
-            let wanted = match *parent {
-                None => {
-                    let head = self.from[b].0 * (1.0 - s) + self.to[b].0 * s;
-                    root_error = head - p.position(root_head as usize);
-                    scratch.goal[b]
-                }
-                Some(q) => {
-                    clusters.world_rotation(q as usize) * (scratch.goal[q as usize].conjugate() * scratch.goal[b])
-                }
-            };
-            scratch.error[b] = rotation_vector(wanted * clusters.world_rotation(b).conjugate());
-        }
         // Each joint's `(I_c^-1 + I_p^-1)^-1` and the root's `I`, which
         // the sweeps do not change; zero where a bone has no motion, or its
         // parent none.

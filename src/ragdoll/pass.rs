@@ -589,7 +589,7 @@ impl Pass<'_, '_> {
 
 /// `v` in every lane.
 #[inline(always)]
-fn splat<V: Lanes>(v: Vec3) -> V3<V> {
+pub(super) fn splat<V: Lanes>(v: Vec3) -> V3<V> {
     V3 { x: V::splat(v.x), y: V::splat(v.y), z: V::splat(v.z) }
 }
 
@@ -643,7 +643,7 @@ impl<V: Lanes> Step<V> {
 
 /// `m v` for the matrix `m` by columns.
 #[inline(always)]
-fn apply<V: Lanes>(m: &[V3<V>; 3], v: V3<V>) -> V3<V> {
+pub(super) fn apply<V: Lanes>(m: &[V3<V>; 3], v: V3<V>) -> V3<V> {
     m[0].scale(v.x).add(m[1].scale(v.y)).add(m[2].scale(v.z))
 }
 

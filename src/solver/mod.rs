@@ -748,10 +748,9 @@ fn solve_island(
         pairs::friction(island, views, rigid_pairs, ctx.h);
         bodies::friction(island, views, body_contacts);
         t = clock.lap(Stage::Velocities, t);
+        let steps = (substep, ctx.substeps);
+        t = ragdoll::project_velocities(island, views, ctx.h, steps, ctx.exec.simd, scratch, clock, t);
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
-            if let Some(ragdoll) = &mut body.ragdoll {
-                t = ragdoll.project_velocities(p, ctx.h, (substep, ctx.substeps), scratch, clock, t);
-            }
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p, ctx.h);
                 t = clock.lap(Stage::RigidBodies, t);
