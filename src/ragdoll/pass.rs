@@ -159,25 +159,23 @@ impl Pass<'_, '_> {
     fn load<V: Lanes>(&mut self, first: usize, n: usize) {
         let w = V::W;
         let lane = |l: usize| first + l.min(n - 1);
-        let particles = self.views[first].as_deref().map_or(0, |p| p.len());
+        // Its particles, not the padding after them.
+        let particles = self.built.positions.len();
         let bones = self.built.clusters.len();
+        // Every value is written below, for every lane: no clearing.
         let s = &mut *self.scratch;
-        s.particles.clear();
         s.particles.resize(particles * PARTICLE * w, 0.0);
-        s.rotations.clear();
         s.rotations.resize(bones * 4 * w, 0.0);
-        s.bones.clear();
         s.bones.resize(bones * BONE * w, 0.0);
-        s.pivots.clear();
         s.pivots.resize(bones * w, 0);
         for l in 0..w {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
             for (c, column) in [&*p.x, &*p.y, &*p.z, &*p.inv_mass].iter().enumerate() {
-                for (i, &v) in column.iter().enumerate() {
+                for (i, &v) in column[..particles].iter().enumerate() {
                     s.particles[(i * PARTICLE + c) * w + l] = v;
                 }
             }
-            for (i, &inv_mass) in p.inv_mass.iter().enumerate() {
+            for (i, &inv_mass) in p.inv_mass[..particles].iter().enumerate() {
                 let weight = if inv_mass > 0.0 { 1.0 / inv_mass.max(MIN_INV_MASS) } else { PINNED_MASS };
                 s.particles[(i * PARTICLE + 4) * w + l] = weight;
             }
@@ -208,12 +206,12 @@ impl Pass<'_, '_> {
     /// Copies the positions and rotations of lanes `first..first + n` out.
     #[inline(always)]
     fn store<V: Lanes>(&mut self, first: usize, n: usize) {
-        let w = V::W;
+        let (w, particles) = (V::W, self.built.positions.len());
         let s = &*self.scratch;
         for l in 0..n {
             let p = self.views[first + l].as_deref_mut().expect("a lane in use");
             for (c, column) in [&mut *p.x, &mut *p.y, &mut *p.z].into_iter().enumerate() {
-                for (i, v) in column.iter_mut().enumerate() {
+                for (i, v) in column[..particles].iter_mut().enumerate() {
                     *v = s.particles[(i * PARTICLE + c) * w + l];
                 }
             }

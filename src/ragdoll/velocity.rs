@@ -134,14 +134,12 @@ impl Velocities<'_, '_> {
         let particles = self.built.positions.len();
         let (bones, members) = (self.parents.len(), self.built.clusters.particle.len());
         let root_head = self.built.heads[0] as usize;
+        // Every value is written before it is read (the particles and
+        // goals below, the rest by the stages): no clearing.
         let s = &mut *self.scratch;
-        s.particles.clear();
         s.particles.resize(particles * PARTICLE * w, 0.0);
-        s.arms.clear();
         s.arms.resize(members * 3 * w, 0.0);
-        s.bones.clear();
         s.bones.resize(bones * BONE * w, 0.0);
-        s.goals.clear();
         s.goals.resize(bones * GOAL * w, 0.0);
         let mut driven = false;
         for l in 0..w {
@@ -157,6 +155,10 @@ impl Velocities<'_, '_> {
             let (clusters, motors) = self.ragdolls[lane(l)].expect("a lane in use");
             let head = p.position(root_head);
             let Some(root_error) = motors.goals(&mut s.motor, clusters, self.parents, head, self.h, self.steps) else {
+                // No targets: no rate, no drive.
+                for b in 0..bones {
+                    s.goals[b * GOAL * w + l] = 0.0;
+                }
                 continue;
             };
             let h2 = self.h * self.h;
