@@ -899,6 +899,19 @@ impl<V: Lanes> V3<V> {
 /// `tan(pi/8)`: above it [`atan2`] reduces once more.
 const TAN_PI_8: f32 = 0.414_213_57;
 
+/// `N` vectors of `W` consecutive values each, from the start of `v`
+/// (which must hold them: checked once, not per vector).
+#[inline(always)]
+pub(crate) fn load_n<V: Lanes, const N: usize>(v: &[f32]) -> [V; N] {
+    let v = &v[..N * V::W];
+    let mut out = [V::splat(0.0); N];
+    for (c, o) in out.iter_mut().enumerate() {
+        // SAFETY: `v` holds `N W` values; this reads `W` from `c W`.
+        *o = unsafe { V::load(v.as_ptr().add(c * V::W)) };
+    }
+    out
+}
+
 /// `atan2(y, x)` in radians, written once over the lanes, so that every
 /// level (the scalar one included) gives the same bits; `f32::atan2` is
 /// libm's and has no vector twin.

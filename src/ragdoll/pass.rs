@@ -40,7 +40,7 @@ use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
 use crate::simd::atan2;
-use crate::simd::{Kernel, Lanes, V3};
+use crate::simd::{Kernel, Lanes, V3, load_n};
 use glam::{Quat, Vec3};
 use std::time::Instant;
 
@@ -226,10 +226,7 @@ impl Pass<'_, '_> {
     /// Particle `i`'s position, weight and inverse mass in each lane.
     #[inline(always)]
     fn member<V: Lanes>(&self, i: usize) -> (V3<V>, V, V) {
-        let at = i * PARTICLE * V::W;
-        let v = &self.scratch.particles[at..at + PARTICLE * V::W];
-        let (x, y, z) = (V::from_slice(v), V::from_slice(&v[V::W..]), V::from_slice(&v[2 * V::W..]));
-        let (inv_mass, w) = (V::from_slice(&v[3 * V::W..]), V::from_slice(&v[4 * V::W..]));
+        let [x, y, z, inv_mass, w] = load_n::<V, PARTICLE>(&self.scratch.particles[i * PARTICLE * V::W..]);
         (V3 { x, y, z }, w, inv_mass)
     }
 
@@ -249,10 +246,7 @@ impl Pass<'_, '_> {
     /// Bone `k`'s rotation in each lane (x, y, z, w).
     #[inline(always)]
     fn rotation<V: Lanes>(&self, k: usize) -> [V; 4] {
-        let at = k * 4 * V::W;
-        let v = &self.scratch.rotations[at..at + 4 * V::W];
-        let w = V::W;
-        [V::from_slice(v), V::from_slice(&v[w..]), V::from_slice(&v[2 * w..]), V::from_slice(&v[3 * w..])]
+        load_n(&self.scratch.rotations[k * 4 * V::W..])
     }
 
     /// Bone `k`'s world rotation in each lane: its rotation times its frame.
@@ -280,7 +274,8 @@ impl Pass<'_, '_> {
     /// Values `c..c + 3` of bone `k`'s [`BONE`] in each lane.
     #[inline(always)]
     fn bone3<V: Lanes>(&self, k: usize, c: usize) -> V3<V> {
-        V3 { x: self.bone(k, c), y: self.bone(k, c + 1), z: self.bone(k, c + 2) }
+        let [x, y, z] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        V3 { x, y, z }
     }
 
     /// Bone `k` as a rigid body now.

@@ -28,7 +28,7 @@ use super::pass::{LANES, apply, splat};
 use crate::constraints::shape_match::{ClusterSet, LINE_INERTIA, weight};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::{Kernel, Lanes, V3};
+use crate::simd::{Kernel, Lanes, V3, load_n};
 use glam::Vec3;
 use std::time::Instant;
 
@@ -194,10 +194,8 @@ impl Velocities<'_, '_> {
     /// Particle `i`'s position, velocity and weight in each lane.
     #[inline(always)]
     fn particle<V: Lanes>(&self, i: usize) -> (V3<V>, V3<V>, V) {
-        let w = V::W;
-        let v = &self.scratch.particles[i * PARTICLE * w..(i + 1) * PARTICLE * w];
-        let at = |c: usize| V::from_slice(&v[c * w..]);
-        (V3 { x: at(0), y: at(1), z: at(2) }, V3 { x: at(3), y: at(4), z: at(5) }, at(6))
+        let [x, y, z, vx, vy, vz, w] = load_n::<V, PARTICLE>(&self.scratch.particles[i * PARTICLE * V::W..]);
+        (V3 { x, y, z }, V3 { x: vx, y: vy, z: vz }, w)
     }
 
     /// Writes particle `i`'s velocity in each lane.
@@ -217,9 +215,8 @@ impl Velocities<'_, '_> {
     /// Member `m`'s arm in each lane.
     #[inline(always)]
     fn arm<V: Lanes>(&self, m: usize) -> V3<V> {
-        let w = V::W;
-        let v = &self.scratch.arms[m * 3 * w..];
-        V3 { x: V::from_slice(v), y: V::from_slice(&v[w..]), z: V::from_slice(&v[2 * w..]) }
+        let [x, y, z] = load_n(&self.scratch.arms[m * 3 * V::W..]);
+        V3 { x, y, z }
     }
 
     /// Value `c` of bone `k`'s [`BONE`] in each lane.
@@ -230,13 +227,15 @@ impl Velocities<'_, '_> {
 
     #[inline(always)]
     fn bone3<V: Lanes>(&self, k: usize, c: usize) -> V3<V> {
-        V3 { x: self.bone(k, c), y: self.bone(k, c + 1), z: self.bone(k, c + 2) }
+        let [x, y, z] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        V3 { x, y, z }
     }
 
     /// Values `c..c + 9` of bone `k`'s [`BONE`], a matrix by columns.
     #[inline(always)]
     fn bone_matrix<V: Lanes>(&self, k: usize, c: usize) -> [V3<V>; 3] {
-        [self.bone3(k, c), self.bone3(k, c + 3), self.bone3(k, c + 6)]
+        let [xx, xy, xz, yx, yy, yz, zx, zy, zz] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        [V3 { x: xx, y: xy, z: xz }, V3 { x: yx, y: yy, z: yz }, V3 { x: zx, y: zy, z: zz }]
     }
 
     #[inline(always)]
