@@ -174,10 +174,16 @@ impl Motors {
             *goal = self.from[b].1.lerp(self.to[b].1, s);
         }
         let mut root_error = Vec3::ZERO;
+        // The last strength's rate: bones mostly share one strength, and
+        // `powf` was a third of this function.
+        let mut last = (f32::NAN, 0.0);
         for (b, parent) in parents.iter().enumerate() {
             let strength = self.strength_from[b] * (1.0 - s) + self.strength[b] * s;
+            if strength != last.0 {
+                last = (strength, 1.0 - (1.0 - strength).powf(exponent));
+            }
             let driven = parent.is_some() || self.root_motion;
-            scratch.rate[b] = if driven && strength > 0.0 { 1.0 - (1.0 - strength).powf(exponent) } else { 0.0 };
+            scratch.rate[b] = if driven && strength > 0.0 { last.1 } else { 0.0 };
             scratch.lambda[b] = Vec3::ZERO;
             if scratch.rate[b] == 0.0 {
                 continue;
