@@ -103,14 +103,14 @@ fn hold(strength: f32, max_force: f32) -> f32 {
 
 #[test]
 fn full_strength_holds_a_standing_pose_and_a_weak_cap_sags() {
-    // Measured (8 substeps, 1 iteration): full strength 0.27 mm RMS, half
+    // Measured (8 substeps, 1 iteration): full strength 0.22 mm RMS, half
     // strength 2.0 mm; capped at 0.5 N (0.5 N m on a 1 m bone) the figure
-    // folds and topples, 1.0 m RMS. The issue asks for 2 cm and "much larger".
+    // folds and topples, 1.1 m RMS. The issue asks for 2 cm and "much larger".
     let held = hold(1.0, 0.0);
     let sagged = hold(1.0, 0.5);
     let half = hold(0.5, 0.0);
     eprintln!("hold: full {held:.5} m, capped at 0.5 N {sagged:.6} m, half strength {half:.5} m RMS");
-    assert!(held < 0.005, "{held}");
+    assert!(held < 0.002, "{held}");
     assert!(half < 0.01, "{half}");
     assert!(sagged > 0.3, "{sagged}");
 }
@@ -121,8 +121,10 @@ fn after_a_shove_on_the_chest_it_returns_to_the_pose() {
     // forward, with the velocity of that move over a frame (3.6 m/s).
     // Measured: 4.4 cm RMS just after, at most 8.5 cm (full strength), 5.7
     // (half), 9.1 (0.3, capped at 2000 N) as it carries on; back within 3 cm
-    // after 0.10, 0.10 and 0.20 s; 0.3, 2.0 and 3.7 mm RMS a second later.
-    for (strength, max_force, within) in [(1.0, 0.0, 0.15), (0.5, 0.0, 0.15), (0.3, 2000.0, 0.3)] {
+    // after 0.10, 0.10 and 0.20 s; 0.2, 2.0 and 3.7 mm RMS a second later.
+    for (strength, max_force, within, settles) in
+        [(1.0, 0.0, 0.15, 0.002), (0.5, 0.0, 0.15, 0.01), (0.3, 2000.0, 0.3, 0.01)]
+    {
         let (mut w, body, pose) = standing_rooted();
         let j = Joints::of(&w, body);
         w.set_ragdoll_motor_targets(body, &pose).unwrap();
@@ -156,7 +158,7 @@ fn after_a_shove_on_the_chest_it_returns_to_the_pose() {
         assert!(shoved > 0.04, "the shove moved the pose by {shoved} m RMS only");
         let back = back.expect("never back within 3 cm");
         assert!(back <= within && back < 0.5, "back within 3 cm after {back} s");
-        assert!(settled < 0.01, "{settled}");
+        assert!(settled < settles, "strength {strength}: {settled} m RMS a second later");
     }
 }
 
@@ -199,7 +201,7 @@ fn strength_blends_between_limp_and_animated_without_a_jump() {
     // Measured: every particle moves at most 2.1 mm a frame and its motion
     // changes by at most 1.8 mm from one frame to the next: less than
     // gravity alone changes it in free fall (g dt^2 = 2.7 mm); it sags 4 mm
-    // RMS at the limp moment. Switched without the ramp: 4.3 cm and 6.6 cm.
+    // RMS at the limp moment. Switched without the ramp: 2.7 cm and 2.8 cm.
     let g_dt2 = 9.81 * DT * DT;
     assert!(kick < g_dt2, "{kick}");
     assert!(most < 0.005, "{most}");
@@ -301,7 +303,9 @@ fn local_targets_are_the_world_pose_relative_to_each_parent() {
     let origin = w.body_origin(body).unwrap();
     for (b, (&(x, q), &(tx, tq))) in w.ragdoll_motors(body).unwrap().to.iter().zip(&world).enumerate() {
         let x = x + origin;
-        assert!((x - tx).length() < 1e-5, "bone {b}: {x} vs {tx}");
+        // Measured 0 m and 0 rad: the bounds are ulps of composing the
+        // frames (an ulp of `angle_between`'s `acos` is ~3e-4 rad).
+        assert!((x - tx).length() < 1e-6, "bone {b}: {x} vs {tx}");
         assert!(q.angle_between(tq) < 1e-3, "bone {b}");
     }
 }
@@ -373,7 +377,8 @@ fn a_dragged_hand_follows_its_target_while_the_body_trails() {
     let pelvis = w.ragdoll_bones(body).unwrap().next().unwrap().0;
     let dragged = pelvis.x - pelvis0.x;
     println!("dragged hand: worst {:.2e} m off its target; the pelvis followed {dragged:.3} m of 2 m", worst);
-    assert!(worst < 1e-5, "the hand left its target by {worst} m");
+    // Measured 0: a pinned particle is placed on its target exactly.
+    assert!(worst < 1e-6, "the hand left its target by {worst} m");
     assert!(dragged > 1.0, "the body was not dragged: {dragged} m");
     assert!(dragged < 2.0, "the body should trail the hand");
 }
@@ -426,10 +431,12 @@ fn capped_targets_pull_cloth_to_its_animation_and_a_collider_pushes_it_off() {
         }
     }
     println!(
-        "skinned cloth: {following:.4} m RMS from its animation while free; at most {inside:.4} m inside the ball"
+        "skinned cloth: {following:.2e} m RMS from its animation while free; at most {inside:.2e} m inside the ball, {:.3} m RMS off its pose",
+        rms(&w, 2.0)
     );
-    assert!(following < 0.02, "the cloth does not follow its animation: {following} m RMS");
-    assert!(inside < 0.005, "the capped targets pulled the cloth {inside} m into the ball");
+    // Measured 1.1e-7 m RMS (ulps) and never inside the ball (0 m).
+    assert!(following < 1e-6, "the cloth does not follow its animation: {following} m RMS");
+    assert!(inside < 1e-5, "the capped targets pulled the cloth {inside} m into the ball");
     assert!(rms(&w, 2.0) > 0.02, "the ball should hold part of the cloth off its pose");
 }
 
@@ -457,8 +464,10 @@ fn without_root_motion_a_powered_figure_falls_when_its_floor_goes() {
             pelvis = w.ragdoll_bones(body).unwrap().next().unwrap().0.y;
         }
         let start = pose[0].0.y;
+        eprintln!("root motion {rooted}: pelvis {pelvis} m, animated at {start} m");
         if rooted {
-            assert!((pelvis - start).abs() < 0.05, "held by root motion: pelvis at {pelvis}, animated at {start}");
+            // Measured 1.7e-4 m off.
+            assert!((pelvis - start).abs() < 2e-3, "held by root motion: pelvis at {pelvis}, animated at {start}");
         } else {
             // 1.5 s of free fall is 11 m.
             assert!(pelvis < start - 5.0, "the floor went and the pelvis is at {pelvis} (started at {start})");
