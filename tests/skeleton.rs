@@ -28,7 +28,8 @@ fn ragdolls_of_one_skeleton_share_it_and_stand_where_placed() {
     assert_eq!(Arc::strong_count(&skeleton), 1 + bodies.len());
     for (&body, &(at, turn)) in bodies.iter().zip(&places) {
         assert!(Arc::ptr_eq(w.ragdoll_skeleton(body).unwrap(), &skeleton));
-        let tolerance = 1e-5 * (1.0 + at.length());
+        // Measured at most 1.2e-7 m (an ulp near the origin).
+        let tolerance = 1e-6 * (1.0 + at.length());
         for (b, (bone, (p, q))) in skeleton.def().bones.iter().zip(w.ragdoll_bones(body).unwrap()).enumerate() {
             let (want_p, want_q) = (at + turn * bone.position, turn * bone.rotation);
             assert!((p - want_p).length() < tolerance, "bone {b} at {at}: {p} vs {want_p}");
@@ -77,11 +78,11 @@ fn a_ragdoll_of_a_skeleton_moves_as_one_built_in_place() {
 
     // The same humanoid built in place (`create_ragdoll` of a def made
     // there) and placed from a skeleton: near the origin they differ by the rounding of the placement
-    // only, which the landing amplifies (measured: 1.4 mm apart at worst
+    // only, which the landing amplifies (measured: 0.6 mm apart at worst
     // over the 1 s drop). Far out the skeleton's rest shape, built at the
     // origin, keeps its precision: 1 km out a ragdoll placed from it
-    // follows the one placed near the origin within 1.7 mm, one built in
-    // place there within 7.8 mm (its rest shape rounded to a position's
+    // follows the one placed near the origin within 0.7 mm, one built in
+    // place there within 7.4 mm (its rest shape rounded to a position's
     // ulp, 6e-5 m).
     let skeleton = Skeleton::humanoid(1.8).unwrap();
     let turn = Quat::from_rotation_y(1.1);
