@@ -175,7 +175,9 @@ fn two_ragdolls_meeting_in_the_air_keep_their_momentum() {
             "head-on at {origin}: momentum {before:.3} -> {after:.3}, pelvises came within {met:.3} m, overlap {:.4} m",
             deepest(&ca, &cb)
         );
-        assert!((after - before).length() <= 0.01 * before.length(), "at {origin}: {before} -> {after}");
+        // Measured 4.1e-4 and 4.8e-4 of it (the capsules' contacts are
+        // position moves of both bodies, the friction velocity changes).
+        assert!((after - before).length() <= 3e-3 * before.length(), "at {origin}: {before} -> {after}");
         // They met: the faster one did not pass through and both go on at
         // the common speed or apart.
         assert!(met > 0.15, "at {origin}: the pelvises came within {met} m: they passed through");
@@ -561,7 +563,7 @@ fn bodies_rest_on_each_other_at_1_and_32_substeps_and_1_km_away() {
         let (landed, above, overlap, bottom) = dropped_on_a_ragdoll(origin, substeps);
         println!(
             "at {origin}, {substeps} substeps: upper pelvis {landed:.3} m above the lower 0.5 s after the drop, \
-             {above:.3} m at the end, overlap {overlap:.4} m, crate's bottom {bottom:.3} m up"
+             {above:.3} m at the end, overlap {overlap:.1e} m, crate's bottom {bottom:.3} m up"
         );
         // Landed on it, not through it. Not held: staying on it. At one
         // substep the upper body slides off the round one below (its pelvis
@@ -570,7 +572,8 @@ fn bodies_rest_on_each_other_at_1_and_32_substeps_and_1_km_away() {
         // established yet.
         assert!(landed > 0.2, "at {origin}, {substeps} substeps: the upper pelvis {landed} m above the lower");
         assert!(above > 0.0, "at {origin}, {substeps} substeps: the upper pelvis {above} m above the lower");
-        assert!(overlap < 0.01, "at {origin}, {substeps} substeps: capsules {overlap} m inside each other");
+        // Measured 4.7e-5 m at 1 substep, 0 at 32.
+        assert!(overlap < 5e-4, "at {origin}, {substeps} substeps: capsules {overlap} m inside each other");
         assert!(bottom > 0.15, "at {origin}, {substeps} substeps: the crate's bottom at {bottom} m: through");
     }
 }
