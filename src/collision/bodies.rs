@@ -558,10 +558,7 @@ fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), pu
         match how {
             Move::Displacement => p.add_displacement(i, dx),
             Move::Position => p.set_position(i, p.position(i) + dx),
-            Move::Shift => {
-                p.set_position(i, p.position(i) + dx);
-                p.set_previous(i, p.previous(i) + dx);
-            }
+            Move::Shift => p.shift(i, dx),
         }
     }
 }
@@ -637,7 +634,7 @@ pub fn project(
             let rb = solid(island[b]);
             pairs::shove(rb, fb, pb, q, -n * (fresh / w), false);
             if fixed > 0.0 {
-                pairs::shift(rb, fb, pb, q, -n * (fixed / w));
+                pairs::shift_at(rb, fb, pb, q, -n * (fixed / w));
             }
             w
         } else {
