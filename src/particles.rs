@@ -308,6 +308,21 @@ impl ParticlesMut<'_> {
     pub fn set_displacement(&mut self, i: usize, d: Vec3) {
         self.set_velocity(i, d * self.inv_h);
     }
+
+    /// Moves the particle and its substep-start position by `d`, without a
+    /// velocity: both by the move its position actually made
+    /// (`(x + d) - x`, exact), which the substep-start position takes
+    /// exactly too when it is in the same binade. Moved by `d` each, the
+    /// two roundings differed and `x - x'` changed by up to an ulp, a
+    /// velocity of ulp / h: two crates pushed apart this way 1 km out at 32
+    /// substeps ended with 2e-3 kg m/s of momentum.
+    #[inline(always)]
+    pub fn shift(&mut self, i: usize, d: Vec3) {
+        let x = self.position(i);
+        let moved = (x + d) - x;
+        self.set_position(i, x + moved);
+        self.set_previous(i, self.previous(i) + moved);
+    }
 }
 
 /// A particle store's arrays as pointers: islands on different threads

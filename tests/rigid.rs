@@ -411,3 +411,148 @@ fn a_box_dropped_flat_lands_centred() {
         }
     }
 }
+
+/// A stack of `n` 1 m boxes of `model` on the ground at `origin`: exactly
+/// touching, or (`jitter`) each 3 cm off the one below, turned by 5 degrees
+/// and dropped from 1 cm. Runs `steps` steps and returns (the step it fell
+/// asleep at, the largest horizontal drift of a box from where it started,
+/// the deepest any box went into the one below or the ground).
+fn stack(
+    n: usize,
+    model: RigidModel,
+    jitter: bool,
+    settings: WorldSettings,
+    origin: Vec3,
+    steps: usize,
+) -> (Option<usize>, f32, f32) {
+    let mut w = World::new(settings).unwrap();
+    let plane = ColliderShape::Plane { normal: Vec3::Y, offset: origin.y };
+    w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+    let h = 0.5;
+    let bodies: Vec<_> = (0..n)
+        .map(|k| {
+            let mut def = RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(h) });
+            def.model = model;
+            def.position = origin + Vec3::Y * (h + 2.0 * h * k as f32);
+            if jitter {
+                let side = if k % 2 == 0 { 0.03 } else { -0.03 };
+                def.position += Vec3::new(side, 0.01 * (k + 1) as f32, 0.5 * side);
+                def.rotation = Quat::from_rotation_y(3.0 * side);
+            }
+            w.create_rigid(&def).unwrap()
+        })
+        .collect();
+    let start: Vec<Vec3> = bodies.iter().map(|&b| w.rigid_transform(b).unwrap().0).collect();
+    let (mut asleep, mut deepest) = (None, 0.0f32);
+    for s in 0..steps {
+        w.step(DT).unwrap();
+        let y: Vec<f32> = bodies.iter().map(|&b| w.rigid_transform(b).unwrap().0.y - origin.y).collect();
+        for k in 0..n {
+            let below = if k == 0 { 0.0 } else { y[k - 1] + h };
+            deepest = deepest.max(below - (y[k] - h));
+        }
+        if asleep.is_none() && bodies.iter().all(|&b| w.is_sleeping(b).unwrap()) {
+            asleep = Some(s + 1);
+        }
+    }
+    assert_eq!(w.recovery_count(), 0);
+    let drift = bodies
+        .iter()
+        .zip(&start)
+        .map(|(&b, &x0)| ((w.rigid_transform(b).unwrap().0 - x0) * Vec3::new(1.0, 0.0, 1.0)).length())
+        .fold(0.0f32, f32::max);
+    (asleep, drift, deepest)
+}
+
+/// Issue 27: stacked rigid boxes crept instead of sleeping. Stacks of 5 and
+/// 10 boxes of 1 m (both models, exactly stacked and jittered) at 8 and 32
+/// substeps, at the origin and 1 km out, fall asleep within 300 steps (a
+/// peer engine's 274) with every box within 5 mm of where it started and
+/// less than 1 mm inside the one below. Measured: asleep after 61 to 83
+/// steps; drift 3.8 mm at most (ten boxes at 8 substeps; 0.65 mm for five),
+/// 0.6 mm deep at most. Before, ten boxes at 8 substeps drifted 19 mm by
+/// the time they slept: the rigid pairs were projected in one fixed order
+/// (now forwards, then backwards) and a lodged penetration's fix turned
+/// the boxes without a velocity (now it moves them as a whole).
+///
+/// Not held: at 1 substep (1 iteration) the stacks still sink about 2 cm
+/// in the first steps, tilt and fall over; that needs more than the order
+/// of the passes (see the report on issue 27).
+#[test]
+fn stacks_of_rigid_boxes_fall_asleep_without_creeping() {
+    for model in [RigidModel::Tetrahedron, SHAPE_MATCHED] {
+        for n in [5, 10] {
+            for jitter in [false, true] {
+                for substeps in [8, 32] {
+                    for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
+                        let settings = WorldSettings { substeps, ..WorldSettings::default() };
+                        let (asleep, drift, deepest) = stack(n, model, jitter, settings, origin, 360);
+                        let what = format!("{n} boxes, {model:?}, jitter {jitter}, {substeps} substeps at {origin}");
+                        println!("{what}: asleep after {asleep:?} steps, drift {drift:.5} m, {deepest:.5} m deep");
+                        assert!(asleep.is_some_and(|s| s <= 300), "{what}: asleep after {asleep:?} steps");
+                        assert!(drift < 5e-3, "{what}: a box drifted {drift} m");
+                        assert!(deepest < 1e-3, "{what}: a box {deepest} m inside the one below");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The stacks above with sleep off: over 10 s the boxes of five stay within
+/// 3 mm of where they started at 8 and 32 substeps (measured 1.5 mm and
+/// 0.05 mm; 6.8 mm at 8 substeps before, and growing at 0.5 mm/s), ten
+/// within 1 mm at 32 substeps (0.3 mm; 1.2 mm before). Ten boxes at 8
+/// substeps still creep: 14 mm in 10 s (94 mm before).
+#[test]
+fn a_stack_of_rigid_boxes_does_not_creep_with_sleep_off() {
+    for (n, substeps, bound) in [(5, 8, 3e-3), (5, 32, 3e-3), (10, 32, 1e-3)] {
+        for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
+            let settings = WorldSettings { substeps, ..quiet() };
+            let (_, drift, deepest) = stack(n, RigidModel::Tetrahedron, false, settings, origin, 600);
+            let what = format!("{n} boxes, {substeps} substeps at {origin}");
+            println!("{what}: drift {drift:.5} m over 10 s, {deepest:.5} m deep");
+            assert!(drift < bound, "{what}: a box drifted {drift} m in 10 s");
+            assert!(deepest < 1e-3, "{what}: a box {deepest} m inside the one below");
+        }
+    }
+}
+
+/// Sleep does not stop what moves slowly: a box sliding at 5 cm/s on
+/// frictionless ground and a ball rolling at 5 cm/s (more than the 2 cm/s
+/// of `sleep_speed`) keep going for 3 s, awake, and cover `v t` (less the
+/// world's damping of 1 % a second), at 8 and 32 substeps, at the origin
+/// and 1 km out.
+#[test]
+fn a_slowly_sliding_or_rolling_body_is_not_put_to_sleep() {
+    for substeps in [8, 32] {
+        for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
+            for rolling in [false, true] {
+                let mut w = World::new(WorldSettings { substeps, ..WorldSettings::default() }).unwrap();
+                let plane = ColliderShape::Plane { normal: Vec3::Y, offset: origin.y };
+                w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, if rolling { 0.5 } else { 0.0 }).unwrap();
+                let (shape, lift, v) = if rolling {
+                    // Set sliding at 7 cm/s, it rolls at 5/7 of that.
+                    (RigidShape::Sphere { radius: 0.25 }, 0.25, 0.07)
+                } else {
+                    (RigidShape::Box { half_extents: Vec3::splat(0.25) }, 0.25, 0.05)
+                };
+                let mut def = RigidDef::new(shape);
+                def.position = origin + Vec3::Y * lift;
+                let body = w.create_rigid(&def).unwrap();
+                w.apply_rigid_impulse(body, def.position, Vec3::X * v * def.mass).unwrap();
+                let x0 = w.rigid_transform(body).unwrap().0;
+                for _ in 0..180 {
+                    w.step(DT).unwrap();
+                }
+                let what = format!("{}, {substeps} substeps at {origin}", if rolling { "rolling" } else { "sliding" });
+                let travel = (w.rigid_transform(body).unwrap().0 - x0).x;
+                let want = 0.05 * 3.0;
+                println!("{what}: {travel:.4} m in 3 s (v t = {want}), asleep {}", w.is_sleeping(body).unwrap());
+                assert_eq!(w.recovery_count(), 0, "{what}");
+                assert!(!w.is_sleeping(body).unwrap(), "{what}: put to sleep while moving");
+                assert!((travel / want - 1.0).abs() < 0.05, "{what}: {travel} m in 3 s, not about {want}");
+            }
+        }
+    }
+}

@@ -22,7 +22,9 @@
 //! all those it is paired with in the island, so a pile of bodies spawned
 //! into each other lists as many contacts as it has pieces, not as the
 //! square of its bodies. Every relaxation pass then pushes each listed pair apart
-//! along the line between its closest points, by the depth, shared by the
+//! along the line between its closest points, by the depth (what the
+//! approach does not explain at most `MAX_PUSH_SPEED h` a substep and
+//! without a velocity: see [`project`]), shared by the
 //! two sides in proportion to their inverse masses at the contact: a point
 //! `p = sum c_i x_i` of particles moves as in Jakobsen's embedded-point
 //! response (`w = sum c_i^2 w_i`, `dx_i = c_i w_i lambda n`), a rigid body as a
@@ -41,6 +43,7 @@
 //! hangs from) and still collide with the others.
 
 use crate::body::Body;
+use crate::collision::friction::MAX_PUSH_SPEED;
 use crate::collision::segment;
 use crate::constraints::joint::Resolved;
 use crate::particles::ParticlesMut;
@@ -93,6 +96,10 @@ pub struct Contact {
     /// approach along the normal (m/s, >= 0), for the readback.
     pub step_depth: f32,
     pub speed: f32,
+    /// How far this substep's passes have taken out the penetration its
+    /// pieces' approach does not explain, without a velocity (at most
+    /// `MAX_PUSH_SPEED h`: see [`project`]).
+    pub shifted: f32,
 }
 
 /// Two bodies that touched during a step, for the contact readback.
@@ -397,6 +404,7 @@ pub fn find(
                 at: Vec3::ZERO,
                 step_depth: 0.0,
                 speed: 0.0,
+                shifted: 0.0,
             }));
             apart.extend(kept.iter().map(|k| k.0));
             let keeps = &mut nearest[base[a as usize] + slot as usize];
@@ -409,6 +417,28 @@ pub fn find(
         out.retain(|c| c.a != u32::MAX);
     }
 }
+
+/// Where contact `c`'s pieces touch, `(s_a, s_b, normal into a, depth)`;
+/// `center` is the centre of mass of `b` when it is a solid.
+fn touch(island: &[&mut Body], pa: &ParticlesMut, pb: &ParticlesMut, center: Vec3, c: &Contact) -> Option<Hit> {
+    let ea = ends(pa, c.piece_a);
+    if c.piece_b == Piece::Solid {
+        let rb = solid(island[c.b as usize]);
+        match c.piece_a {
+            Piece::Ball(_) => pairs::touch(rb, pb, center, ea.0, c.radius_a).map(|(n, d)| (0.0, 0.0, n, d)),
+            _ => pairs::touch_stick(rb, pb, center, ea.0, ea.1, c.radius_a).map(|(s, n, d)| (s, 0.0, n, d)),
+        }
+    } else {
+        // Coincident centres: apart the way they came from.
+        let fallback = (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b)))
+            .try_normalize()
+            .unwrap_or(Vec3::Y);
+        capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback)
+    }
+}
+
+/// `(s_a, s_b, normal into a, depth)` of a contact that touches.
+type Hit = (f32, f32, Vec3, f32);
 
 /// Enters contact `at` of `out` (ranked by its distance `apart[at]`, then
 /// the other body and piece) among its piece's nearest; the one that falls
@@ -450,6 +480,7 @@ fn key(piece: Piece) -> (u32, u32, u32) {
 pub fn begin_substep(contacts: &mut [Contact]) {
     for c in contacts {
         c.depth = 0.0;
+        c.shifted = 0.0;
     }
 }
 
@@ -464,7 +495,7 @@ fn ends(p: &ParticlesMut, piece: Piece) -> (Vec3, Vec3) {
 
 /// `(s_a, s_b, normal into a, depth)` of two capsules (a ball is a capsule
 /// of one point) that touch.
-fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<(f32, f32, Vec3, f32)> {
+fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<Hit> {
     let (mut s, mut t, mut x, mut y) = segment::closest_segment_segment(a.0, a.1, b.0, b.1);
     let (da, db) = (a.1 - a.0, b.1 - b.0);
     let (la, lb) = (da.length_squared(), db.length_squared());
@@ -506,17 +537,28 @@ fn inv_mass(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> f32 {
     (0..n).map(|k| c[k] * c[k] * p.inv_mass[ids[k] as usize]).sum()
 }
 
+/// How [`move_piece`] moves a piece.
+#[derive(Clone, Copy, PartialEq)]
+enum Move {
+    /// Its positions (a push-out: a velocity once the velocities are read).
+    Position,
+    /// Its positions and substep-start positions alike: a move without a
+    /// velocity (a lodged penetration's fix).
+    Shift,
+    /// The substep's displacement (friction, in the velocity stage).
+    Displacement,
+}
+
 /// Moves a piece's point (weights `c`) by `push / w_total`'s share: each
-/// particle by `c_i w_i push`; as a change of the substep's displacement
-/// (friction) when `displacement`.
-fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), push: Vec3, displacement: bool) {
+/// particle by `c_i w_i push`, as `how` says.
+fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), push: Vec3, how: Move) {
     for k in 0..n {
         let i = ids[k] as usize;
         let dx = push * (c[k] * p.inv_mass[i]);
-        if displacement {
-            p.add_displacement(i, dx);
-        } else {
-            p.set_position(i, p.position(i) + dx);
+        match how {
+            Move::Displacement => p.add_displacement(i, dx),
+            Move::Position => p.set_position(i, p.position(i) + dx),
+            Move::Shift => p.shift(i, dx),
         }
     }
 }
@@ -526,6 +568,18 @@ fn solid(body: &Body) -> &Rigid {
 }
 
 /// One pass over the contacts; `frames` is scratch.
+///
+/// Of a contact's penetration, what its pieces' approach since the substep
+/// began (`x - x'` along the normal) explains is pushed out at once, which
+/// cancels that approach as any contact does; the rest (bodies spawned into
+/// each other, what the last substep's passes left, what another contact's
+/// fix moved a piece into) is taken out by at most `MAX_PUSH_SPEED h` a
+/// substep and without a velocity (positions and substep-start positions
+/// moved alike, as `rigid::pairs` takes out a lodged penetration). Pushed
+/// out at once, it was a velocity of `depth / h`, and the velocity stage's
+/// cap at each contact did not hold it: twelve particle clouds spawned
+/// into each other flew apart at 19 to 25 m/s at 8 substeps (76 at 32), the
+/// fix of one contact pushing pieces into others.
 pub fn project(
     island: &mut [&mut Body],
     views: &mut [ParticlesMut],
@@ -541,23 +595,24 @@ pub fn project(
     for c in contacts.iter_mut() {
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = pairs::two(views, a, b);
-        let ea = ends(pa, c.piece_a);
-        let hit = if c.piece_b == Piece::Solid {
-            let rb = solid(island[b]);
-            let center = frames[b].center;
-            match c.piece_a {
-                Piece::Ball(_) => pairs::touch(rb, pb, center, ea.0, c.radius_a).map(|(n, d)| (0.0, 0.0, n, d)),
-                _ => pairs::touch_stick(rb, pb, center, ea.0, ea.1, c.radius_a).map(|(s, n, d)| (s, 0.0, n, d)),
-            }
-        } else {
-            // Coincident centres: apart the way they came from.
-            let fallback = (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b)))
-                .try_normalize()
-                .unwrap_or(Vec3::Y);
-            capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback)
-        };
-        let Some((s_a, s_b, n, depth)) = hit else { continue };
+        let center = if c.piece_b == Piece::Solid { frames[b].center } else { Vec3::ZERO };
+        let Some((s_a, s_b, n, inside)) = touch(island, pa, pb, center, c) else { continue };
         let wa_ids = weights(c.piece_a, s_a);
+        // How far the pieces moved into each other since the substep began
+        // (`x - x'`, which a fix without a velocity leaves alone): a solid
+        // by its centre of mass.
+        let moved_b = match c.piece_b {
+            Piece::Solid => solid_moved(solid(island[b]), pb),
+            piece => moved_since(pb, weights(piece, s_b)),
+        };
+        let approach = (-n.dot(moved_since(pa, wa_ids) - moved_b)).max(0.0);
+        let fresh = inside.min(approach);
+        let fixed = (inside - fresh).min(MAX_PUSH_SPEED * pa.h - c.shifted).max(0.0);
+        c.shifted += fixed;
+        let depth = fresh + fixed;
+        if depth <= 0.0 {
+            continue;
+        }
         if c.depth == 0.0 {
             // The approach before this substep's pushes: the velocities are
             // still those the substep began with.
@@ -567,28 +622,37 @@ pub fn project(
             };
             c.speed = c.speed.max(-(velocity(pa, wa_ids) - vb).dot(n));
         }
+        let ea = ends(pa, c.piece_a);
         let q = ea.0.lerp(ea.1, s_a) - n * c.radius_a;
         let wa = inv_mass(pa, wa_ids);
-        let push = if c.piece_b == Piece::Solid {
+        let w = if c.piece_b == Piece::Solid {
             let fb = &mut frames[b];
-            let wb = pairs::inv_mass_at(fb, q, n);
-            if wa + wb <= 0.0 {
+            let w = wa + pairs::inv_mass_at(fb, q, n);
+            if w <= 0.0 {
                 continue;
             }
-            let push = n * (depth / (wa + wb));
-            pairs::shove(solid(island[b]), fb, pb, q, -push, false);
-            push
+            let rb = solid(island[b]);
+            pairs::shove(rb, fb, pb, q, -n * (fresh / w), false);
+            if fixed > 0.0 {
+                pairs::shift_at(rb, fb, pb, q, -n * (fixed / w));
+            }
+            w
         } else {
             let wb_ids = weights(c.piece_b, s_b);
-            let wb = inv_mass(pb, wb_ids);
-            if wa + wb <= 0.0 {
+            let w = wa + inv_mass(pb, wb_ids);
+            if w <= 0.0 {
                 continue;
             }
-            let push = n * (depth / (wa + wb));
-            move_piece(pb, wb_ids, -push, false);
-            push
+            move_piece(pb, wb_ids, -n * (fresh / w), Move::Position);
+            if fixed > 0.0 {
+                move_piece(pb, wb_ids, -n * (fixed / w), Move::Shift);
+            }
+            w
         };
-        move_piece(pa, wa_ids, push, false);
+        move_piece(pa, wa_ids, n * (fresh / w), Move::Position);
+        if fixed > 0.0 {
+            move_piece(pa, wa_ids, n * (fixed / w), Move::Shift);
+        }
         c.depth += depth;
         c.normal = n;
         c.s_a = s_a;
@@ -605,6 +669,23 @@ fn ends_first(piece: Piece) -> usize {
 /// The displacement over the substep of a piece's point with weights `c`.
 fn moved(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
     (0..n).map(|k| p.displacement(ids[k] as usize) * c[k]).sum()
+}
+
+/// How far a piece's point with weights `c` moved since the substep began.
+fn moved_since(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+    (0..n).map(|k| (p.position(ids[k] as usize) - p.previous(ids[k] as usize)) * c[k]).sum()
+}
+
+/// How far a rigid body's centre of mass moved since the substep began.
+fn solid_moved(r: &Rigid, p: &ParticlesMut) -> Vec3 {
+    let (mut m, mut moved) = (0.0, Vec3::ZERO);
+    for &i in r.clusters.particle.iter() {
+        let (i, w) = (i as usize, p.inv_mass[i as usize]);
+        if w > 0.0 {
+            (m, moved) = (m + 1.0 / w, moved + (p.position(i) - p.previous(i)) / w);
+        }
+    }
+    if m > 0.0 { moved / m } else { Vec3::ZERO }
 }
 
 /// The velocity of a piece's point with weights `c`.
@@ -677,15 +758,15 @@ fn take_back(island: &[&mut Body], pa: &mut ParticlesMut, pb: &mut ParticlesMut,
             return;
         }
         pairs::shove(r, &mut f, pb, c.at, cut / w, true);
-        move_piece(pa, wa_ids, -cut / w, true);
+        move_piece(pa, wa_ids, -cut / w, Move::Displacement);
     } else {
         let wb_ids = weights(c.piece_b, c.s_b);
         let w = wa + inv_mass(pb, wb_ids);
         if w <= 0.0 {
             return;
         }
-        move_piece(pb, wb_ids, cut / w, true);
-        move_piece(pa, wa_ids, -cut / w, true);
+        move_piece(pb, wb_ids, cut / w, Move::Displacement);
+        move_piece(pa, wa_ids, -cut / w, Move::Displacement);
     }
 }
 

@@ -722,8 +722,8 @@ fn solve_island(
             if !rigid_pairs.is_empty() {
                 // Rigid bodies in contact: each pass the pairs, then every
                 // body's collisions and shape, so stacks converge.
-                for _ in 0..rigid::PASSES {
-                    pairs::project(island, views, rigid_pairs, frames, ctx.h);
+                for pass in 0..rigid::PASSES {
+                    pairs::project(island, views, rigid_pairs, frames, ctx.h, pass % 2 == 1);
                     for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
                         let Body { rigid, candidates, distances, .. } = &mut **body;
                         if let Some(r) = rigid {
