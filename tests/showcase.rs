@@ -216,12 +216,19 @@ fn every_scene_ends_as_its_title_says() {
                 assert!(mean.x > 0.3 && mean.z < -0.1, "cape: cloth's mean {mean}");
             }
             "stack" => {
-                // Knocked over: no box stands on another; every one lies on
-                // the ground (centre 0.17 m up, one at 0.183; the top one
-                // started 1.57 m up), and so does the ball (0.25 m).
-                let highest = rigids.iter().map(|&id| centre(id).y).fold(0.0, f32::max);
-                println!("stack: highest piece at {highest:.3} m");
-                assert!(highest < 0.3, "stack: a piece is {highest} m up, still stacked");
+                // Knocked over: all but at most two pieces lie on the
+                // ground (centres 0.17 m up; the second row's were 0.52, the
+                // top one's 1.57 when built), and none is above the second
+                // row's height. Which boxes end lying on others is chaos:
+                // none before the stacks' creep fix (26ed14c), one or two
+                // of fifteen after (0.51 m up).
+                let mut heights: Vec<f32> = rigids.iter().map(|&id| centre(id).y).collect();
+                heights.sort_by(f32::total_cmp);
+                let highest = heights[heights.len() - 1];
+                let on_ground = heights.iter().filter(|&&y| y < 0.3).count();
+                println!("stack: highest piece at {highest:.3} m, {on_ground} of {} on the ground", heights.len());
+                assert!(highest < 0.6, "stack: a piece is {highest} m up, still stacked");
+                assert!(on_ground + 2 >= heights.len(), "stack: only {on_ground} pieces on the ground: {heights:?}");
             }
             "bridge" => {
                 // The two crates (the last rigid bodies) are still on the
