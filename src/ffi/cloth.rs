@@ -233,23 +233,7 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
         let d = unsafe { checked_ref(def, "def") }?;
         // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
-        if d.internal_cookie != GRID_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
-        }
-        let grid = GridDef {
-            position: d.transform.position.into(),
-            rotation: d.transform.rotation.into(),
-            columns: d.columns,
-            rows: d.rows,
-            spacing: d.spacing,
-            pins: d.pin_flags,
-            options: options_of!(d, d.shear_compliance),
-        };
-        let grid = match d.plane {
-            SINEW_GRID_PLANE_XY => grid,
-            SINEW_GRID_PLANE_XZ => grid.in_xz_plane(),
-            v => return Err(Failure::invalid(format!("plane {v} is not a SINEW_GRID_PLANE_* value"))),
-        };
+        let grid = grid_def_of(d)?;
         let id = world.write(|w| Ok(w.create_cloth_grid(&grid)?))?;
         *out = id.into();
         Ok(())
@@ -660,4 +644,26 @@ pub unsafe extern "C" fn sinew_cloth_set_max_distances(
         };
         world.write(|w| Ok(w.set_cloth_max_distances(body.into(), m, b)?))
     })
+}
+
+/// The core def a C grid def describes (its values are checked by the core).
+pub(super) fn grid_def_of(d: &SinewClothGridDef) -> Result<GridDef, Failure> {
+    if d.internal_cookie != GRID_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
+    }
+    let grid = GridDef {
+        position: d.transform.position.into(),
+        rotation: d.transform.rotation.into(),
+        columns: d.columns,
+        rows: d.rows,
+        spacing: d.spacing,
+        pins: d.pin_flags,
+        options: options_of!(d, d.shear_compliance),
+    };
+    let grid = match d.plane {
+        SINEW_GRID_PLANE_XY => grid,
+        SINEW_GRID_PLANE_XZ => grid.in_xz_plane(),
+        v => return Err(Failure::invalid(format!("plane {v} is not a SINEW_GRID_PLANE_* value"))),
+    };
+    Ok(grid)
 }
