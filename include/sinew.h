@@ -2436,10 +2436,10 @@ SinewResult sinew_cloth_create_grid_d(struct SinewWorld *world,
 /**
  * `sinew_world_shift_origin` with the offset in double precision: moves
  * the world's origin to `offset` (in the coordinates used until now).
- * Nothing moves and velocities stay. Bodies, and colliders placed with the
- * `_d` calls, move to the new coordinates exactly when the offset is a
- * multiple of 4 m (else to the rounding of their own size); colliders
- * placed in `f32` take the new coordinates rounded once to `f32`.
+ * Nothing moves and velocities stay. Bodies and colliders move to the new
+ * coordinates exactly when the offset is a multiple of 4 m (else to the
+ * rounding of their own size): a collider placed in `f32` is from then on
+ * kept relative to a grid point, as one placed with the `_d` calls.
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or an offset
  * beyond +-1e15 m (nothing is changed). Threading: write lock.
@@ -3054,8 +3054,10 @@ SinewResult sinew_world_set_gravity(struct SinewWorld *world, struct SinewVec3 g
  * relative to a point near it, so physics is as precise far away as near
  * the origin; this keeps the `f32` values the engine reads and writes
  * small. Bodies move to the new coordinates exactly when the offset is a
- * multiple of 4 m (else to the rounding of their own size); colliders keep
- * `f32` world positions, which round to the new coordinates' ulp.
+ * multiple of 4 m (else to the rounding of their own size), and so do
+ * colliders placed with the `_d` calls; other colliders keep `f32` world
+ * positions, which round to the new coordinates' ulp
+ * (`sinew_world_shift_origin_d` moves them as it moves the bodies).
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
  * changed). Threading: write lock.

@@ -429,9 +429,10 @@ impl World {
     /// is relative to it. Nothing moves; velocities stay. For engines that
     /// keep their scene near the camera (a floating origin): a body's own
     /// precision does not need it (see `Body::origin`), but the engine's
-    /// `f32` positions do. An offset on the 4 m grid moves bodies exactly;
-    /// colliders keep `f32` world positions, which round to the new
-    /// coordinates' ulp.
+    /// `f32` positions do. An offset on the 4 m grid moves bodies, and
+    /// colliders placed in `f64` ([`World::create_collider_f64`]), exactly;
+    /// colliders placed in `f32` keep `f32` world positions, which round to
+    /// the new coordinates' ulp ([`World::shift_origin_f64`] does not).
     pub fn shift_origin(&mut self, offset: Vec3) -> Result<()> {
         finite_vec(offset, "offset")?;
         let World { bodies, particles, colliders, .. } = self;

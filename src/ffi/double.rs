@@ -662,10 +662,10 @@ pub unsafe extern "C" fn sinew_cloth_create_grid_d(
 
 /// `sinew_world_shift_origin` with the offset in double precision: moves
 /// the world's origin to `offset` (in the coordinates used until now).
-/// Nothing moves and velocities stay. Bodies, and colliders placed with the
-/// `_d` calls, move to the new coordinates exactly when the offset is a
-/// multiple of 4 m (else to the rounding of their own size); colliders
-/// placed in `f32` take the new coordinates rounded once to `f32`.
+/// Nothing moves and velocities stay. Bodies and colliders move to the new
+/// coordinates exactly when the offset is a multiple of 4 m (else to the
+/// rounding of their own size): a collider placed in `f32` is from then on
+/// kept relative to a grid point, as one placed with the `_d` calls.
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or an offset
 /// beyond +-1e15 m (nothing is changed). Threading: write lock.
