@@ -802,6 +802,87 @@ typedef struct SinewTransformd {
 } SinewTransformd;
 
 /**
+ * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
+ */
+typedef struct SinewBoneDef {
+    /**
+     * UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
+     * Read during the create call only.
+     */
+    const char *name;
+    /**
+     * Index of an earlier bone, or -1 for the root (bone 0, and only it).
+     */
+    int32_t parent;
+    /**
+     * Rest transform in world space: the bone's head and frame. The bone
+     * runs along its local +Y. Default identity.
+     */
+    struct SinewTransform rest;
+    /**
+     * Metres along +Y to the tail; 0 (default) = up to the first child's head.
+     */
+    float length;
+    /**
+     * Collision radius, metres, >= 0; default 0.05.
+     */
+    float radius;
+    /**
+     * Kilograms, > 0; default 1.
+     */
+    float mass;
+    /**
+     * `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
+     */
+    uint32_t limit_type;
+    /**
+     * Ball: cone half-angle, radians in [0, pi]; default pi (free).
+     */
+    float swing;
+    /**
+     * Ball: twist range about the bone, radians in [-pi, pi]; default
+     * -pi..pi (free).
+     */
+    float twist_min;
+    /**
+     * See `twist_min`.
+     */
+    float twist_max;
+    /**
+     * Hinge: axis in the bone's frame, non-zero; default +X.
+     */
+    struct SinewVec3 hinge_axis;
+    /**
+     * Hinge: angle range from rest about the axis, radians in [-pi, pi];
+     * default 0..pi/2.
+     */
+    float hinge_min;
+    /**
+     * See `hinge_min`.
+     */
+    float hinge_max;
+} SinewBoneDef;
+
+/**
+ * A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
+ */
+typedef struct SinewRagdollDef {
+    /**
+     * `bone_count` bones, a parent before its children, the root first;
+     * read during the call only.
+     */
+    const struct SinewBoneDef *bones;
+    /**
+     * 1..=1024.
+     */
+    uint32_t bone_count;
+    /**
+     * Set by `sinew_default_ragdoll_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewRagdollDef;
+
+/**
  * A rigid body. Fill from `sinew_default_rigid_def()`.
  */
 typedef struct SinewRigidDef {
@@ -1037,87 +1118,6 @@ typedef struct SinewParticleHit {
      */
     float distance;
 } SinewParticleHit;
-
-/**
- * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
- */
-typedef struct SinewBoneDef {
-    /**
-     * UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
-     * Read during the create call only.
-     */
-    const char *name;
-    /**
-     * Index of an earlier bone, or -1 for the root (bone 0, and only it).
-     */
-    int32_t parent;
-    /**
-     * Rest transform in world space: the bone's head and frame. The bone
-     * runs along its local +Y. Default identity.
-     */
-    struct SinewTransform rest;
-    /**
-     * Metres along +Y to the tail; 0 (default) = up to the first child's head.
-     */
-    float length;
-    /**
-     * Collision radius, metres, >= 0; default 0.05.
-     */
-    float radius;
-    /**
-     * Kilograms, > 0; default 1.
-     */
-    float mass;
-    /**
-     * `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
-     */
-    uint32_t limit_type;
-    /**
-     * Ball: cone half-angle, radians in [0, pi]; default pi (free).
-     */
-    float swing;
-    /**
-     * Ball: twist range about the bone, radians in [-pi, pi]; default
-     * -pi..pi (free).
-     */
-    float twist_min;
-    /**
-     * See `twist_min`.
-     */
-    float twist_max;
-    /**
-     * Hinge: axis in the bone's frame, non-zero; default +X.
-     */
-    struct SinewVec3 hinge_axis;
-    /**
-     * Hinge: angle range from rest about the axis, radians in [-pi, pi];
-     * default 0..pi/2.
-     */
-    float hinge_min;
-    /**
-     * See `hinge_min`.
-     */
-    float hinge_max;
-} SinewBoneDef;
-
-/**
- * A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
- */
-typedef struct SinewRagdollDef {
-    /**
-     * `bone_count` bones, a parent before its children, the root first;
-     * read during the call only.
-     */
-    const struct SinewBoneDef *bones;
-    /**
-     * 1..=1024.
-     */
-    uint32_t bone_count;
-    /**
-     * Set by `sinew_default_ragdoll_def`; do not touch.
-     */
-    uint32_t internal_cookie;
-} SinewRagdollDef;
 
 /**
  * A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
@@ -2393,6 +2393,38 @@ SinewResult sinew_ragdoll_set_motor_targets_d(struct SinewWorld *world,
                                               uint32_t count);
 
 /**
+ * `sinew_ragdoll_create` with the def's rest transforms relative to
+ * `origin`, given in double precision: a bone whose def position is `x`
+ * starts at `origin + x`. An engine with large worlds gives its skeleton's
+ * bind pose relative to the character (or any point near it) and the
+ * character's place here.
+ *
+ * Errors: those of `sinew_ragdoll_create`, and `INVALID_ARGUMENT` for
+ * `origin` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_create_d(struct SinewWorld *world,
+                                   const struct SinewRagdollDef *def,
+                                   struct SinewVec3d origin,
+                                   struct SinewBodyId *out_body);
+
+/**
+ * `sinew_ragdoll_set_pose` with each bone's world position in double
+ * precision: teleports the ragdoll to a pose (one transform per bone; with
+ * `previous`, the pose `dt` seconds earlier, it keeps that motion). A pose
+ * far from where the ragdoll was is kept to the ragdoll's own size.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a count other than the bone count, NaN/inf, a zero rotation, `dt` <= 0
+ * with `previous`. Nothing changes on error. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_set_pose_d(struct SinewWorld *world,
+                                     struct SinewBodyId ragdoll,
+                                     const struct SinewTransformd *bones,
+                                     const struct SinewTransformd *previous,
+                                     uint32_t count,
+                                     float dt);
+
+/**
  * `sinew_rigid_create` placed in double precision: a rigid body from `def`
  * (from `sinew_default_rigid_def()`, read during the call only) at
  * `position` and `def->transform.rotation` (`def->transform.position` is
@@ -2432,6 +2464,36 @@ SinewResult sinew_cloth_create_grid_d(struct SinewWorld *world,
                                       const struct SinewClothGridDef *def,
                                       struct SinewVec3d position,
                                       struct SinewBodyId *out_body);
+
+/**
+ * `sinew_cloth_create` placed in double precision: a cloth from a triangle
+ * mesh (`def` from `sinew_default_cloth_mesh_def()`, its arrays read during
+ * the call only) whose frame is at `position` and `def->transform.rotation`
+ * (`def->transform.position` is ignored), built as at the world's origin
+ * and moved exactly.
+ *
+ * Errors: those of `sinew_cloth_create`, and `INVALID_ARGUMENT` for
+ * `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_cloth_create_d(struct SinewWorld *world,
+                                 const struct SinewClothMeshDef *def,
+                                 struct SinewVec3d position,
+                                 struct SinewBodyId *out_body);
+
+/**
+ * `sinew_cloth_set_skin` with the skinned positions in double precision:
+ * per engine vertex, where the character's skinning puts it (world
+ * space) and its normal, for max distances and backstops.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (count differs from the vertex count, NaN/inf, a zero normal). Nothing
+ * changes on error. Threading: write lock.
+ */
+SinewResult sinew_cloth_set_skin_d(struct SinewWorld *world,
+                                   struct SinewBodyId body,
+                                   const struct SinewVec3d *positions,
+                                   const struct SinewVec3 *normals,
+                                   uint32_t count);
 
 /**
  * `sinew_world_shift_origin` with the offset in double precision: moves

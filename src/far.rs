@@ -21,7 +21,7 @@ use crate::collision::{Collider, ColliderShape, Filter, Material};
 use crate::constraints::target::Target;
 use crate::error::{Error, MAX_COORDINATE, Result, non_negative};
 use crate::pool::{BodyId, ColliderId};
-use crate::ragdoll::Skeleton;
+use crate::ragdoll::{RagdollDef, Skeleton};
 use crate::rigid::RigidDef;
 use crate::world::{World, checked_shape, limit_ok, unit_rotation};
 use glam::{DVec3, Quat, Vec3};
@@ -340,5 +340,61 @@ impl World {
         let origin = self.body(id)?.origin.as_dvec3();
         let local: Vec<(Vec3, Quat)> = pose.iter().map(|&(x, q)| ((x - origin).as_vec3(), q)).collect();
         self.set_ragdoll_motor_targets_in_frame(id, &local)
+    }
+    /// [`World::set_ragdoll_pose`] with each bone's world position in
+    /// `f64`. A pose away from the body's frame (a ragdoll put down
+    /// elsewhere) first moves the frame to the grid point nearest it, so
+    /// the pose is kept to the ragdoll's own size.
+    pub fn set_ragdoll_pose_f64(
+        &mut self,
+        id: BodyId,
+        pose: &[(DVec3, Quat)],
+        previous: Option<(&[(DVec3, Quat)], f32)>,
+    ) -> Result<()> {
+        let n = self.ragdoll(id)?.1.bone_count();
+        let mut all: Vec<(&[(DVec3, Quat)], &str)> = vec![(pose, "bones")];
+        if let Some((prev, dt)) = previous {
+            crate::error::positive(dt, "dt")?;
+            all.push((prev, "previous"));
+        }
+        for (p, what) in &all {
+            if p.len() != n {
+                return Err(Error::invalid_argument(format!(
+                    "{what} has {} transforms; the ragdoll has {n} bones",
+                    p.len()
+                )));
+            }
+            for (b, &(x, q)) in p.iter().enumerate() {
+                finite_dvec(x, &format!("{what}[{b}].position"))?;
+                unit_rotation(q, &format!("{what}[{b}].rotation"))?;
+            }
+        }
+        let g = grid_point(center(pose.iter().map(|&(x, _)| x)));
+        let body = self.bodies.get_mut(id.into()).expect("checked");
+        if (g.as_dvec3() - body.origin.as_dvec3()).abs().max_element() > f64::from(ORIGIN_GRID) {
+            body.move_frame(g, self.particles.frame_columns(body.range()));
+        }
+        let origin = body.origin.as_dvec3();
+        let local = |p: &[(DVec3, Quat)]| p.iter().map(|&(x, q)| ((x - origin).as_vec3(), q)).collect::<Vec<_>>();
+        let now = local(pose);
+        let before = previous.map(|(p, dt)| (local(p), dt));
+        self.set_ragdoll_pose_in(id, &now, before.as_ref().map(|(p, dt)| (p.as_slice(), *dt)), true)
+    }
+
+    /// [`World::set_cloth_skin`] with the skinned positions in `f64`.
+    pub fn set_cloth_skin_f64(&mut self, id: BodyId, positions: &[DVec3], normals: &[Vec3]) -> Result<()> {
+        for (k, &x) in positions.iter().enumerate() {
+            finite_dvec(x, &format!("positions[{k}]"))?;
+        }
+        let origin = self.cloth(id)?.0.origin.as_dvec3();
+        let local: Vec<Vec3> = positions.iter().map(|&x| (x - origin).as_vec3()).collect();
+        self.set_cloth_skin_in(id, &local, normals, true)
+    }
+
+    /// [`World::create_ragdoll`] with the def's rest transforms relative to
+    /// `origin` (world = `origin` + the def's), given in `f64`.
+    pub fn create_ragdoll_f64(&mut self, def: &RagdollDef, origin: DVec3) -> Result<BodyId> {
+        let skeleton = Skeleton::new(def)?;
+        self.build_at(origin, "origin", |w, local| w.create_ragdoll_from(&skeleton, local, Quat::IDENTITY))
     }
 }

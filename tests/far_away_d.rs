@@ -236,3 +236,92 @@ fn the_d_calls_rest_a_particle_10_km_up_as_at_the_origin() {
     assert_eq!(home_d.to_bits(), far_d.to_bits(), "the _d calls: the same height 10 km out");
     assert!((home_d - f64::from(-0.0003f32)).abs() < 1e-3);
 }
+
+/// A two-bone ragdoll from a def relative to the scene's origin, a mesh
+/// cloth held near its skin, and a humanoid put into a pose 3 m above its
+/// place with the pose's motion, all through the `_d` calls, on a box
+/// floor: every particle relative to `at` after 1.5 s, and the recoveries.
+fn posed_scene(at: SinewVec3d, substeps: u32) -> (Vec<[f64; 3]>, u64) {
+    let def = SinewWorldDef { substeps, ..sinew_default_world_def() };
+    let mut w = ptr::null_mut();
+    ok(unsafe { sinew_world_create(&def, &mut w) });
+    let mut c = SinewColliderId::default();
+    let floor = SinewTransformd { position: add(at, [0.0, -0.5, 0.0]), rotation: IDENTITY };
+    ok(unsafe { sinew_collider_create_box_d(w, floor, SinewVec3 { x: 6.0, y: 0.5, z: 6.0 }, 0.5, &mut c) });
+
+    let mut bones = [sinew_default_bone_def(), SinewBoneDef { parent: 0, ..sinew_default_bone_def() }];
+    bones[0].rest.position = SinewVec3 { x: 1.0, y: 1.0, z: 0.0 };
+    bones[0].length = 0.3;
+    bones[1].rest.position = SinewVec3 { x: 1.0, y: 1.3, z: 0.0 };
+    bones[1].length = 0.3;
+    let rdef = SinewRagdollDef { bones: bones.as_ptr(), bone_count: 2, ..sinew_default_ragdoll_def() };
+    let mut limb = SinewBodyId::default();
+    ok(unsafe { sinew_ragdoll_create_d(w, &rdef, at, &mut limb) });
+
+    let verts: Vec<SinewVec3> =
+        (0..9).map(|k| SinewVec3 { x: 0.25 * (k % 3) as f32, y: 0.0, z: 0.25 * (k / 3) as f32 }).collect();
+    let tris: [u32; 24] = [0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4, 3, 4, 7, 3, 7, 6, 4, 5, 8, 4, 8, 7];
+    let mesh = SinewClothMeshDef {
+        vertices: verts.as_ptr(),
+        vertex_count: 9,
+        indices: tris.as_ptr(),
+        triangle_count: 8,
+        ..sinew_default_cloth_mesh_def()
+    };
+    let mut cloth = SinewBodyId::default();
+    ok(unsafe { sinew_cloth_create_d(w, &mesh, add(at, [-2.0, 1.0, -2.0]), &mut cloth) });
+    let skin: Vec<SinewVec3d> =
+        verts.iter().map(|p| add(at, [-2.0 + f64::from(p.x), 0.9, -2.0 + f64::from(p.z)])).collect();
+    let up = [SinewVec3 { x: 0.0, y: 1.0, z: 0.0 }; 9];
+    ok(unsafe { sinew_cloth_set_skin_d(w, cloth, skin.as_ptr(), up.as_ptr(), 9) });
+    let max = [0.3f32; 9];
+    ok(unsafe { sinew_cloth_set_max_distances(w, cloth, max.as_ptr(), ptr::null(), 9) });
+
+    let mut humanoid = SinewBodyId::default();
+    let root = SinewTransformd { position: add(at, [2.0, 0.0, 1.0]), rotation: IDENTITY };
+    ok(unsafe { sinew_ragdoll_create_humanoid_d(w, root, 1.8, &mut humanoid) });
+    let mut n = 0;
+    ok(unsafe { sinew_ragdoll_bone_count(w, humanoid, &mut n) });
+    let mut pose = vec![SinewTransformd::default(); n as usize];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, humanoid, pose.as_mut_ptr(), n, ptr::null_mut()) });
+    // Lifted 3 m, moving down at 1 m/s.
+    let lifted: Vec<SinewTransformd> =
+        pose.iter().map(|b| SinewTransformd { position: add(b.position, [0.0, 3.0, 0.0]), ..*b }).collect();
+    let before: Vec<SinewTransformd> =
+        pose.iter().map(|b| SinewTransformd { position: add(b.position, [0.0, 3.0 + DT as f64, 0.0]), ..*b }).collect();
+    ok(unsafe { sinew_ragdoll_set_pose_d(w, humanoid, lifted.as_ptr(), before.as_ptr(), n, DT) });
+
+    for _ in 0..90 {
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+    let mut out = Vec::new();
+    for body in [limb, cloth, humanoid] {
+        let mut count = 0;
+        ok(unsafe { sinew_body_read_positions_d(w, body, ptr::null_mut(), 0, &mut count) });
+        let mut x = vec![SinewVec3d::default(); count as usize];
+        ok(unsafe { sinew_body_read_positions_d(w, body, x.as_mut_ptr(), count, ptr::null_mut()) });
+        out.extend(x.iter().map(|&p| sub(p, at)));
+    }
+    let mut recoveries = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    unsafe { sinew_world_destroy(w) };
+    (out, recoveries)
+}
+
+#[test]
+fn a_posed_ragdoll_a_def_ragdoll_and_a_skinned_mesh_cloth_far_away_move_as_at_the_origin() {
+    for substeps in [1, 8, 32] {
+        let (home, recoveries) = posed_scene(d(0.0, 0.0, 0.0), substeps);
+        assert_eq!(recoveries, 0, "{substeps} substeps");
+        // Everything fell onto the floor (the humanoid from 3 m up).
+        let lowest = home.iter().map(|x| x[1]).fold(f64::INFINITY, f64::min);
+        let highest = home.iter().map(|x| x[1]).fold(f64::NEG_INFINITY, f64::max);
+        assert!(lowest > -0.3 && highest < 1.2, "{substeps} substeps: heights {lowest} .. {highest}");
+        for at in ON_GRID {
+            let (far, recoveries) = posed_scene(d(at[0], at[1], at[2]), substeps);
+            assert_eq!(recoveries, 0, "{substeps} substeps at {at:?}");
+            assert_eq!(far, home, "{substeps} substeps at {at:?}: on the grid, the same bits");
+        }
+        println!("{substeps:2} substeps: posed, def and cloth scenes far away have the origin's bits");
+    }
+}

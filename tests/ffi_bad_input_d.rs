@@ -734,3 +734,138 @@ fn a_snapshot_keeps_far_colliders_exact() {
     assert_eq!(state_hash(copy), state_hash(w));
     unsafe { sinew_world_destroy(copy) };
 }
+
+#[test]
+fn d_pose_skin_mesh_and_def_calls_refuse_bad_input_and_change_nothing() {
+    let s = Scene::new();
+    let w = s.w;
+    let null_arg = SINEW_RESULT_NULL_ARGUMENT;
+    let invalid = SINEW_RESULT_INVALID_ARGUMENT;
+    let r = s.ragdoll;
+
+    // set_pose_d: NULL, count, kind, ids, values, dt.
+    let name = "sinew_ragdoll_set_pose_d";
+    let mut n = 0;
+    ok(unsafe { sinew_ragdoll_bone_count(w, r, &mut n) });
+    let mut pose = vec![SinewTransformd::default(); n as usize];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, r, pose.as_mut_ptr(), n, ptr::null_mut()) });
+    let (p, none) = (pose.as_ptr(), ptr::null::<SinewTransformd>());
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_set_pose_d(ptr::null_mut(), r, p, none, n, DT) });
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_set_pose_d(w, r, ptr::null(), none, n, DT) });
+    refused(w, name, invalid, || unsafe { sinew_ragdoll_set_pose_d(w, r, p, none, n - 1, DT) });
+    for id in [s.particles, s.rigid] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || unsafe { sinew_ragdoll_set_pose_d(w, id, p, none, n, DT) });
+    }
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || unsafe { sinew_ragdoll_set_pose_d(w, id, p, none, n, DT) });
+    }
+    for bad in bad_transforms(pose[2]) {
+        let mut q = pose.clone();
+        q[2] = bad;
+        refused(w, name, invalid, || unsafe { sinew_ragdoll_set_pose_d(w, r, q.as_ptr(), none, n, DT) });
+        // The same in `previous`, and far away: the frame must not move.
+        let far: Vec<SinewTransformd> = pose
+            .iter()
+            .map(|b| SinewTransformd { position: d(b.position.x - 2.0 * FAR, b.position.y, b.position.z), ..*b })
+            .collect();
+        refused(w, name, invalid, || unsafe { sinew_ragdoll_set_pose_d(w, r, far.as_ptr(), q.as_ptr(), n, DT) });
+    }
+    for bad in BAD_F32.into_iter().chain([0.0, -DT]) {
+        refused(w, name, invalid, || unsafe { sinew_ragdoll_set_pose_d(w, r, p, p, n, bad) });
+    }
+    changes(w, || unsafe { sinew_ragdoll_set_pose_d(w, r, p, none, n, 0.0) });
+
+    // A mesh cloth, its skin.
+    let verts = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 0.0, 1.0)];
+    let tri = [0u32, 1, 2];
+    let mesh = SinewClothMeshDef {
+        vertices: verts.as_ptr(),
+        vertex_count: 3,
+        indices: tri.as_ptr(),
+        triangle_count: 1,
+        ..sinew_default_cloth_mesh_def()
+    };
+    let at = d(FAR, 2.0, -FAR + 3.0);
+    let mut out = BODY_SENTINEL;
+    let name = "sinew_cloth_create_d";
+    refused(w, name, null_arg, || unsafe { sinew_cloth_create_d(ptr::null_mut(), &mesh, at, &mut out) });
+    refused(w, name, null_arg, || unsafe { sinew_cloth_create_d(w, ptr::null(), at, &mut out) });
+    refused(w, name, null_arg, || unsafe { sinew_cloth_create_d(w, &mesh, at, ptr::null_mut()) });
+    let no_vertices = SinewClothMeshDef { vertices: ptr::null(), ..mesh };
+    refused(w, name, null_arg, || unsafe { sinew_cloth_create_d(w, &no_vertices, at, &mut out) });
+    let zeroed = SinewClothMeshDef { internal_cookie: 0, ..mesh };
+    refused(w, name, invalid, || unsafe { sinew_cloth_create_d(w, &zeroed, at, &mut out) });
+    let out_of_range = [0u32, 1, 3];
+    let bad_index = SinewClothMeshDef { indices: out_of_range.as_ptr(), ..mesh };
+    refused(w, name, invalid, || unsafe { sinew_cloth_create_d(w, &bad_index, at, &mut out) });
+    for bad in bad_vectors(at) {
+        refused(w, name, invalid, || unsafe { sinew_cloth_create_d(w, &mesh, bad, &mut out) });
+    }
+    assert_eq!(out, BODY_SENTINEL);
+    let mut cloth = BODY_SENTINEL;
+    changes(w, || unsafe { sinew_cloth_create_d(w, &mesh, at, &mut cloth) });
+
+    let name = "sinew_cloth_set_skin_d";
+    let skin = [at, d(at.x + 1.0, at.y, at.z), d(at.x, at.y, at.z + 1.0)];
+    let up = [v(0.0, 1.0, 0.0); 3];
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || unsafe {
+            sinew_cloth_set_skin_d(w, id, skin.as_ptr(), up.as_ptr(), 3)
+        });
+    }
+    for id in [s.particles, s.ragdoll] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || unsafe {
+            sinew_cloth_set_skin_d(w, id, skin.as_ptr(), up.as_ptr(), 3)
+        });
+    }
+    refused(w, name, null_arg, || unsafe {
+        sinew_cloth_set_skin_d(ptr::null_mut(), cloth, skin.as_ptr(), up.as_ptr(), 3)
+    });
+    refused(w, name, null_arg, || unsafe { sinew_cloth_set_skin_d(w, cloth, ptr::null(), up.as_ptr(), 3) });
+    refused(w, name, null_arg, || unsafe { sinew_cloth_set_skin_d(w, cloth, skin.as_ptr(), ptr::null(), 3) });
+    refused(w, name, invalid, || unsafe { sinew_cloth_set_skin_d(w, cloth, skin.as_ptr(), up.as_ptr(), 2) });
+    for bad in bad_vectors(skin[1]) {
+        let p = [skin[0], bad, skin[2]];
+        refused(w, name, invalid, || unsafe { sinew_cloth_set_skin_d(w, cloth, p.as_ptr(), up.as_ptr(), 3) });
+    }
+    for bad in BAD_F32.into_iter().map(|b| v(0.0, b, 0.0)).chain([v(0.0, 0.0, 0.0)]) {
+        let n = [up[0], bad, up[2]];
+        refused(w, name, invalid, || unsafe { sinew_cloth_set_skin_d(w, cloth, skin.as_ptr(), n.as_ptr(), 3) });
+    }
+    changes(w, || unsafe { sinew_cloth_set_skin_d(w, cloth, skin.as_ptr(), up.as_ptr(), 3) });
+
+    // A ragdoll from a def relative to an origin.
+    let name = "sinew_ragdoll_create_d";
+    let mut bones = [sinew_default_bone_def(), SinewBoneDef { parent: 0, ..sinew_default_bone_def() }];
+    bones[0].length = 0.3;
+    bones[1].rest.position = v(0.0, 0.3, 0.0);
+    bones[1].length = 0.3;
+    let def = SinewRagdollDef { bones: bones.as_ptr(), bone_count: 2, ..sinew_default_ragdoll_def() };
+    let origin = d(-FAR, 1.0, FAR);
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_create_d(ptr::null_mut(), &def, origin, &mut out) });
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_create_d(w, ptr::null(), origin, &mut out) });
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_create_d(w, &def, origin, ptr::null_mut()) });
+    let zeroed = SinewRagdollDef { internal_cookie: 0, ..def };
+    refused(w, name, invalid, || unsafe { sinew_ragdoll_create_d(w, &zeroed, origin, &mut out) });
+    let empty = SinewRagdollDef { bone_count: 0, ..def };
+    refused(w, name, invalid, || unsafe { sinew_ragdoll_create_d(w, &empty, origin, &mut out) });
+    let mut bad_bones = bones;
+    bad_bones[1].parent = 5;
+    let bad_parent = SinewRagdollDef { bones: bad_bones.as_ptr(), ..def };
+    refused(w, name, invalid, || unsafe { sinew_ragdoll_create_d(w, &bad_parent, origin, &mut out) });
+    for bad in bad_vectors(origin) {
+        refused(w, name, invalid, || unsafe { sinew_ragdoll_create_d(w, &def, bad, &mut out) });
+    }
+    assert_eq!(out, BODY_SENTINEL);
+    let mut limb = BODY_SENTINEL;
+    changes(w, || unsafe { sinew_ragdoll_create_d(w, &def, origin, &mut limb) });
+    let mut t = [TRANSFORM_SENTINEL; 2];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, limb, t.as_mut_ptr(), 2, ptr::null_mut()) });
+    assert_eq!(t[0].position, origin, "bone 0 at the def's rest (0) from the origin");
+    for _ in 0..10 {
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+    let mut recoveries = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    assert_eq!(recoveries, 0);
+}

@@ -644,6 +644,11 @@ public:
                     float dt = 0.0f) {
         return Result::from_code(::sinew_ragdoll_set_pose(world(), id(), bones, previous, count, dt));
     }
+    /// set_pose with world positions in double precision.
+    Result set_pose_d(const Transformd* bones, std::uint32_t count, const Transformd* previous = nullptr,
+                      float dt = 0.0f) {
+        return Result::from_code(::sinew_ragdoll_set_pose_d(world(), id(), bones, previous, count, dt));
+    }
     /// An impulse (N s) at a world point of a bone.
     Result apply_impulse(std::uint32_t bone, const Vec3& point, const Vec3& impulse) {
         return Result::from_code(::sinew_ragdoll_apply_impulse(world(), id(), bone, point, impulse));
@@ -769,6 +774,10 @@ public:
     /// it every frame after animation (the first call starts the skin there).
     Result set_skin(const Vec3* positions, const Vec3* normals, std::uint32_t count) {
         return Result::from_code(::sinew_cloth_set_skin(world(), id(), positions, normals, count));
+    }
+    /// set_skin with the skinned positions in double precision.
+    Result set_skin_d(const Vec3d* positions, const Vec3* normals, std::uint32_t count) {
+        return Result::from_code(::sinew_cloth_set_skin_d(world(), id(), positions, normals, count));
     }
     /// Per engine vertex: how far a particle may move from its skinned
     /// position (metres, >= 0; INFINITY = no limit; 0 = skinned rigidly) and,
@@ -1001,6 +1010,20 @@ public:
         Result r = Result::from_code(::sinew_ragdoll_create_from_skeleton_d(world_, skeleton.get(), at, &id));
         if (!r) return r;
         return Ragdoll(world_, id);
+    }
+    /// A ragdoll from a def whose rest transforms are relative to `origin`.
+    Expected<Ragdoll> create_ragdoll_d(const RagdollDef& def, Vec3d origin) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_d(world_, &def, origin, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// def.transform.position is ignored: `position` takes its place.
+    Expected<Cloth> create_cloth_d(const ClothMeshDef& def, Vec3d position) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create_d(world_, &def, position, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
     }
     Expected<Ragdoll> create_humanoid_d(const Transformd& at, float height) {
         BodyId id{};

@@ -8,8 +8,9 @@
 use super::boundary::{
     Failure, SinewWorld, checked_out, checked_ref, checked_slice, optional_out, read_into, world_ref,
 };
-use super::cloth::{SinewClothGridDef, grid_def_of};
+use super::cloth::{SinewClothGridDef, SinewClothMeshDef, create_mesh, grid_def_of};
 use super::collider::SinewColliderDef;
+use super::ragdoll::{SinewRagdollDef, ragdoll_def_of};
 use super::rigid::{SinewRigidDef, rigid_def_of};
 use super::skeleton::{SinewSkeleton, skeleton_ref};
 use super::types::*;
@@ -576,6 +577,68 @@ pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets_d(
     })
 }
 
+/// `sinew_ragdoll_create` with the def's rest transforms relative to
+/// `origin`, given in double precision: a bone whose def position is `x`
+/// starts at `origin + x`. An engine with large worlds gives its skeleton's
+/// bind pose relative to the character (or any point near it) and the
+/// character's place here.
+///
+/// Errors: those of `sinew_ragdoll_create`, and `INVALID_ARGUMENT` for
+/// `origin` NaN/inf or beyond +-1e15 m. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_create_d(
+    world: *mut SinewWorld,
+    def: *const SinewRagdollDef,
+    origin: SinewVec3d,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_create_d", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
+        let d = unsafe { checked_ref(def, "def") }?;
+        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
+        let out = unsafe { checked_out(out_body, "out_body") }?;
+        let def = ragdoll_def_of(d)?;
+        let id = world.write(|w| Ok(w.create_ragdoll_f64(&def, origin.into())?))?;
+        *out = id.into();
+        Ok(())
+    })
+}
+
+/// `sinew_ragdoll_set_pose` with each bone's world position in double
+/// precision: teleports the ragdoll to a pose (one transform per bone; with
+/// `previous`, the pose `dt` seconds earlier, it keeps that motion). A pose
+/// far from where the ragdoll was is kept to the ragdoll's own size.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a count other than the bone count, NaN/inf, a zero rotation, `dt` <= 0
+/// with `previous`. Nothing changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_pose_d(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bones: *const SinewTransformd,
+    previous: *const SinewTransformd,
+    count: u32,
+    dt: f32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_pose_d", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        let pose = |t: &[SinewTransformd]| t.iter().map(|t| (t.position.into(), t.rotation.into())).collect();
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
+        let now: Vec<(DVec3, Quat)> = pose(unsafe { checked_slice(bones, count as usize, "bones") }?);
+        let before: Option<Vec<(DVec3, Quat)>> = if previous.is_null() {
+            None
+        } else {
+            // SAFETY: `previous` is NULL or valid for reads of `count` elements (the `ffi` contract).
+            Some(pose(unsafe { checked_slice(previous, count as usize, "previous") }?))
+        };
+        world.write(|w| Ok(w.set_ragdoll_pose_f64(BodyId::from(ragdoll), &now, before.as_deref().map(|p| (p, dt)))?))
+    })
+}
+
 // ---- rigid bodies and cloth -----------------------------------------------------
 
 /// `sinew_rigid_create` placed in double precision: a rigid body from `def`
@@ -655,6 +718,51 @@ pub unsafe extern "C" fn sinew_cloth_create_grid_d(
         let id = world.write(|w| Ok(w.create_cloth_grid_f64(&grid, position.into())?))?;
         *out = id.into();
         Ok(())
+    })
+}
+
+/// `sinew_cloth_create` placed in double precision: a cloth from a triangle
+/// mesh (`def` from `sinew_default_cloth_mesh_def()`, its arrays read during
+/// the call only) whose frame is at `position` and `def->transform.rotation`
+/// (`def->transform.position` is ignored), built as at the world's origin
+/// and moved exactly.
+///
+/// Errors: those of `sinew_cloth_create`, and `INVALID_ARGUMENT` for
+/// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_cloth_create_d(
+    world: *mut SinewWorld,
+    def: *const SinewClothMeshDef,
+    position: SinewVec3d,
+    out_body: *mut SinewBodyId,
+) -> SinewResult {
+    ffi_boundary!("sinew_cloth_create_d", { create_mesh(world, def, out_body, Some(position.into())) })
+}
+
+/// `sinew_cloth_set_skin` with the skinned positions in double precision:
+/// per engine vertex, where the character's skinning puts it (world
+/// space) and its normal, for max distances and backstops.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+/// (count differs from the vertex count, NaN/inf, a zero normal). Nothing
+/// changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_cloth_set_skin_d(
+    world: *mut SinewWorld,
+    body: SinewBodyId,
+    positions: *const SinewVec3d,
+    normals: *const SinewVec3,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_cloth_set_skin_d", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `positions` is NULL or valid for reads of `count` elements (the `ffi` contract).
+        let p = dvecs(unsafe { checked_slice(positions, count as usize, "positions") }?);
+        // SAFETY: `normals` is NULL or valid for reads of `count` elements (the `ffi` contract).
+        let n: Vec<Vec3> =
+            unsafe { checked_slice(normals, count as usize, "normals") }?.iter().map(|&v| v.into()).collect();
+        world.write(|w| Ok(w.set_cloth_skin_f64(body.into(), &p, &n)?))
     })
 }
 

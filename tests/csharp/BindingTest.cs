@@ -1153,6 +1153,37 @@ static unsafe class BindingTest
             SinewTransformd[] bones = new SinewTransformd[world.RagdollBoneCount(humanoid)];
             Check(world.ReadBonesD(humanoid, bones) == bones.Length, "ReadBonesD");
             world.SetMotorTargetsD(humanoid, bones);
+            SinewTransformd[] lifted = (SinewTransformd[])bones.Clone();
+            for (int b = 0; b < lifted.Length; b++) lifted[b].position.y += 0.01;
+            world.SetRagdollPoseD(humanoid, lifted, bones, 1f / 60f);
+            world.SetRagdollPoseD(humanoid, bones);
+            SinewVec3[] flat = new[] { V(0, 0, 0), V(1, 0, 0), V(0, 0, 1) };
+            uint[] tri = new uint[] { 0, 1, 2 };
+            SinewBodyId sheet;
+            fixed (SinewVec3* fv = flat)
+            fixed (uint* ft = tri)
+            {
+                SinewClothMeshDef mesh = Native.sinew_default_cloth_mesh_def();
+                mesh.vertices = fv;
+                mesh.vertex_count = 3;
+                mesh.indices = ft;
+                mesh.triangle_count = 1;
+                sheet = world.CreateClothD(mesh, D(at + 5, 1, -at));
+            }
+            world.SetClothSkinD(sheet, new[] { D(at + 5, 1, -at), D(at + 6, 1, -at), D(at + 5, 1, -at + 1) }, new[] { V(0, 1, 0), V(0, 1, 0), V(0, 1, 0) });
+            SinewBoneDef[] two = new[] { Native.sinew_default_bone_def(), Native.sinew_default_bone_def() };
+            two[0].length = 0.3f;
+            two[1].parent = 0;
+            two[1].rest.position = V(0, 0.3f, 0);
+            two[1].length = 0.3f;
+            fixed (SinewBoneDef* pb = two)
+            {
+                SinewRagdollDef rd = Native.sinew_default_ragdoll_def();
+                rd.bones = pb;
+                rd.bone_count = 2;
+                SinewBodyId limb = world.CreateRagdollD(rd, D(at - 5, 1, -at));
+                Check(world.RagdollBoneCount(limb) == 2, "CreateRagdollD");
+            }
             SinewVec3d[] x = new SinewVec3d[2];
             Check(world.ReadPositionsD(body, x) == 2, "ReadPositionsD");
             SinewTransformd r = world.RigidTransformD(rigid);

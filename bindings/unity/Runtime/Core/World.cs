@@ -1709,6 +1709,59 @@ namespace Sinew
             return transform;
         }
 
+        /// <summary>SetRagdollPose with double-precision positions.</summary>
+        public void SetRagdollPoseD(SinewBodyId ragdoll, SinewTransformd[] bones, SinewTransformd[] previous = null, float dt = 0.0f)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            if (previous != null && previous.Length != bones.Length)
+                throw new ArgumentException("previous must be null or as long as bones");
+            fixed (SinewTransformd* now = bones)
+            fixed (SinewTransformd* before = previous)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_pose_d(w, ragdoll, now, before, Count(bones.Length), dt)); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>
+        /// A ragdoll from a def (its bones array pinned by the caller for the
+        /// call) whose rest transforms are relative to origin.
+        /// </summary>
+        public SinewBodyId CreateRagdollD(SinewRagdollDef def, SinewVec3d origin)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_create_d(w, &def, origin, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>CreateCloth (a mesh def, its arrays pinned by the caller) at a double-precision position.</summary>
+        public SinewBodyId CreateClothD(SinewClothMeshDef def, SinewVec3d position)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create_d(w, &def, position, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>SetClothSkin with the skinned positions in double precision.</summary>
+        public void SetClothSkinD(SinewBodyId body, SinewVec3d[] positions, SinewVec3[] normals)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            if (normals == null) throw new ArgumentNullException("normals");
+            if (normals.Length != positions.Length) throw new ArgumentException("one normal per position", "normals");
+            fixed (SinewVec3d* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_cloth_set_skin_d(w, body, p, n, Count(positions.Length))); }
+                finally { Release(); }
+            }
+        }
+
         /// <summary>ShiftOrigin with the offset in double precision.</summary>
         public void ShiftOriginD(SinewVec3d offset)
         {

@@ -637,6 +637,91 @@ namespace Sinew
     }
 
     /// <summary>
+    /// One bone of a skeleton. Fill from `sinew_default_bone_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewBoneDef
+    {
+        /// <summary>
+        /// UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
+        /// Read during the create call only.
+        /// </summary>
+        public byte* name;
+        /// <summary>
+        /// Index of an earlier bone, or -1 for the root (bone 0, and only it).
+        /// </summary>
+        public int parent;
+        /// <summary>
+        /// Rest transform in world space: the bone's head and frame. The bone
+        /// runs along its local +Y. Default identity.
+        /// </summary>
+        public SinewTransform rest;
+        /// <summary>
+        /// Metres along +Y to the tail; 0 (default) = up to the first child's head.
+        /// </summary>
+        public float length;
+        /// <summary>
+        /// Collision radius, metres, &gt;= 0; default 0.05.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Kilograms, &gt; 0; default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
+        /// </summary>
+        public uint limit_type;
+        /// <summary>
+        /// Ball: cone half-angle, radians in [0, pi]; default pi (free).
+        /// </summary>
+        public float swing;
+        /// <summary>
+        /// Ball: twist range about the bone, radians in [-pi, pi]; default
+        /// -pi..pi (free).
+        /// </summary>
+        public float twist_min;
+        /// <summary>
+        /// See `twist_min`.
+        /// </summary>
+        public float twist_max;
+        /// <summary>
+        /// Hinge: axis in the bone's frame, non-zero; default +X.
+        /// </summary>
+        public SinewVec3 hinge_axis;
+        /// <summary>
+        /// Hinge: angle range from rest about the axis, radians in [-pi, pi];
+        /// default 0..pi/2.
+        /// </summary>
+        public float hinge_min;
+        /// <summary>
+        /// See `hinge_min`.
+        /// </summary>
+        public float hinge_max;
+    }
+
+    /// <summary>
+    /// A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewRagdollDef
+    {
+        /// <summary>
+        /// `bone_count` bones, a parent before its children, the root first;
+        /// read during the call only.
+        /// </summary>
+        public SinewBoneDef* bones;
+        /// <summary>
+        /// 1..=1024.
+        /// </summary>
+        public uint bone_count;
+        /// <summary>
+        /// Set by `sinew_default_ragdoll_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
     /// A rigid body. Fill from `sinew_default_rigid_def()`.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -883,91 +968,6 @@ namespace Sinew
         /// Its distance from the query point, metres.
         /// </summary>
         public float distance;
-    }
-
-    /// <summary>
-    /// One bone of a skeleton. Fill from `sinew_default_bone_def()`.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewBoneDef
-    {
-        /// <summary>
-        /// UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
-        /// Read during the create call only.
-        /// </summary>
-        public byte* name;
-        /// <summary>
-        /// Index of an earlier bone, or -1 for the root (bone 0, and only it).
-        /// </summary>
-        public int parent;
-        /// <summary>
-        /// Rest transform in world space: the bone's head and frame. The bone
-        /// runs along its local +Y. Default identity.
-        /// </summary>
-        public SinewTransform rest;
-        /// <summary>
-        /// Metres along +Y to the tail; 0 (default) = up to the first child's head.
-        /// </summary>
-        public float length;
-        /// <summary>
-        /// Collision radius, metres, &gt;= 0; default 0.05.
-        /// </summary>
-        public float radius;
-        /// <summary>
-        /// Kilograms, &gt; 0; default 1.
-        /// </summary>
-        public float mass;
-        /// <summary>
-        /// `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
-        /// </summary>
-        public uint limit_type;
-        /// <summary>
-        /// Ball: cone half-angle, radians in [0, pi]; default pi (free).
-        /// </summary>
-        public float swing;
-        /// <summary>
-        /// Ball: twist range about the bone, radians in [-pi, pi]; default
-        /// -pi..pi (free).
-        /// </summary>
-        public float twist_min;
-        /// <summary>
-        /// See `twist_min`.
-        /// </summary>
-        public float twist_max;
-        /// <summary>
-        /// Hinge: axis in the bone's frame, non-zero; default +X.
-        /// </summary>
-        public SinewVec3 hinge_axis;
-        /// <summary>
-        /// Hinge: angle range from rest about the axis, radians in [-pi, pi];
-        /// default 0..pi/2.
-        /// </summary>
-        public float hinge_min;
-        /// <summary>
-        /// See `hinge_min`.
-        /// </summary>
-        public float hinge_max;
-    }
-
-    /// <summary>
-    /// A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewRagdollDef
-    {
-        /// <summary>
-        /// `bone_count` bones, a parent before its children, the root first;
-        /// read during the call only.
-        /// </summary>
-        public SinewBoneDef* bones;
-        /// <summary>
-        /// 1..=1024.
-        /// </summary>
-        public uint bone_count;
-        /// <summary>
-        /// Set by `sinew_default_ragdoll_def`; do not touch.
-        /// </summary>
-        public uint internal_cookie;
     }
 
     /// <summary>
@@ -2288,6 +2288,32 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_motor_targets_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, uint count);
 
         /// <summary>
+        /// `sinew_ragdoll_create` with the def's rest transforms relative to
+        /// `origin`, given in double precision: a bone whose def position is `x`
+        /// starts at `origin + x`. An engine with large worlds gives its skeleton's
+        /// bind pose relative to the character (or any point near it) and the
+        /// character's place here.
+        ///
+        /// Errors: those of `sinew_ragdoll_create`, and `INVALID_ARGUMENT` for
+        /// `origin` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_d(SinewWorld* world, SinewRagdollDef* def, SinewVec3d origin, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_ragdoll_set_pose` with each bone's world position in double
+        /// precision: teleports the ragdoll to a pose (one transform per bone; with
+        /// `previous`, the pose `dt` seconds earlier, it keeps that motion). A pose
+        /// far from where the ragdoll was is kept to the ragdoll's own size.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation, `dt` &lt;= 0
+        /// with `previous`. Nothing changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_pose_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_pose_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, SinewTransformd* previous, uint count, float dt);
+
+        /// <summary>
         /// `sinew_rigid_create` placed in double precision: a rigid body from `def`
         /// (from `sinew_default_rigid_def()`, read during the call only) at
         /// `position` and `def-&gt;transform.rotation` (`def-&gt;transform.position` is
@@ -2324,12 +2350,37 @@ namespace Sinew
         public static extern SinewResult sinew_cloth_create_grid_d(SinewWorld* world, SinewClothGridDef* def, SinewVec3d position, SinewBodyId* out_body);
 
         /// <summary>
+        /// `sinew_cloth_create` placed in double precision: a cloth from a triangle
+        /// mesh (`def` from `sinew_default_cloth_mesh_def()`, its arrays read during
+        /// the call only) whose frame is at `position` and `def-&gt;transform.rotation`
+        /// (`def-&gt;transform.position` is ignored), built as at the world's origin
+        /// and moved exactly.
+        ///
+        /// Errors: those of `sinew_cloth_create`, and `INVALID_ARGUMENT` for
+        /// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_d(SinewWorld* world, SinewClothMeshDef* def, SinewVec3d position, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_cloth_set_skin` with the skinned positions in double precision:
+        /// per engine vertex, where the character's skinning puts it (world
+        /// space) and its normal, for max distances and backstops.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (count differs from the vertex count, NaN/inf, a zero normal). Nothing
+        /// changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_skin_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_skin_d(SinewWorld* world, SinewBodyId body, SinewVec3d* positions, SinewVec3* normals, uint count);
+
+        /// <summary>
         /// `sinew_world_shift_origin` with the offset in double precision: moves
         /// the world's origin to `offset` (in the coordinates used until now).
-        /// Nothing moves and velocities stay. Bodies, and colliders placed with the
-        /// `_d` calls, move to the new coordinates exactly when the offset is a
-        /// multiple of 4 m (else to the rounding of their own size); colliders
-        /// placed in `f32` take the new coordinates rounded once to `f32`.
+        /// Nothing moves and velocities stay. Bodies and colliders move to the new
+        /// coordinates exactly when the offset is a multiple of 4 m (else to the
+        /// rounding of their own size): a collider placed in `f32` is from then on
+        /// kept relative to a grid point, as one placed with the `_d` calls.
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or an offset
         /// beyond +-1e15 m (nothing is changed). Threading: write lock.
@@ -2905,8 +2956,10 @@ namespace Sinew
         /// relative to a point near it, so physics is as precise far away as near
         /// the origin; this keeps the `f32` values the engine reads and writes
         /// small. Bodies move to the new coordinates exactly when the offset is a
-        /// multiple of 4 m (else to the rounding of their own size); colliders keep
-        /// `f32` world positions, which round to the new coordinates' ulp.
+        /// multiple of 4 m (else to the rounding of their own size), and so do
+        /// colliders placed with the `_d` calls; other colliders keep `f32` world
+        /// positions, which round to the new coordinates' ulp
+        /// (`sinew_world_shift_origin_d` moves them as it moves the bodies).
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
         /// changed). Threading: write lock.
