@@ -52,7 +52,12 @@ struct Outcome {
 /// moves, a particle, a rigid box and a humanoid dropped on them, all `at`
 /// from the origin, placed, moved and read with the `_d` calls.
 fn scene(at: SinewVec3d, substeps: u32, steps: u32) -> Outcome {
-    let def = SinewWorldDef { substeps, ..sinew_default_world_def() };
+    scene_at_level(at, substeps, steps, SINEW_SIMD_AUTO).0
+}
+
+/// [`scene`] at a SIMD level (clamped to the CPU's), and the level it ran at.
+fn scene_at_level(at: SinewVec3d, substeps: u32, steps: u32, simd_level: u32) -> (Outcome, u32) {
+    let def = SinewWorldDef { substeps, simd_level, ..sinew_default_world_def() };
     let mut world = ptr::null_mut();
     ok(unsafe { sinew_world_create(&def, &mut world) });
     let w = world;
@@ -118,8 +123,10 @@ fn scene(at: SinewVec3d, substeps: u32, steps: u32) -> Outcome {
     points.push(sub(t.position, at));
     let mut recoveries = u64::MAX;
     ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    let mut level = 0;
+    ok(unsafe { sinew_world_get_simd_level(w, &mut level) });
     unsafe { sinew_world_destroy(w) };
-    Outcome { points, rotations, recoveries }
+    (Outcome { points, rotations, recoveries }, level)
 }
 
 /// Offsets on the 4 m grid: there the scene is the origin's, bit for bit.
@@ -324,4 +331,23 @@ fn a_posed_ragdoll_a_def_ragdoll_and_a_skinned_mesh_cloth_far_away_move_as_at_th
         }
         println!("{substeps:2} substeps: posed, def and cloth scenes far away have the origin's bits");
     }
+}
+
+/// Every SIMD level this CPU has gives the same bits, at the origin and
+/// 10 km out (the scene's contacts, rigid fit and ragdoll lanes included).
+#[test]
+fn every_simd_level_gives_the_same_bits_far_away() {
+    let (reference, _) = scene_at_level(d(0.0, 0.0, 0.0), 8, 60, SINEW_SIMD_SCALAR);
+    let mut seen = Vec::new();
+    for level in [SINEW_SIMD_SCALAR, SINEW_SIMD_SSE2, SINEW_SIMD_AVX2, SINEW_SIMD_AVX512] {
+        for at in [d(0.0, 0.0, 0.0), d(10_000.0, 8.0, -10_000.0)] {
+            let (o, ran) = scene_at_level(at, 8, 60, level);
+            assert_eq!(o.recoveries, 0);
+            assert_eq!(o.points, reference.points, "level {ran} at {at:?}");
+            assert_eq!(o.rotations, reference.rotations, "level {ran} at {at:?}");
+            seen.push(ran);
+        }
+    }
+    seen.dedup();
+    println!("SIMD levels run: {seen:?}");
 }
