@@ -210,6 +210,9 @@ fn the_d_calls_rest_a_particle_10_km_up_as_at_the_origin() {
         }
         let mut x = [SinewVec3d::default()];
         ok(unsafe { sinew_body_read_positions_d(w, b, x.as_mut_ptr(), 1, ptr::null_mut()) });
+        let mut r = u64::MAX;
+        ok(unsafe { sinew_world_recovery_count(w, &mut r) });
+        assert_eq!(r, 0);
         unsafe { sinew_world_destroy(w) };
         x[0].y - f64::from(at)
     };

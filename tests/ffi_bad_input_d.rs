@@ -203,7 +203,15 @@ impl Scene {
 }
 
 impl Drop for Scene {
+    /// Every test's world ends with zero recoveries (checked unless the
+    /// test already failed).
     fn drop(&mut self) {
+        if !std::thread::panicking() {
+            ok(unsafe { sinew_world_step(self.w, DT) });
+            let mut r = u64::MAX;
+            ok(unsafe { sinew_world_recovery_count(self.w, &mut r) });
+            assert_eq!(r, 0, "the world recovered from a bad step");
+        }
         unsafe { sinew_skeleton_destroy(self.skeleton) };
         unsafe { sinew_world_destroy(self.w) };
     }
@@ -732,6 +740,9 @@ fn a_snapshot_keeps_far_colliders_exact() {
         ok(unsafe { sinew_world_step(copy, DT) });
     }
     assert_eq!(state_hash(copy), state_hash(w));
+    let mut r = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(copy, &mut r) });
+    assert_eq!(r, 0);
     unsafe { sinew_world_destroy(copy) };
 }
 
