@@ -265,13 +265,11 @@ impl World {
         Ok(())
     }
 
-    /// [`World::body_bounds`] in `f64`.
+    /// [`World::body_bounds`] in `f64` (the frame's bounds plus its
+    /// origin, exact).
     pub fn body_bounds_f64(&self, id: BodyId) -> Result<(DVec3, DVec3)> {
-        let (lo, hi) = self.body_bounds(id)?;
-        let o = self.body(id)?.origin;
-        // The bounds are the frame's plus the origin: subtract it back
-        // (exact: Sterbenz) and add it in f64.
-        Ok((o.as_dvec3() + (lo - o).as_dvec3(), o.as_dvec3() + (hi - o).as_dvec3()))
+        let (o, lo, hi) = self.body_bounds_in_frame(id)?;
+        Ok((o.as_dvec3() + lo.as_dvec3(), o.as_dvec3() + hi.as_dvec3()))
     }
 
     /// Each bone of a ragdoll as [`World::ragdoll_bones`] gives it, the

@@ -1310,6 +1310,12 @@ impl World {
     /// The world-space box around a body's particles, grown by its particle
     /// radius; a ragdoll's, around its bones' capsules.
     pub fn body_bounds(&self, id: BodyId) -> Result<(Vec3, Vec3)> {
+        let (origin, lo, hi) = self.body_bounds_in_frame(id)?;
+        Ok((origin + lo, origin + hi))
+    }
+
+    /// [`World::body_bounds`] in the body's frame, and the frame's origin.
+    pub(crate) fn body_bounds_in_frame(&self, id: BodyId) -> Result<(Vec3, Vec3, Vec3)> {
         let b = self.body(id)?;
         let (lo, hi) = match &b.ragdoll {
             // Its bones' capsules: its other particles carry its motion and
@@ -1317,7 +1323,7 @@ impl World {
             Some(r) => r.capsule_bounds(|i| self.particles.position(b.first + i as usize)),
             None => crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius),
         };
-        Ok((b.origin + lo, b.origin + hi))
+        Ok((b.origin, lo, hi))
     }
 
     /// True for a live collider of this world.

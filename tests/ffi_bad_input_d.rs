@@ -408,6 +408,17 @@ fn d_readback_protocol() {
         assert!((x.x - FAR).abs() < 3.0 && (x.z + FAR).abs() < 1.0, "{x:?}");
     }
 
+    // Bounds of a lone particle 10 km out, radius 0: its exact place, not
+    // the millimetre a world f32 rounds to there.
+    let odd = [d(FAR + 0.123456789, 1.0 / 3.0, -FAR - 0.987654321)];
+    let mut one = BODY_SENTINEL;
+    ok(unsafe { sinew_body_create_particles_d(w, odd.as_ptr(), ptr::null(), 1, &mut one) });
+    let (mut lo, mut hi, mut x) = (VEC_SENTINEL, VEC_SENTINEL, [VEC_SENTINEL]);
+    ok(unsafe { sinew_body_get_bounds_d(w, one, &mut lo, &mut hi) });
+    ok(unsafe { sinew_body_read_positions_d(w, one, x.as_mut_ptr(), 1, ptr::null_mut()) });
+    assert_eq!((lo, hi), (x[0], x[0]));
+    assert!((x[0].x - odd[0].x).abs() < 1e-6 && (x[0].z - odd[0].z).abs() < 1e-6, "{x:?}");
+
     // Bones: the same protocol, and the wrong kind.
     let name = "sinew_ragdoll_read_bones_d";
     let mut n = U32_SENTINEL;
