@@ -765,7 +765,8 @@ typedef struct SinewVec3d {
 
 /**
  * A target for one particle, its position in double precision
- * (`sinew_body_set_targets_d`); the fields are `SinewTarget`'s.
+ * (`sinew_body_set_targets_d`): `SinewTarget`'s fields, the position last
+ * (after 4 bytes of padding, where a double aligns). 40 bytes.
  */
 typedef struct SinewTargetd {
     /**

@@ -18,7 +18,8 @@ use crate::collision::{ColliderShape, Filter};
 use crate::{BodyId, DVec3, Quat, Target, Vec3};
 
 /// A target for one particle, its position in double precision
-/// (`sinew_body_set_targets_d`); the fields are `SinewTarget`'s.
+/// (`sinew_body_set_targets_d`): `SinewTarget`'s fields, the position last
+/// (after 4 bytes of padding, where a double aligns). 40 bytes.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SinewTargetd {

@@ -230,6 +230,7 @@ const _: () = assert!(size_of::<SinewQuat>() == 16);
 const _: () = assert!(size_of::<SinewTransform>() == 28);
 const _: () = assert!(size_of::<SinewVec3d>() == 24);
 const _: () = assert!(size_of::<SinewTransformd>() == 40);
+const _: () = assert!(size_of::<super::double::SinewTargetd>() == 40);
 const _: () = assert!(size_of::<SinewBodyId>() == 8);
 const _: () = assert!(size_of::<SinewColliderId>() == 8);
 
