@@ -234,6 +234,8 @@ static double far_scene(const SinewWorldDef* def, double at) {
     CHECK(n > 0 && n <= 32);
     EXPECT(sinew_ragdoll_read_bones_d(w, doll, pose, 32, &n), SINEW_RESULT_OK);
     EXPECT(sinew_ragdoll_set_motor_targets_d(w, doll, pose, n), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_targets_local_d(w, doll, pose, n - 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets_local_d(w, body, pose, n), SINEW_RESULT_WRONG_KIND);
     EXPECT(sinew_ragdoll_set_pose_d(w, doll, pose, NULL, n, 0.0f), SINEW_RESULT_OK);
     SinewTransformd crate_now;
     EXPECT(sinew_rigid_read_transform_d(w, crate, &crate_now), SINEW_RESULT_OK);

@@ -2426,6 +2426,21 @@ SinewResult sinew_ragdoll_set_pose_d(struct SinewWorld *world,
                                      float dt);
 
 /**
+ * `sinew_ragdoll_set_motor_targets_local` with positions in double
+ * precision: the target pose in the animation's local space, each bone's
+ * head position and rotation in its parent's frame, the root (bone 0) in
+ * world space.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+ * changes on error. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_set_motor_targets_local_d(struct SinewWorld *world,
+                                                    struct SinewBodyId ragdoll,
+                                                    const struct SinewTransformd *bones,
+                                                    uint32_t count);
+
+/**
  * `sinew_rigid_create` placed in double precision: a rigid body from `def`
  * (from `sinew_default_rigid_def()`, read during the call only) at
  * `position` and `def->transform.rotation` (`def->transform.position` is

@@ -395,4 +395,32 @@ impl World {
         let skeleton = Skeleton::new(def)?;
         self.build_at(origin, "origin", |w, local| w.create_ragdoll_from(&skeleton, local, Quat::IDENTITY))
     }
+    /// [`World::set_ragdoll_motor_targets_local`] with the positions in
+    /// `f64`: each bone's relative to its parent's frame, the root's (a
+    /// bone without a parent) in world space.
+    pub fn set_ragdoll_motor_targets_local_f64(&mut self, id: BodyId, pose: &[(DVec3, Quat)]) -> Result<()> {
+        let (body, r) = self.ragdoll(id)?;
+        let n = r.bone_count();
+        if pose.len() != n {
+            return Err(Error::invalid_argument(format!(
+                "bones has {} transforms; the ragdoll has {n} bones",
+                pose.len()
+            )));
+        }
+        let origin = body.origin.as_dvec3();
+        let parents = r.skeleton.parents.clone();
+        let mut local = Vec::with_capacity(n);
+        for (b, (&(x, q), parent)) in pose.iter().zip(&parents).enumerate() {
+            finite_dvec(x, &format!("bones[{b}].position"))?;
+            let q = unit_rotation(q, &format!("bones[{b}].rotation"))?;
+            // The root in the body's frame; the others stay in their parent's.
+            let x = if parent.is_none() { x - origin } else { x };
+            local.push((x.as_vec3(), q));
+        }
+        let in_frame = crate::ragdoll::motor::world_pose(&parents, &local);
+        for (b, &(x, _)) in in_frame.iter().enumerate() {
+            crate::error::finite_vec(x, &format!("the world position of bones[{b}]"))?;
+        }
+        self.set_ragdoll_motor_targets_in_frame(id, &in_frame)
+    }
 }

@@ -354,3 +354,88 @@ fn every_simd_level_gives_the_same_bits_far_away() {
     seen.dedup();
     println!("SIMD levels run: {seen:?}");
 }
+
+/// A humanoid driven by motors to a pose given in the animation's local
+/// space (`sinew_ragdoll_set_motor_targets_local_d`: the root in world
+/// space, every other bone in its parent's frame), one arm raised: 10 km
+/// out it moves as at the origin, and there as through the `f32` call.
+fn motored(at: SinewVec3d, through_f32: bool) -> Vec<[f64; 3]> {
+    let mut w = ptr::null_mut();
+    ok(unsafe { sinew_world_create(&sinew_default_world_def(), &mut w) });
+    let mut c = SinewColliderId::default();
+    let floor = SinewTransformd { position: add(at, [0.0, -0.5, 0.0]), rotation: IDENTITY };
+    ok(unsafe { sinew_collider_create_box_d(w, floor, SinewVec3 { x: 4.0, y: 0.5, z: 4.0 }, 0.5, &mut c) });
+    let mut r = SinewBodyId::default();
+    ok(unsafe {
+        sinew_ragdoll_create_humanoid_d(w, SinewTransformd { position: at, rotation: IDENTITY }, 1.8, &mut r)
+    });
+    let mut n = 0;
+    ok(unsafe { sinew_ragdoll_bone_count(w, r, &mut n) });
+    let mut bones = vec![SinewTransformd::default(); n as usize];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, r, bones.as_mut_ptr(), n, ptr::null_mut()) });
+    let mut shapes = vec![SinewBoneShape::default(); n as usize];
+    ok(unsafe { sinew_ragdoll_read_bone_shapes(w, r, shapes.as_mut_ptr(), n, ptr::null_mut()) });
+    // The rest pose in parent frames (f64 maths on f32 rotations).
+    let conj = |q: SinewQuat| SinewQuat { x: -q.x, y: -q.y, z: -q.z, w: q.w };
+    let mul = |a: SinewQuat, b: SinewQuat| SinewQuat {
+        w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+        x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+        y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+        z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+    };
+    let rotate = |q: SinewQuat, v: [f64; 3]| {
+        let (x, y, z, s) = (f64::from(q.x), f64::from(q.y), f64::from(q.z), f64::from(q.w));
+        let t = [2.0 * (y * v[2] - z * v[1]), 2.0 * (z * v[0] - x * v[2]), 2.0 * (x * v[1] - y * v[0])];
+        [
+            v[0] + s * t[0] + (y * t[2] - z * t[1]),
+            v[1] + s * t[1] + (z * t[0] - x * t[2]),
+            v[2] + s * t[2] + (x * t[1] - y * t[0]),
+        ]
+    };
+    let mut local: Vec<SinewTransformd> = bones
+        .iter()
+        .zip(&shapes)
+        .map(|(b, s)| {
+            if s.parent < 0 {
+                return *b;
+            }
+            let p = bones[s.parent as usize];
+            let x = rotate(conj(p.rotation), sub(b.position, p.position));
+            SinewTransformd { position: d(x[0], x[1], x[2]), rotation: mul(conj(p.rotation), b.rotation) }
+        })
+        .collect();
+    // Bone 5, the left upper arm: turned 1.2 rad about the body's z.
+    local[5].rotation = mul(local[5].rotation, quat([0.0, 0.0, 1.0], 1.2));
+    ok(unsafe { sinew_ragdoll_set_motor_strength(w, r, 1.0, 0.0) });
+    for _ in 0..60 {
+        if through_f32 {
+            let f: Vec<SinewTransform> = local
+                .iter()
+                .map(|t| SinewTransform {
+                    position: SinewVec3 { x: t.position.x as f32, y: t.position.y as f32, z: t.position.z as f32 },
+                    rotation: t.rotation,
+                })
+                .collect();
+            ok(unsafe { sinew_ragdoll_set_motor_targets_local(w, r, f.as_ptr(), n) });
+        } else {
+            ok(unsafe { sinew_ragdoll_set_motor_targets_local_d(w, r, local.as_ptr(), n) });
+        }
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, r, bones.as_mut_ptr(), n, ptr::null_mut()) });
+    let mut recoveries = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    assert_eq!(recoveries, 0);
+    unsafe { sinew_world_destroy(w) };
+    bones.iter().map(|b| sub(b.position, at)).collect()
+}
+
+#[test]
+fn local_motor_targets_far_away_drive_as_at_the_origin() {
+    let home = motored(d(0.0, 0.0, 0.0), false);
+    assert_eq!(motored(d(0.0, 0.0, 0.0), true), home, "the _d call at the origin is the f32 call");
+    for at in ON_GRID {
+        assert_eq!(motored(d(at[0], at[1], at[2]), false), home, "at {at:?}");
+    }
+    println!("after 1 s: left hand at {:?}, left upper arm at {:?}", home[7], home[5]);
+}

@@ -658,6 +658,33 @@ fn d_builders_and_world_calls_refuse_bad_input_and_change_nothing() {
     }
     changes(w, || unsafe { sinew_ragdoll_set_motor_targets_d(w, r, pose.as_ptr(), n) });
 
+    // Local motor targets: the same refusals.
+    let name = "sinew_ragdoll_set_motor_targets_local_d";
+    let local =
+        |w, id, p: &[SinewTransformd], n| unsafe { sinew_ragdoll_set_motor_targets_local_d(w, id, p.as_ptr(), n) };
+    refused(w, name, null_arg, || local(ptr::null_mut(), r, &pose, n));
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_set_motor_targets_local_d(w, r, ptr::null(), n) });
+    refused(w, name, invalid, || local(w, r, &pose, n - 1));
+    for id in [s.particles, s.rigid] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || local(w, id, &pose, n));
+    }
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || local(w, id, &pose, n));
+    }
+    for k in [0, 3] {
+        for bad in bad_transforms(pose[k]) {
+            let mut p = pose.clone();
+            p[k] = bad;
+            refused(w, name, invalid, || local(w, r, &p, n));
+        }
+    }
+    // Finite parts whose composition is not: refused, nothing set.
+    let mut huge = pose.clone();
+    for b in huge.iter_mut().skip(1) {
+        b.position = d(9e14, 0.0, 0.0);
+    }
+    refused(w, name, invalid, || local(w, r, &huge, n));
+
     // Rigid bodies and cloth grids: defs, places.
     let rdef = sinew_default_rigid_def();
     let gdef = SinewClothGridDef { columns: 3, rows: 3, ..sinew_default_cloth_grid_def() };

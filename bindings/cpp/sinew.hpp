@@ -662,6 +662,10 @@ public:
     Result set_motor_targets_d(const Transformd* bones, std::uint32_t count) {
         return Result::from_code(::sinew_ragdoll_set_motor_targets_d(world(), id(), bones, count));
     }
+    /// set_motor_targets_local with positions in double precision (the root's in world space).
+    Result set_motor_targets_local_d(const Transformd* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_ragdoll_set_motor_targets_local_d(world(), id(), bones, count));
+    }
     /// Motors: the target pose in the animation's local space (each bone in
     /// its parent's frame, the root in world space).
     Result set_motor_targets_local(const Transform* bones, std::uint32_t count) {

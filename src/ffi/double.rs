@@ -640,6 +640,31 @@ pub unsafe extern "C" fn sinew_ragdoll_set_pose_d(
     })
 }
 
+/// `sinew_ragdoll_set_motor_targets_local` with positions in double
+/// precision: the target pose in the animation's local space, each bone's
+/// head position and rotation in its parent's frame, the root (bone 0) in
+/// world space.
+///
+/// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+/// for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+/// changes on error. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_ragdoll_set_motor_targets_local_d(
+    world: *mut SinewWorld,
+    ragdoll: SinewBodyId,
+    bones: *const SinewTransformd,
+    count: u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_ragdoll_set_motor_targets_local_d", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `bones` is NULL or valid for reads of `count` elements (the `ffi` contract).
+        let t = unsafe { checked_slice(bones, count as usize, "bones") }?;
+        let pose: Vec<(DVec3, Quat)> = t.iter().map(|t| (t.position.into(), t.rotation.into())).collect();
+        world.write(|w| Ok(w.set_ragdoll_motor_targets_local_f64(ragdoll.into(), &pose)?))
+    })
+}
+
 // ---- rigid bodies and cloth -----------------------------------------------------
 
 /// `sinew_rigid_create` placed in double precision: a rigid body from `def`

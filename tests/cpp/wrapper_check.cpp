@@ -912,6 +912,7 @@ double far_scene(double at) {
     CHECK(bones.ok() && bones->size() == humanoid->bone_count().value_or(0));
     EXPECT_OK(humanoid->set_motor_targets_d(bones->data(), static_cast<std::uint32_t>(bones->size())));
     EXPECT_OK(humanoid->set_pose_d(bones->data(), static_cast<std::uint32_t>(bones->size())));
+    EXPECT_CODE(humanoid->set_motor_targets_local_d(bones->data(), 2), SINEW_RESULT_INVALID_ARGUMENT);
     const sinew::Vec3 flat[3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
     const std::uint32_t tri[3] = {0, 1, 2};
     sinew::ClothMeshDef mesh = sinew::default_cloth_mesh_def();

@@ -1153,6 +1153,7 @@ static unsafe class BindingTest
             SinewTransformd[] bones = new SinewTransformd[world.RagdollBoneCount(humanoid)];
             Check(world.ReadBonesD(humanoid, bones) == bones.Length, "ReadBonesD");
             world.SetMotorTargetsD(humanoid, bones);
+            ExpectCode(() => world.SetMotorTargetsLocalD(humanoid, new SinewTransformd[2]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "SetMotorTargetsLocalD with 2 bones");
             SinewTransformd[] lifted = (SinewTransformd[])bones.Clone();
             for (int b = 0; b < lifted.Length; b++) lifted[b].position.y += 0.01;
             world.SetRagdollPoseD(humanoid, lifted, bones, 1f / 60f);

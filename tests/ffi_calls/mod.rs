@@ -974,8 +974,10 @@ unsafe fn double_call(
                     transforms = pose;
                 }
                 let n = transforms.len() as u32;
-                if rng.chance(2) {
+                if rng.chance(3) {
                     sinew_ragdoll_set_motor_targets_d(world, r, transforms.as_ptr(), n)
+                } else if rng.chance(2) {
+                    sinew_ragdoll_set_motor_targets_local_d(world, r, transforms.as_ptr(), n)
                 } else {
                     let previous = if rng.chance(2) { ptr::null() } else { transforms.as_ptr() };
                     sinew_ragdoll_set_pose_d(world, r, transforms.as_ptr(), previous, n, rng.float())

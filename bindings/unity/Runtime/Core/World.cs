@@ -1616,6 +1616,18 @@ namespace Sinew
             }
         }
 
+        /// <summary>SetMotorTargetsLocal with double-precision positions (the root's in world space).</summary>
+        public void SetMotorTargetsLocalD(SinewBodyId ragdoll, SinewTransformd[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            fixed (SinewTransformd* p = bones)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_motor_targets_local_d(w, ragdoll, p, Count(bones.Length))); }
+                finally { Release(); }
+            }
+        }
+
         /// <summary>CreateRigid (not convex) at a double-precision position; def.transform.position is ignored.</summary>
         public SinewBodyId CreateRigidD(SinewRigidDef def, SinewVec3d position)
         {

@@ -2315,6 +2315,19 @@ namespace Sinew
         public static extern SinewResult sinew_ragdoll_set_pose_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, SinewTransformd* previous, uint count, float dt);
 
         /// <summary>
+        /// `sinew_ragdoll_set_motor_targets_local` with positions in double
+        /// precision: the target pose in the animation's local space, each bone's
+        /// head position and rotation in its parent's frame, the root (bone 0) in
+        /// world space.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+        /// changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_targets_local_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_targets_local_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, uint count);
+
+        /// <summary>
         /// `sinew_rigid_create` placed in double precision: a rigid body from `def`
         /// (from `sinew_default_rigid_def()`, read during the call only) at
         /// `position` and `def-&gt;transform.rotation` (`def-&gt;transform.position` is
