@@ -144,6 +144,130 @@ static void check_workers(const SinewWorldDef* base) {
     CHECK(jobs.enqueued > 0 && jobs.finished == jobs.enqueued);
 }
 
+/* The _d calls (double-precision world positions, for large worlds): a
+ * scene 10 km out, built, moved and read through them, rests where the same
+ * scene rests at the origin; bad input is refused as by the f32 calls. */
+static double far_scene(const SinewWorldDef* def, double at) {
+    SinewWorld* w = NULL;
+    EXPECT(sinew_world_create(def, &w), SINEW_RESULT_OK);
+    const SinewQuat id = {0, 0, 0, 1};
+    SinewColliderId c;
+    SinewTransformd floor = {{at, -0.5, -at}, id};
+    SinewVec3 half = {4.0f, 0.5f, 4.0f};
+    EXPECT(sinew_collider_create_box_d(w, floor, half, 0.5f, &c), SINEW_RESULT_OK);
+    SinewColliderId other;
+    SinewVec3d ball = {at + 3.0, 0.0, -at};
+    EXPECT(sinew_collider_create_sphere_d(w, ball, 0.5f, 0.5f, &other), SINEW_RESULT_OK);
+    SinewVec3d a = {at - 3.0, 0.0, -at}, b = {at - 3.0, 0.0, -at + 1.0};
+    EXPECT(sinew_collider_create_capsule_d(w, a, b, 0.2f, 0.5f, &other), SINEW_RESULT_OK);
+    SinewVec3 up = {0.0f, 1.0f, 0.0f};
+    EXPECT(sinew_collider_create_plane_d(w, up, -10.0, 0.5f, &other), SINEW_RESULT_OK);
+    SinewColliderDef cd = sinew_default_collider_def();
+    SinewVec3d deep = {at, -20.0, -at};
+    EXPECT(sinew_collider_create_d(w, &cd, deep, &other), SINEW_RESULT_OK);
+    EXPECT(sinew_collider_set_transform_d(w, c, floor), SINEW_RESULT_OK);
+    SinewTransformd got;
+    EXPECT(sinew_collider_get_transform_d(w, c, &got), SINEW_RESULT_OK);
+    CHECK(got.position.x == at && got.position.z == -at);
+
+    SinewVec3d p[2] = {{at, 1.0, -at}, {at + 0.5, 1.0, -at}};
+    SinewBodyId body;
+    EXPECT(sinew_body_create_particles_d(w, p, NULL, 2, &body), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_particle_radius(w, body, 0.05f), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_positions_d(w, body, 1, &p[1], 1), SINEW_RESULT_OK);
+    SinewTargetd t = {0, 1e-3f, 0.0f, {at, 1.0, -at}};
+    EXPECT(sinew_body_set_targets_d(w, body, &t, 1), SINEW_RESULT_OK);
+    EXPECT(sinew_body_clear_targets(w, body), SINEW_RESULT_OK);
+    SinewTransformd here = {{at, 0.0, -at}, id};
+    EXPECT(sinew_body_teleport_d(w, body, here, here, SINEW_TELEPORT_KEEP_VELOCITY), SINEW_RESULT_OK);
+
+    SinewBodyId doll, copy, limb, crate, sheet, mesh;
+    SinewTransformd feet = {{at + 1.0, 0.0, -at}, id};
+    EXPECT(sinew_ragdoll_create_humanoid_d(w, feet, 1.8f, &doll), SINEW_RESULT_OK);
+    SinewSkeleton* skeleton = NULL;
+    EXPECT(sinew_ragdoll_get_skeleton(w, doll, &skeleton), SINEW_RESULT_OK);
+    SinewTransformd beside = {{at - 1.5, 0.0, -at + 1.0}, id};
+    EXPECT(sinew_ragdoll_create_from_skeleton_d(w, skeleton, beside, &copy), SINEW_RESULT_OK);
+    sinew_skeleton_destroy(skeleton);
+    SinewBoneDef bones[2];
+    bones[0] = sinew_default_bone_def();
+    bones[0].length = 0.3f;
+    bones[1] = sinew_default_bone_def();
+    bones[1].parent = 0;
+    bones[1].rest.position.y = 0.3f;
+    bones[1].length = 0.3f;
+    SinewRagdollDef rd = sinew_default_ragdoll_def();
+    rd.bones = bones;
+    rd.bone_count = 2;
+    SinewVec3d limb_at = {at - 5.0, 1.0, -at};
+    EXPECT(sinew_ragdoll_create_d(w, &rd, limb_at, &limb), SINEW_RESULT_OK);
+    SinewRigidDef rdef = sinew_default_rigid_def();
+    SinewVec3d crate_at = {at + 2.0, 1.0, -at + 2.0};
+    EXPECT(sinew_rigid_create_d(w, &rdef, crate_at, &crate), SINEW_RESULT_OK);
+    SinewClothGridDef grid = sinew_default_cloth_grid_def();
+    grid.columns = 3;
+    grid.rows = 3;
+    SinewVec3d grid_at = {at - 2.0, 2.0, -at - 2.0};
+    EXPECT(sinew_cloth_create_grid_d(w, &grid, grid_at, &sheet), SINEW_RESULT_OK);
+    uint32_t corner = 0, frame = 99;
+    SinewTransformd pole = {grid_at, id};
+    EXPECT(sinew_body_attach_to_frame_d(w, sheet, &corner, 1, pole, &frame), SINEW_RESULT_OK);
+    EXPECT(sinew_body_set_frame_d(w, sheet, frame, pole), SINEW_RESULT_OK);
+    SinewVec3 tri_v[3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    uint32_t tri[3] = {0, 1, 2};
+    SinewClothMeshDef md = sinew_default_cloth_mesh_def();
+    md.vertices = tri_v;
+    md.vertex_count = 3;
+    md.indices = tri;
+    md.triangle_count = 1;
+    SinewVec3d mesh_at = {at + 5.0, 1.0, -at};
+    EXPECT(sinew_cloth_create_d(w, &md, mesh_at, &mesh), SINEW_RESULT_OK);
+    SinewVec3d skin[3] = {{at + 5.0, 1.0, -at}, {at + 6.0, 1.0, -at}, {at + 5.0, 1.0, -at + 1.0}};
+    SinewVec3 ups[3] = {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}};
+    EXPECT(sinew_cloth_set_skin_d(w, mesh, skin, ups, 3), SINEW_RESULT_OK);
+
+    for (int i = 0; i < 60; ++i) EXPECT(sinew_world_step(w, 1.0f / 60.0f), SINEW_RESULT_OK);
+
+    uint32_t n = 0;
+    EXPECT(sinew_ragdoll_read_bones_d(w, doll, NULL, 0, &n), SINEW_RESULT_OK);
+    SinewTransformd pose[32];
+    CHECK(n > 0 && n <= 32);
+    EXPECT(sinew_ragdoll_read_bones_d(w, doll, pose, 32, &n), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_targets_d(w, doll, pose, n), SINEW_RESULT_OK);
+    EXPECT(sinew_ragdoll_set_motor_targets_local_d(w, doll, pose, n - 1), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_ragdoll_set_motor_targets_local_d(w, body, pose, n), SINEW_RESULT_WRONG_KIND);
+    EXPECT(sinew_ragdoll_set_pose_d(w, doll, pose, NULL, n, 0.0f), SINEW_RESULT_OK);
+    SinewTransformd crate_now;
+    EXPECT(sinew_rigid_read_transform_d(w, crate, &crate_now), SINEW_RESULT_OK);
+    CHECK(fabs(crate_now.position.x - (at + 2.0)) < 1.0);
+    SinewVec3d lo, hi, x[2];
+    EXPECT(sinew_body_get_bounds_d(w, body, &lo, &hi), SINEW_RESULT_OK);
+    CHECK(lo.x <= at + 0.1 && hi.x >= at + 0.4);
+    EXPECT(sinew_body_read_positions_d(w, body, x, 1, &n), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(n == 2);
+    EXPECT(sinew_body_read_positions_d(w, body, x, 2, &n), SINEW_RESULT_OK);
+
+    /* Bad input: NaN, beyond 1e15 m, NULL. */
+    SinewVec3d nan_at = {NAN, 0.0, 0.0}, huge = {1e16, 0.0, 0.0};
+    EXPECT(sinew_body_create_particles_d(w, &nan_at, NULL, 1, &body), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_collider_create_sphere_d(w, huge, 0.5f, 0.5f, &other), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_body_set_positions_d(w, body, 0, NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_shift_origin_d(w, nan_at), SINEW_RESULT_INVALID_ARGUMENT);
+    uint64_t recoveries = 1;
+    EXPECT(sinew_world_recovery_count(w, &recoveries), SINEW_RESULT_OK);
+    CHECK(recoveries == 0);
+    SinewVec3d shift = {at, 0.0, -at};
+    EXPECT(sinew_world_shift_origin_d(w, shift), SINEW_RESULT_OK);
+    sinew_world_destroy(w);
+    return x[0].y;
+}
+
+static void check_far(const SinewWorldDef* def) {
+    double home = far_scene(def, 0.0), far = far_scene(def, 10000.0);
+    CHECK(home == far);
+    CHECK(home > -0.1 && home < 0.2);
+}
+
 static void check_shapes_and_queries(const SinewWorldDef* base) {
     SinewWorldDef wd = *base;
     wd.sleep_speed = 0.0f; /* nothing sleeps, so resting contacts stay reported */
@@ -1303,6 +1427,7 @@ int main(void) {
 
     check_shapes_and_queries(&def);
     check_workers(&def);
+    check_far(&def);
 
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

@@ -744,6 +744,210 @@ typedef struct SinewColliderId {
 } SinewColliderId;
 
 /**
+ * A world position in double precision, metres: for engines with large
+ * worlds (Godot's double builds, Unreal's large world coordinates), where
+ * an `f32` 10 km out is rounded to 1 mm. Used by the `_d` calls. 24 bytes.
+ */
+typedef struct SinewVec3d {
+    /**
+     * X.
+     */
+    double x;
+    /**
+     * Y (up by convention).
+     */
+    double y;
+    /**
+     * Z.
+     */
+    double z;
+} SinewVec3d;
+
+/**
+ * A target for one particle, its position in double precision
+ * (`sinew_body_set_targets_d`): `SinewTarget`'s fields, the position last
+ * (after 4 bytes of padding, where a double aligns). 40 bytes.
+ */
+typedef struct SinewTargetd {
+    /**
+     * Particle index within the body.
+     */
+    uint32_t particle;
+    /**
+     * XPBD compliance, >= 0; 0 = as stiff as the solver allows.
+     */
+    float compliance;
+    /**
+     * Newtons, >= 0; 0 or +inf = unlimited (a hard pin when compliance is 0).
+     */
+    float max_force;
+    /**
+     * World-space target for the end of the next step, metres.
+     */
+    struct SinewVec3d position;
+} SinewTargetd;
+
+/**
+ * A rigid transform with its position in double precision (the `_d`
+ * calls): rotation, then translation.
+ */
+typedef struct SinewTransformd {
+    /**
+     * World-space position, metres.
+     */
+    struct SinewVec3d position;
+    /**
+     * Rotation; normalised by sinew on input, must not be zero.
+     */
+    struct SinewQuat rotation;
+} SinewTransformd;
+
+/**
+ * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
+ */
+typedef struct SinewBoneDef {
+    /**
+     * UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
+     * Read during the create call only.
+     */
+    const char *name;
+    /**
+     * Index of an earlier bone, or -1 for the root (bone 0, and only it).
+     */
+    int32_t parent;
+    /**
+     * Rest transform in world space: the bone's head and frame. The bone
+     * runs along its local +Y. Default identity.
+     */
+    struct SinewTransform rest;
+    /**
+     * Metres along +Y to the tail; 0 (default) = up to the first child's head.
+     */
+    float length;
+    /**
+     * Collision radius, metres, >= 0; default 0.05.
+     */
+    float radius;
+    /**
+     * Kilograms, > 0; default 1.
+     */
+    float mass;
+    /**
+     * `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
+     */
+    uint32_t limit_type;
+    /**
+     * Ball: cone half-angle, radians in [0, pi]; default pi (free).
+     */
+    float swing;
+    /**
+     * Ball: twist range about the bone, radians in [-pi, pi]; default
+     * -pi..pi (free).
+     */
+    float twist_min;
+    /**
+     * See `twist_min`.
+     */
+    float twist_max;
+    /**
+     * Hinge: axis in the bone's frame, non-zero; default +X.
+     */
+    struct SinewVec3 hinge_axis;
+    /**
+     * Hinge: angle range from rest about the axis, radians in [-pi, pi];
+     * default 0..pi/2.
+     */
+    float hinge_min;
+    /**
+     * See `hinge_min`.
+     */
+    float hinge_max;
+} SinewBoneDef;
+
+/**
+ * A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
+ */
+typedef struct SinewRagdollDef {
+    /**
+     * `bone_count` bones, a parent before its children, the root first;
+     * read during the call only.
+     */
+    const struct SinewBoneDef *bones;
+    /**
+     * 1..=1024.
+     */
+    uint32_t bone_count;
+    /**
+     * Set by `sinew_default_ragdoll_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewRagdollDef;
+
+/**
+ * A rigid body. Fill from `sinew_default_rigid_def()`.
+ */
+typedef struct SinewRigidDef {
+    /**
+     * Where the shape's local frame is, world space. Default identity.
+     */
+    struct SinewTransform transform;
+    /**
+     * `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+     */
+    uint32_t shape;
+    /**
+     * Box: half the size along each local axis, > 0; default (0.5, 0.5, 0.5).
+     */
+    struct SinewVec3 half_extents;
+    /**
+     * Sphere and capsule: metres, > 0; default 0.5.
+     */
+    float radius;
+    /**
+     * Capsule: half the inner segment along local Y, >= 0; default 0.5.
+     */
+    float half_height;
+    /**
+     * Convex: `point_count` local points (1..=256); read during the call
+     * only. May be NULL for other shapes.
+     */
+    const struct SinewVec3 *points;
+    /**
+     * See `points`.
+     */
+    uint32_t point_count;
+    /**
+     * `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
+     */
+    uint32_t model;
+    /**
+     * Kilograms, > 0; default 1.
+     */
+    float mass;
+    /**
+     * Shape-matched: fraction of the way to the rigid fit per substep, in
+     * (0, 1]; 1 (default) is rigid, less is a soft body.
+     */
+    float stiffness;
+    /**
+     * Radius of the collision spheres of a box or convex shape in metres,
+     * not negative; 0 (default) = half the box's smallest half size (a
+     * tenth of a convex shape's bounding box); at most the smallest half
+     * size. A shape-matched lattice is spaced twice this.
+     */
+    float particle_radius;
+    /**
+     * Coulomb coefficient against other rigid bodies (a pair uses the
+     * geometric mean); colliders bring their own. Default 0.5.
+     */
+    float friction;
+    /**
+     * Set by `sinew_default_rigid_def`; do not touch.
+     */
+    uint32_t internal_cookie;
+} SinewRigidDef;
+
+/**
  * A joint between particles of two bodies; all zero is the null id.
  */
 typedef struct SinewJointId {
@@ -917,87 +1121,6 @@ typedef struct SinewParticleHit {
 } SinewParticleHit;
 
 /**
- * One bone of a skeleton. Fill from `sinew_default_bone_def()`.
- */
-typedef struct SinewBoneDef {
-    /**
-     * UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
-     * Read during the create call only.
-     */
-    const char *name;
-    /**
-     * Index of an earlier bone, or -1 for the root (bone 0, and only it).
-     */
-    int32_t parent;
-    /**
-     * Rest transform in world space: the bone's head and frame. The bone
-     * runs along its local +Y. Default identity.
-     */
-    struct SinewTransform rest;
-    /**
-     * Metres along +Y to the tail; 0 (default) = up to the first child's head.
-     */
-    float length;
-    /**
-     * Collision radius, metres, >= 0; default 0.05.
-     */
-    float radius;
-    /**
-     * Kilograms, > 0; default 1.
-     */
-    float mass;
-    /**
-     * `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
-     */
-    uint32_t limit_type;
-    /**
-     * Ball: cone half-angle, radians in [0, pi]; default pi (free).
-     */
-    float swing;
-    /**
-     * Ball: twist range about the bone, radians in [-pi, pi]; default
-     * -pi..pi (free).
-     */
-    float twist_min;
-    /**
-     * See `twist_min`.
-     */
-    float twist_max;
-    /**
-     * Hinge: axis in the bone's frame, non-zero; default +X.
-     */
-    struct SinewVec3 hinge_axis;
-    /**
-     * Hinge: angle range from rest about the axis, radians in [-pi, pi];
-     * default 0..pi/2.
-     */
-    float hinge_min;
-    /**
-     * See `hinge_min`.
-     */
-    float hinge_max;
-} SinewBoneDef;
-
-/**
- * A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
- */
-typedef struct SinewRagdollDef {
-    /**
-     * `bone_count` bones, a parent before its children, the root first;
-     * read during the call only.
-     */
-    const struct SinewBoneDef *bones;
-    /**
-     * 1..=1024.
-     */
-    uint32_t bone_count;
-    /**
-     * Set by `sinew_default_ragdoll_def`; do not touch.
-     */
-    uint32_t internal_cookie;
-} SinewRagdollDef;
-
-/**
  * A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
  * engine to draw or query its capsule, which runs from its head particle
  * to its tail particle with `radius`.
@@ -1029,70 +1152,6 @@ typedef struct SinewBoneShape {
      */
     float mass;
 } SinewBoneShape;
-
-/**
- * A rigid body. Fill from `sinew_default_rigid_def()`.
- */
-typedef struct SinewRigidDef {
-    /**
-     * Where the shape's local frame is, world space. Default identity.
-     */
-    struct SinewTransform transform;
-    /**
-     * `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
-     */
-    uint32_t shape;
-    /**
-     * Box: half the size along each local axis, > 0; default (0.5, 0.5, 0.5).
-     */
-    struct SinewVec3 half_extents;
-    /**
-     * Sphere and capsule: metres, > 0; default 0.5.
-     */
-    float radius;
-    /**
-     * Capsule: half the inner segment along local Y, >= 0; default 0.5.
-     */
-    float half_height;
-    /**
-     * Convex: `point_count` local points (1..=256); read during the call
-     * only. May be NULL for other shapes.
-     */
-    const struct SinewVec3 *points;
-    /**
-     * See `points`.
-     */
-    uint32_t point_count;
-    /**
-     * `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
-     */
-    uint32_t model;
-    /**
-     * Kilograms, > 0; default 1.
-     */
-    float mass;
-    /**
-     * Shape-matched: fraction of the way to the rigid fit per substep, in
-     * (0, 1]; 1 (default) is rigid, less is a soft body.
-     */
-    float stiffness;
-    /**
-     * Radius of the collision spheres of a box or convex shape in metres,
-     * not negative; 0 (default) = half the box's smallest half size (a
-     * tenth of a convex shape's bounding box); at most the smallest half
-     * size. A shape-matched lattice is spaced twice this.
-     */
-    float particle_radius;
-    /**
-     * Coulomb coefficient against other rigid bodies (a pair uses the
-     * geometric mean); colliders bring their own. Default 0.5.
-     */
-    float friction;
-    /**
-     * Set by `sinew_default_rigid_def`; do not touch.
-     */
-    uint32_t internal_cookie;
-} SinewRigidDef;
 
 /**
  * Settings of a new world. Get one from `sinew_default_world_def()`, change
@@ -2057,6 +2116,415 @@ SinewBool sinew_collider_is_valid(const struct SinewWorld *world, struct SinewCo
 SinewResult sinew_collider_destroy(struct SinewWorld *world, struct SinewColliderId collider);
 
 /**
+ * `sinew_body_create_particles` with world positions in double precision:
+ * each particle is kept to `f32` rounding of its offset from the body's
+ * centre, however far from the world's origin.
+ *
+ * - `positions`: `count` world-space positions, read during the call only.
+ * - `inv_masses`: `count` inverse masses (1/kg, >= 0; 0 pins), or NULL for all 1.
+ * - `out_body`: receives the id, written only on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for count 0, NaN/inf or
+ * positions beyond +-1e15 m, negative or NaN inverse masses;
+ * `LIMIT_EXCEEDED` (`max_particles`, `max_bodies`). Nothing is created on
+ * an error. Threading: write lock.
+ */
+SinewResult sinew_body_create_particles_d(struct SinewWorld *world,
+                                          const struct SinewVec3d *positions,
+                                          const float *inv_masses,
+                                          uint32_t count,
+                                          struct SinewBodyId *out_body);
+
+/**
+ * `sinew_body_set_positions` with world positions in double precision:
+ * teleports particles `first .. first + count`, keeping their velocities.
+ * When the new positions take the body away from the point it is kept
+ * relative to, that point first moves to the body's new place (exactly),
+ * so the body stays as precise as near the origin.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+ * outside the body or NaN/inf (nothing is changed). Threading: write lock.
+ */
+SinewResult sinew_body_set_positions_d(struct SinewWorld *world,
+                                       struct SinewBodyId body,
+                                       uint32_t first,
+                                       const struct SinewVec3d *positions,
+                                       uint32_t count);
+
+/**
+ * `sinew_body_read_positions` in double precision: copies a body's particle
+ * positions (world space, particle order, exact) into `out`, which holds
+ * `capacity` vectors. `out == NULL && capacity == 0` asks for the count. A
+ * too small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count
+ * in `*out_count`. `out_count` may be NULL.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read
+ * lock (parallel with other reads).
+ */
+SinewResult sinew_body_read_positions_d(const struct SinewWorld *world,
+                                        struct SinewBodyId body,
+                                        struct SinewVec3d *out,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
+
+/**
+ * `sinew_body_set_targets` with each target's world position in double
+ * precision: sets or replaces targets; a target stays until replaced (same
+ * particle) or cleared.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a particle
+ * out of range, NaN/inf, a negative compliance or max_force (nothing is
+ * changed). Threading: write lock.
+ */
+SinewResult sinew_body_set_targets_d(struct SinewWorld *world,
+                                     struct SinewBodyId body,
+                                     const struct SinewTargetd *targets,
+                                     uint32_t count);
+
+/**
+ * `sinew_body_attach_to_frame` with the frame's world position in double
+ * precision: pins `count` particles of a body to a frame the engine moves;
+ * they become kinematic and keep their current place in the frame.
+ *
+ * - `particles`: `count` particle indices, read during the call only.
+ * - `out_frame`: receives the frame's index within the body, written only
+ *   on success.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` (count 0, an
+ * index out of range, NaN/inf, a zero quaternion; nothing is changed);
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_body_attach_to_frame_d(struct SinewWorld *world,
+                                         struct SinewBodyId body,
+                                         const uint32_t *particles,
+                                         uint32_t count,
+                                         struct SinewTransformd frame,
+                                         uint32_t *out_frame);
+
+/**
+ * `sinew_body_set_frame` with the frame's world position in double
+ * precision: its particles reach their points in it at the end of the next
+ * step, interpolated across the substeps.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (frame index out
+ * of range, NaN/inf, a zero quaternion; nothing is changed). Threading:
+ * write lock.
+ */
+SinewResult sinew_body_set_frame_d(struct SinewWorld *world,
+                                   struct SinewBodyId body,
+                                   uint32_t frame,
+                                   struct SinewTransformd transform);
+
+/**
+ * `sinew_body_teleport` with both transforms' positions in double
+ * precision: carries the whole body by the rigid motion that takes `from`
+ * to `to`.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf, a
+ * zero quaternion, `velocity_mode` not a `SINEW_TELEPORT_*` value, or a
+ * destination beyond the world's coordinate range (nothing is changed).
+ * Threading: write lock.
+ */
+SinewResult sinew_body_teleport_d(struct SinewWorld *world,
+                                  struct SinewBodyId body,
+                                  struct SinewTransformd from,
+                                  struct SinewTransformd to,
+                                  uint32_t velocity_mode);
+
+/**
+ * `sinew_body_get_bounds` in double precision: the world-space box around
+ * a body's particles, grown by its particle radius. Either output may be
+ * NULL.
+ *
+ * Errors: `NULL_ARGUMENT` (world), `INVALID_ID`. Threading: read lock.
+ */
+SinewResult sinew_body_get_bounds_d(const struct SinewWorld *world,
+                                    struct SinewBodyId body,
+                                    struct SinewVec3d *out_min,
+                                    struct SinewVec3d *out_max);
+
+/**
+ * `sinew_collider_create_plane` with the plane's place in double
+ * precision: the solid half-space `dot(normal, x) < offset`. Unlike the
+ * `f32` call, the plane's frame starts at the point `normal * offset`
+ * (normal normalised) with no rotation, the shape's own offset 0, so that
+ * `sinew_collider_set_transform_d` moves it from there.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a zero or NaN normal,
+ * NaN/inf offset or one beyond +-1e15 m, negative/NaN friction;
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_collider_create_plane_d(struct SinewWorld *world,
+                                          struct SinewVec3 normal,
+                                          double offset,
+                                          float friction,
+                                          struct SinewColliderId *out_collider);
+
+/**
+ * `sinew_collider_create_sphere` with the centre in double precision.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, radius <= 0,
+ * negative friction; `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_collider_create_sphere_d(struct SinewWorld *world,
+                                           struct SinewVec3d center,
+                                           float radius,
+                                           float friction,
+                                           struct SinewColliderId *out_collider);
+
+/**
+ * `sinew_collider_create_box` with the centre in double precision: an
+ * oriented box centred on `transform.position`, `half_extents` along its
+ * rotated axes.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
+ * half extents <= 0, negative friction; `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_collider_create_box_d(struct SinewWorld *world,
+                                        struct SinewTransformd transform,
+                                        struct SinewVec3 half_extents,
+                                        float friction,
+                                        struct SinewColliderId *out_collider);
+
+/**
+ * `sinew_collider_create_capsule` with the segment's ends in double
+ * precision. Its frame is the segment's midpoint with no rotation.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, radius <= 0,
+ * negative friction, a segment longer than the world's coordinate range;
+ * `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_collider_create_capsule_d(struct SinewWorld *world,
+                                            struct SinewVec3d a,
+                                            struct SinewVec3d b,
+                                            float radius,
+                                            float friction,
+                                            struct SinewColliderId *out_collider);
+
+/**
+ * `sinew_collider_create` with the frame's position in double precision:
+ * a collider of any shape from `def` (from `sinew_default_collider_def()`,
+ * read during the call only), placed at `position` and
+ * `def->transform.rotation` (`def->transform.position` is ignored). For a
+ * level's terrain, meshes and heightfields far from the origin.
+ *
+ * Errors: those of `sinew_collider_create`, and `INVALID_ARGUMENT` for
+ * `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_collider_create_d(struct SinewWorld *world,
+                                    const struct SinewColliderDef *def,
+                                    struct SinewVec3d position,
+                                    struct SinewColliderId *out_collider);
+
+/**
+ * `sinew_collider_set_transform` with the position in double precision:
+ * places a collider's frame; the engine moves kinematic colliders with this
+ * every frame. The collider is kept relative to a grid point near it, so
+ * contacts with it are as exact 10 km out as at the origin.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf or a
+ * zero rotation (nothing is changed). Threading: write lock.
+ */
+SinewResult sinew_collider_set_transform_d(struct SinewWorld *world,
+                                           struct SinewColliderId collider,
+                                           struct SinewTransformd transform);
+
+/**
+ * A collider's frame, its position in double precision (exact).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+ */
+SinewResult sinew_collider_get_transform_d(const struct SinewWorld *world,
+                                           struct SinewColliderId collider,
+                                           struct SinewTransformd *out_transform);
+
+/**
+ * `sinew_ragdoll_create_humanoid` placed in double precision: the figure
+ * is built as at the world's origin and its frame then moved, exactly, to
+ * the grid point nearest `at`.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
+ * a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_create_humanoid_d(struct SinewWorld *world,
+                                            struct SinewTransformd at,
+                                            float height,
+                                            struct SinewBodyId *out_body);
+
+/**
+ * `sinew_ragdoll_create_from_skeleton` placed in double precision.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+ * live skeleton, NaN/inf or a zero rotation in `at`; `LIMIT_EXCEEDED`.
+ * Threading: write lock on the world.
+ */
+SinewResult sinew_ragdoll_create_from_skeleton_d(struct SinewWorld *world,
+                                                 const struct SinewSkeleton *skeleton,
+                                                 struct SinewTransformd at,
+                                                 struct SinewBodyId *out_body);
+
+/**
+ * `sinew_ragdoll_read_bones` in double precision: each bone's world
+ * transform (head position, exact, and frame; bone order of the def) into
+ * `out`, which holds `capacity` transforms. `out == NULL && capacity == 0`
+ * asks for the count; a too small buffer gets nothing: `BUFFER_TOO_SMALL`,
+ * with the needed count in `*out_count`. `out_count` may be NULL.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+ * Threading: read lock.
+ */
+SinewResult sinew_ragdoll_read_bones_d(const struct SinewWorld *world,
+                                       struct SinewBodyId ragdoll,
+                                       struct SinewTransformd *out,
+                                       uint32_t capacity,
+                                       uint32_t *out_count);
+
+/**
+ * `sinew_ragdoll_set_motor_targets` with each bone's world position in
+ * double precision: the motors' target pose, one transform per bone (bone
+ * order), as the animation outputs it each frame.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID`; `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a count other than the bone count, NaN/inf, a zero rotation
+ * (nothing is changed). Threading: write lock.
+ */
+SinewResult sinew_ragdoll_set_motor_targets_d(struct SinewWorld *world,
+                                              struct SinewBodyId ragdoll,
+                                              const struct SinewTransformd *bones,
+                                              uint32_t count);
+
+/**
+ * `sinew_ragdoll_create` with the def's rest transforms relative to
+ * `origin`, given in double precision: a bone whose def position is `x`
+ * starts at `origin + x`. An engine with large worlds gives its skeleton's
+ * bind pose relative to the character (or any point near it) and the
+ * character's place here.
+ *
+ * Errors: those of `sinew_ragdoll_create`, and `INVALID_ARGUMENT` for
+ * `origin` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_create_d(struct SinewWorld *world,
+                                   const struct SinewRagdollDef *def,
+                                   struct SinewVec3d origin,
+                                   struct SinewBodyId *out_body);
+
+/**
+ * `sinew_ragdoll_set_pose` with each bone's world position in double
+ * precision: teleports the ragdoll to a pose (one transform per bone; with
+ * `previous`, the pose `dt` seconds earlier, it keeps that motion). A pose
+ * far from where the ragdoll was is kept to the ragdoll's own size.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a count other than the bone count, NaN/inf, a zero rotation, `dt` <= 0
+ * with `previous`. Nothing changes on error. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_set_pose_d(struct SinewWorld *world,
+                                     struct SinewBodyId ragdoll,
+                                     const struct SinewTransformd *bones,
+                                     const struct SinewTransformd *previous,
+                                     uint32_t count,
+                                     float dt);
+
+/**
+ * `sinew_ragdoll_set_motor_targets_local` with positions in double
+ * precision: the target pose in the animation's local space, each bone's
+ * head position and rotation in its parent's frame, the root (bone 0) in
+ * world space.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+ * changes on error. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_set_motor_targets_local_d(struct SinewWorld *world,
+                                                    struct SinewBodyId ragdoll,
+                                                    const struct SinewTransformd *bones,
+                                                    uint32_t count);
+
+/**
+ * `sinew_rigid_create` placed in double precision: a rigid body from `def`
+ * (from `sinew_default_rigid_def()`, read during the call only) at
+ * `position` and `def->transform.rotation` (`def->transform.position` is
+ * ignored), built as at the world's origin and moved exactly.
+ *
+ * Errors: those of `sinew_rigid_create`, and `INVALID_ARGUMENT` for
+ * `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_rigid_create_d(struct SinewWorld *world,
+                                 const struct SinewRigidDef *def,
+                                 struct SinewVec3d position,
+                                 struct SinewBodyId *out_body);
+
+/**
+ * `sinew_rigid_read_transform` in double precision: where the rigid body's
+ * shape frame is now (position exact to the fit's rounding at the body's
+ * size; unit rotation).
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a rigid body).
+ * Threading: read lock.
+ */
+SinewResult sinew_rigid_read_transform_d(const struct SinewWorld *world,
+                                         struct SinewBodyId body,
+                                         struct SinewTransformd *out_transform);
+
+/**
+ * `sinew_cloth_create_grid` placed in double precision: a cloth from `def`
+ * (from `sinew_default_cloth_grid_def()`, read during the call only) with
+ * its top-left vertex at `position` and `def->transform.rotation`
+ * (`def->transform.position` is ignored), built as at the world's origin
+ * and moved exactly.
+ *
+ * Errors: those of `sinew_cloth_create_grid`, and `INVALID_ARGUMENT` for
+ * `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_cloth_create_grid_d(struct SinewWorld *world,
+                                      const struct SinewClothGridDef *def,
+                                      struct SinewVec3d position,
+                                      struct SinewBodyId *out_body);
+
+/**
+ * `sinew_cloth_create` placed in double precision: a cloth from a triangle
+ * mesh (`def` from `sinew_default_cloth_mesh_def()`, its arrays read during
+ * the call only) whose frame is at `position` and `def->transform.rotation`
+ * (`def->transform.position` is ignored), built as at the world's origin
+ * and moved exactly.
+ *
+ * Errors: those of `sinew_cloth_create`, and `INVALID_ARGUMENT` for
+ * `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+ */
+SinewResult sinew_cloth_create_d(struct SinewWorld *world,
+                                 const struct SinewClothMeshDef *def,
+                                 struct SinewVec3d position,
+                                 struct SinewBodyId *out_body);
+
+/**
+ * `sinew_cloth_set_skin` with the skinned positions in double precision:
+ * per engine vertex, where the character's skinning puts it (world
+ * space) and its normal, for max distances and backstops.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (count differs from the vertex count, NaN/inf, a zero normal). Nothing
+ * changes on error. Threading: write lock.
+ */
+SinewResult sinew_cloth_set_skin_d(struct SinewWorld *world,
+                                   struct SinewBodyId body,
+                                   const struct SinewVec3d *positions,
+                                   const struct SinewVec3 *normals,
+                                   uint32_t count);
+
+/**
+ * `sinew_world_shift_origin` with the offset in double precision: moves
+ * the world's origin to `offset` (in the coordinates used until now).
+ * Nothing moves and velocities stay. Bodies and colliders move to the new
+ * coordinates exactly when the offset is a multiple of 4 m (else to the
+ * rounding of their own size): a collider placed in `f32` is from then on
+ * kept relative to a grid point, as one placed with the `_d` calls.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or an offset
+ * beyond +-1e15 m (nothing is changed). Threading: write lock.
+ */
+SinewResult sinew_world_shift_origin_d(struct SinewWorld *world, struct SinewVec3d offset);
+
+/**
  * The ABI version the library was built with. Compare it with
  * `SINEW_ABI_VERSION` from the header you compiled against; a mismatch means
  * the header and the library do not belong together.
@@ -2664,8 +3132,10 @@ SinewResult sinew_world_set_gravity(struct SinewWorld *world, struct SinewVec3 g
  * relative to a point near it, so physics is as precise far away as near
  * the origin; this keeps the `f32` values the engine reads and writes
  * small. Bodies move to the new coordinates exactly when the offset is a
- * multiple of 4 m (else to the rounding of their own size); colliders keep
- * `f32` world positions, which round to the new coordinates' ulp.
+ * multiple of 4 m (else to the rounding of their own size), and so do
+ * colliders placed with the `_d` calls; other colliders keep `f32` world
+ * positions, which round to the new coordinates' ulp
+ * (`sinew_world_shift_origin_d` moves them as it moves the bodies).
  *
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
  * changed). Threading: write lock.

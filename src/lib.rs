@@ -28,6 +28,7 @@ mod collision;
 mod constraints;
 mod error;
 mod explosion;
+mod far;
 mod hash;
 mod particles;
 mod pool;
@@ -70,7 +71,7 @@ pub use solver::Exec;
 pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.
-pub use glam::{Quat, Vec3};
+pub use glam::{DVec3, Quat, Vec3};
 
 /// The README's Rust example, run as a doc-test (its other blocks are C,
 /// C++ and shell, which rustdoc leaves alone).

@@ -30,7 +30,7 @@ use crate::constraints::tether::TetherSet;
 use crate::error::{Error, Result};
 use crate::hash::{Fnv64, fnv64};
 use crate::particles::{LANES, Particles, padded};
-use crate::pool::BodyId;
+use crate::pool::{BodyId, ColliderId};
 use crate::pool::{Pool, Slot};
 use crate::ragdoll::motor::Motors;
 use crate::ragdoll::{BoneDef, Ragdoll, RagdollDef, Skeleton};
@@ -49,6 +49,9 @@ const EXT_MAX_CONSTRAINTS: u32 = 1;
 const EXT_IGNORED_BONES: u32 = 2;
 /// Tag of the cloths' side memory (`cloth::self_collision::Side`).
 const EXT_CLOTH_SIDES: u32 = 3;
+/// Tag of the grid points colliders placed in `f64` are kept relative to
+/// (`Collider::origin`).
+const EXT_COLLIDER_ORIGINS: u32 = 4;
 
 /// Where the payload goes: a byte vector or a hasher.
 trait Sink {
@@ -167,6 +170,36 @@ fn write_payload(w: &World, s: &mut impl Sink) {
             }
         }
     }
+    let far = w.colliders.iter().filter(|(_, c)| c.origin != Vec3::ZERO).count();
+    if far != 0 {
+        s.u32(EXT_COLLIDER_ORIGINS);
+        s.len(far);
+        for (h, c) in w.colliders.iter().filter(|(_, c)| c.origin != Vec3::ZERO) {
+            let id = ColliderId::from(h);
+            s.u32(id.index1);
+            if s.with_generations() {
+                s.u32(id.generation);
+            }
+            s.vec3(c.origin);
+        }
+    }
+}
+
+/// Reads the list [`write_payload`] wrote after `EXT_COLLIDER_ORIGINS`:
+/// each entry a live collider and the grid point its positions are
+/// relative to.
+fn read_collider_origins(r: &mut Reader, world: &mut World) -> Result<()> {
+    let n = r.len(20)?;
+    for _ in 0..n {
+        let id = ColliderId { index1: r.u32()?, generation: r.u32()? };
+        let origin = r.vec3()?;
+        if origin.abs().max_element() > crate::error::MAX_COORDINATE || origin != crate::body::grid_origin(origin) {
+            return Err(bad("a collider's origin is not a grid point within range"));
+        }
+        let c = world.colliders.get_mut(id.into()).ok_or_else(|| bad("a collider origin names a missing collider"))?;
+        c.origin = origin;
+    }
+    Ok(())
 }
 
 /// Reads the list [`write_payload`] wrote after `EXT_CLOTH_SIDES`: each
@@ -739,6 +772,7 @@ fn read_payload(r: &mut Reader) -> Result<World> {
             EXT_MAX_CONSTRAINTS => world.settings.max_constraints = r.u32()?,
             EXT_IGNORED_BONES => read_ignored_bones(r, &mut world)?,
             EXT_CLOTH_SIDES => read_cloth_sides(r, &mut world)?,
+            EXT_COLLIDER_ORIGINS => read_collider_origins(r, &mut world)?,
             tag => return Err(bad(format!("unknown extension {tag}"))),
         }
     }

@@ -277,7 +277,7 @@ fn check_pair(a: u32, b: u32, count: usize, what: impl Fn() -> String) -> Result
 
 /// Checks a collider shape's numbers (a compound's parts too; `top` is false
 /// for a part, which may not be a compound itself).
-fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
+pub(crate) fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
     Ok(match shape {
         ColliderShape::Plane { normal, offset } => {
             let normal = finite_vec(normal, "normal")?;
@@ -429,9 +429,10 @@ impl World {
     /// is relative to it. Nothing moves; velocities stay. For engines that
     /// keep their scene near the camera (a floating origin): a body's own
     /// precision does not need it (see `Body::origin`), but the engine's
-    /// `f32` positions do. An offset on the 4 m grid moves bodies exactly;
-    /// colliders keep `f32` world positions, which round to the new
-    /// coordinates' ulp.
+    /// `f32` positions do. An offset on the 4 m grid moves bodies, and
+    /// colliders placed in `f64` ([`World::create_collider_f64`]), exactly;
+    /// colliders placed in `f32` keep `f32` world positions, which round to
+    /// the new coordinates' ulp ([`World::shift_origin_f64`] does not).
     pub fn shift_origin(&mut self, offset: Vec3) -> Result<()> {
         finite_vec(offset, "offset")?;
         let World { bodies, particles, colliders, .. } = self;
@@ -446,8 +447,20 @@ impl World {
             body.reframe(g, by, particles.frame_columns(body.range()));
         }
         for c in colliders.values_mut() {
-            c.position -= offset;
-            c.prev_position -= offset;
+            if c.origin == Vec3::ZERO {
+                c.position -= offset;
+                c.prev_position -= offset;
+            } else {
+                // Kept relative to a grid point (placed in f64): the point
+                // moves as a body's frame does, the positions take the rest.
+                let o = c.origin.as_dvec3() - offset.as_dvec3();
+                let grid = f64::from(crate::body::ORIGIN_GRID);
+                let g = ((o / grid).round() * grid).as_vec3();
+                let by = (o - g.as_dvec3()).as_vec3();
+                c.position += by;
+                c.prev_position += by;
+                c.origin = g;
+            }
         }
         Ok(())
     }
@@ -463,17 +476,42 @@ impl World {
     /// the cloth behind them (issue 32: 695 m/s and 217 % stretch for a
     /// cape).
     pub fn teleport(&mut self, id: BodyId, from: (Vec3, Quat), to: (Vec3, Quat), zero_velocity: bool) -> Result<()> {
-        let from_p = finite_vec(from.0, "from.position")?;
+        let from_p = finite_vec(from.0, "from.position")?.as_dvec3();
         let from_q = unit_rotation(from.1, "from.rotation")?;
-        let to_p = finite_vec(to.0, "to.position")?;
+        let to_p = finite_vec(to.0, "to.position")?.as_dvec3();
         let to_q = unit_rotation(to.1, "to.rotation")?;
+        self.teleport_checked(id, (from_p, from_q), (to_p, to_q), zero_velocity)
+    }
+
+    /// [`World::teleport`] with the transforms' positions in `f64`.
+    pub fn teleport_f64(
+        &mut self,
+        id: BodyId,
+        from: (DVec3, Quat),
+        to: (DVec3, Quat),
+        zero_velocity: bool,
+    ) -> Result<()> {
+        let from_p = crate::far::finite_dvec(from.0, "from.position")?;
+        let from_q = unit_rotation(from.1, "from.rotation")?;
+        let to_p = crate::far::finite_dvec(to.0, "to.position")?;
+        let to_q = unit_rotation(to.1, "to.rotation")?;
+        self.teleport_checked(id, (from_p, from_q), (to_p, to_q), zero_velocity)
+    }
+
+    fn teleport_checked(
+        &mut self,
+        id: BodyId,
+        (from_p, from_q): (DVec3, Quat),
+        (to_p, to_q): (DVec3, Quat),
+        zero_velocity: bool,
+    ) -> Result<()> {
         let body = self.body(id)?;
         let turn = (to_q * from_q.conjugate()).normalize();
         // World x = origin + l goes to to_p + turn (origin - from_p) + turn l:
         // the constant part in f64, the body's new frame the grid point
         // nearest to it, the particles keeping the difference.
         let t = glam::DQuat::from_array(turn.to_array().map(f64::from));
-        let c = to_p.as_dvec3() + t * (body.origin.as_dvec3() - from_p.as_dvec3());
+        let c = to_p + t * (body.origin.as_dvec3() - from_p);
         let grid = f64::from(crate::body::ORIGIN_GRID);
         let origin = ((c / grid).round() * grid).as_vec3();
         if !(origin.is_finite() && origin.abs().max_element() <= crate::error::MAX_COORDINATE) {
@@ -547,7 +585,7 @@ impl World {
     }
 
     /// The body, woken: whatever changes it may set it moving.
-    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
+    pub(crate) fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
         self.body(id)?;
         let body = self.bodies.get_mut(id.into()).expect("checked above");
         body.wake();
@@ -777,6 +815,14 @@ impl World {
 
     /// Sets or replaces targets; a target stays until replaced or cleared.
     pub fn set_targets(&mut self, id: BodyId, targets: &[Target]) -> Result<()> {
+        self.check_targets(id, targets)?;
+        let body = self.body_mut(id)?;
+        let local: Vec<Target> = targets.iter().map(|t| Target { position: t.position - body.origin, ..*t }).collect();
+        body.targets.set(&local);
+        Ok(())
+    }
+
+    fn check_targets(&self, id: BodyId, targets: &[Target]) -> Result<()> {
         let count = self.body(id)?.count;
         for (k, t) in targets.iter().enumerate() {
             if t.particle as usize >= count {
@@ -794,9 +840,14 @@ impl World {
                 )));
             }
         }
-        let body = self.body_mut(id)?;
-        let local: Vec<Target> = targets.iter().map(|t| Target { position: t.position - body.origin, ..*t }).collect();
-        body.targets.set(&local);
+        Ok(())
+    }
+
+    /// [`World::set_targets`] with positions already in the body's frame
+    /// (validated here like the world's).
+    pub(crate) fn set_targets_local(&mut self, id: BodyId, targets: &[Target]) -> Result<()> {
+        self.check_targets(id, targets)?;
+        self.body_mut(id)?.targets.set(targets);
         Ok(())
     }
 
@@ -805,6 +856,34 @@ impl World {
     /// the frame; [`World::set_frame`] moves them. Returns the frame's index
     /// within the body. A particle attached twice follows the later frame.
     pub fn attach_to_frame(&mut self, id: BodyId, particles: &[u32], position: Vec3, rotation: Quat) -> Result<u32> {
+        self.attach_to_frame_with(
+            id,
+            particles,
+            rotation,
+            |origin| Ok(finite_vec(position, "frame.position")? - origin),
+        )
+    }
+
+    /// [`World::attach_to_frame`] with the frame's position already in the
+    /// body's frame.
+    pub(crate) fn attach_to_frame_local(
+        &mut self,
+        id: BodyId,
+        particles: &[u32],
+        local: Vec3,
+        rotation: Quat,
+    ) -> Result<u32> {
+        self.attach_to_frame_with(id, particles, rotation, |_| finite_vec(local, "frame.position"))
+    }
+
+    /// `local(origin)`: the frame's position in the body's frame at `origin`.
+    fn attach_to_frame_with(
+        &mut self,
+        id: BodyId,
+        particles: &[u32],
+        rotation: Quat,
+        local: impl FnOnce(Vec3) -> Result<Vec3>,
+    ) -> Result<u32> {
         let body = self.body(id)?;
         for (k, &i) in particles.iter().enumerate() {
             if i as usize >= body.count {
@@ -817,9 +896,9 @@ impl World {
         if particles.is_empty() {
             return Err(Error::invalid_argument("a frame attachment needs at least one particle"));
         }
-        let position = finite_vec(position, "frame.position")?;
-        let rotation = unit_rotation(rotation, "frame.rotation")?;
         let (first, origin) = (body.first, body.origin);
+        let position = local(origin)?;
+        let rotation = unit_rotation(rotation, "frame.rotation")?;
         let points: Vec<Vec3> = particles.iter().map(|&i| self.particles.position(first + i as usize)).collect();
         if body.frames.len() >= u32::MAX as usize {
             return Err(Error::limit("too many frames on one body"));
@@ -828,9 +907,9 @@ impl World {
             self.particles.inv_mass[first + i as usize] = 0.0;
         }
         // In the body's frame: its points, and the frame's place.
-        let frame = FrameAttachment::new(particles, &points, position - origin, rotation);
+        let frame = FrameAttachment::new(particles, &points, position, rotation);
         let targets: Vec<Target> = frame
-            .points(position - origin, rotation)
+            .points(position, rotation)
             .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
             .collect();
         let body = self.body_mut(id)?;
@@ -842,15 +921,33 @@ impl World {
     /// Moves a frame of a body: its particles reach their points in it by the
     /// end of the next step, interpolated across the substeps.
     pub fn set_frame(&mut self, id: BodyId, frame: u32, position: Vec3, rotation: Quat) -> Result<()> {
-        let n = self.body(id)?.frames.len();
+        self.set_frame_with(id, frame, rotation, |origin| Ok(finite_vec(position, "frame.position")? - origin))
+    }
+
+    /// [`World::set_frame`] with the frame's position already in the body's
+    /// frame.
+    pub(crate) fn set_frame_local(&mut self, id: BodyId, frame: u32, local: Vec3, rotation: Quat) -> Result<()> {
+        self.set_frame_with(id, frame, rotation, |_| finite_vec(local, "frame.position"))
+    }
+
+    /// `local(origin)`: the frame's position in the body's frame at `origin`.
+    fn set_frame_with(
+        &mut self,
+        id: BodyId,
+        frame: u32,
+        rotation: Quat,
+        local: impl FnOnce(Vec3) -> Result<Vec3>,
+    ) -> Result<()> {
+        let body = self.body(id)?;
+        let n = body.frames.len();
         if frame as usize >= n {
             return Err(Error::invalid_argument(format!("frame {frame} out of range (the body has {n})")));
         }
-        let position = finite_vec(position, "frame.position")?;
+        let position = local(body.origin)?;
         let rotation = unit_rotation(rotation, "frame.rotation")?;
         let body = self.body_mut(id)?;
         let targets: Vec<Target> = body.frames[frame as usize]
-            .points(position - body.origin, rotation)
+            .points(position, rotation)
             .map(|(i, p)| Target { particle: i, position: p, compliance: 0.0, max_force: 0.0 })
             .collect();
         body.targets.set(&targets);
@@ -868,7 +965,7 @@ impl World {
         Ok(self.body(id)?.targets.len() as u32)
     }
 
-    fn check_vectors(&self, id: BodyId, first: u32, values: &[Vec3], what: &str) -> Result<usize> {
+    pub(crate) fn check_vectors(&self, id: BodyId, first: u32, values: &[Vec3], what: &str) -> Result<usize> {
         let body = self.body(id)?;
         Self::check_range(body.count, first, values.len(), what)?;
         for (k, v) in values.iter().enumerate() {
@@ -1003,7 +1100,7 @@ impl World {
 
     // ---- colliders ------------------------------------------------------
 
-    fn collider_error(id: ColliderId) -> Error {
+    pub(crate) fn collider_error(id: ColliderId) -> Error {
         Error::invalid_id(format!(
             "collider {{index1: {}, generation: {}}} is not a live collider of this world",
             id.index1, id.generation
@@ -1046,7 +1143,7 @@ impl World {
         Ok(h.into())
     }
 
-    fn collider_mut(&mut self, id: ColliderId) -> Result<&mut Collider> {
+    pub(crate) fn collider_mut(&mut self, id: ColliderId) -> Result<&mut Collider> {
         self.colliders.get_mut(id.into()).ok_or_else(|| Self::collider_error(id))
     }
 
@@ -1131,7 +1228,7 @@ impl World {
         let position = finite_vec(position, "transform.position")?;
         let rotation = unit_rotation(rotation, "transform.rotation")?;
         let c = self.colliders.get_mut(id.into()).expect("checked above");
-        c.position = position;
+        c.position = if c.origin == Vec3::ZERO { position } else { position - c.origin };
         c.rotation = rotation;
         let c = c.clone();
         // Its sweep over the next step: from where it was to where it is.
@@ -1143,7 +1240,7 @@ impl World {
     /// A collider's frame.
     pub fn collider_transform(&self, id: ColliderId) -> Result<(Vec3, Quat)> {
         let c = self.colliders.get(id.into()).ok_or_else(|| Self::collider_error(id))?;
-        Ok((c.position, c.rotation))
+        Ok((c.world_position(), c.rotation))
     }
 
     /// Destroys a collider.
@@ -1154,7 +1251,7 @@ impl World {
     }
 
     /// Wakes the sleeping bodies whose bounds the collider reaches.
-    fn wake_touching(&mut self, collider: &Collider) {
+    pub(crate) fn wake_touching(&mut self, collider: &Collider) {
         let shape = collider.prepared();
         for b in self.bodies.values_mut().filter(|b| b.sleeping && b.filter.meets(&collider.filter)) {
             let grow = b.radius + 0.05;
@@ -1213,6 +1310,12 @@ impl World {
     /// The world-space box around a body's particles, grown by its particle
     /// radius; a ragdoll's, around its bones' capsules.
     pub fn body_bounds(&self, id: BodyId) -> Result<(Vec3, Vec3)> {
+        let (origin, lo, hi) = self.body_bounds_in_frame(id)?;
+        Ok((origin + lo, origin + hi))
+    }
+
+    /// [`World::body_bounds`] in the body's frame, and the frame's origin.
+    pub(crate) fn body_bounds_in_frame(&self, id: BodyId) -> Result<(Vec3, Vec3, Vec3)> {
         let b = self.body(id)?;
         let (lo, hi) = match &b.ragdoll {
             // Its bones' capsules: its other particles carry its motion and
@@ -1220,7 +1323,7 @@ impl World {
             Some(r) => r.capsule_bounds(|i| self.particles.position(b.first + i as usize)),
             None => crate::cloth::render::bounds(&self.particles, b.first, b.count, b.radius),
         };
-        Ok((b.origin + lo, b.origin + hi))
+        Ok((b.origin, lo, hi))
     }
 
     /// True for a live collider of this world.

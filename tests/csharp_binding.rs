@@ -73,6 +73,9 @@ fn binding_test_runs_under_mono() {
     mcs(&[], &sources, &exe);
     let sizes = [
         ("SinewVec3", size_of::<SinewVec3>()),
+        ("SinewVec3d", size_of::<SinewVec3d>()),
+        ("SinewTransformd", size_of::<SinewTransformd>()),
+        ("SinewTargetd", size_of::<SinewTargetd>()),
         ("SinewQuat", size_of::<SinewQuat>()),
         ("SinewTransform", size_of::<SinewTransform>()),
         ("SinewBodyId", size_of::<SinewBodyId>()),

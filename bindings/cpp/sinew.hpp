@@ -76,6 +76,10 @@ namespace sinew {
 using Vec3 = ::SinewVec3;
 using Quat = ::SinewQuat;
 using Transform = ::SinewTransform;
+/// Double precision world positions, for large worlds (the `_d` calls).
+using Vec3d = ::SinewVec3d;
+using Transformd = ::SinewTransformd;
+using Targetd = ::SinewTargetd;
 using BoneShape = ::SinewBoneShape;
 using WorldDef = ::SinewWorldDef;
 using DistanceConstraint = ::SinewDistanceConstraint;
@@ -105,6 +109,12 @@ inline constexpr std::uint32_t layer_default = static_cast<std::uint32_t>(SINEW_
 struct Bounds {
     Vec3 min;
     Vec3 max;
+};
+
+/// A world-space axis-aligned box in double precision (sinew_body_get_bounds_d).
+struct Boundsd {
+    Vec3d min;
+    Vec3d max;
 };
 
 /// The ABI version of the loaded library (compare with SINEW_ABI_VERSION).
@@ -365,6 +375,39 @@ public:
         return Result::from_code(::sinew_body_set_frame(world_, id_, frame, transform));
     }
 
+    // The `_d` calls: the same with world positions in double precision
+    // (large worlds: exact however far from the origin).
+    Result set_positions_d(std::uint32_t first, const Vec3d* positions, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_positions_d(world_, id_, first, positions, count));
+    }
+    Result set_targets_d(const Targetd* targets, std::uint32_t count) {
+        return Result::from_code(::sinew_body_set_targets_d(world_, id_, targets, count));
+    }
+    Expected<std::uint32_t> attach_to_frame_d(const std::uint32_t* particles, std::uint32_t count,
+                                              const Transformd& frame) {
+        std::uint32_t index = 0;
+        Result r = Result::from_code(::sinew_body_attach_to_frame_d(world_, id_, particles, count, frame, &index));
+        if (!r) return r;
+        return index;
+    }
+    Result set_frame_d(std::uint32_t frame, const Transformd& transform) {
+        return Result::from_code(::sinew_body_set_frame_d(world_, id_, frame, transform));
+    }
+    Result teleport_d(const Transformd& from, const Transformd& to,
+                      std::uint32_t velocity_mode = SINEW_TELEPORT_KEEP_VELOCITY) {
+        return Result::from_code(::sinew_body_teleport_d(world_, id_, from, to, velocity_mode));
+    }
+    Expected<Boundsd> bounds_d() const {
+        Boundsd b{};
+        Result r = Result::from_code(::sinew_body_get_bounds_d(world_, id_, &b.min, &b.max));
+        if (!r) return r;
+        return b;
+    }
+    Expected<std::uint32_t> read_positions_d(Vec3d* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_body_read_positions_d, out, capacity);
+    }
+    Expected<std::vector<Vec3d>> read_positions_d() const { return read_all(&::sinew_body_read_positions_d); }
+
     /// Gives the body its own surface: each collider's coefficients then meet
     /// it by that collider's combine rule (`material.combine` is ignored).
     Result set_material(const Material& material) {
@@ -578,6 +621,11 @@ public:
         return read_into(&::sinew_ragdoll_read_bones, out, capacity);
     }
     Expected<std::vector<Transform>> read_bones() const { return read_all(&::sinew_ragdoll_read_bones); }
+    /// read_bones with the heads' world positions in double precision.
+    Expected<std::uint32_t> read_bones_d(Transformd* out, std::uint32_t capacity) const {
+        return read_into(&::sinew_ragdoll_read_bones_d, out, capacity);
+    }
+    Expected<std::vector<Transformd>> read_bones_d() const { return read_all(&::sinew_ragdoll_read_bones_d); }
     /// Each bone's shape (parent, head and tail particle, length, radius,
     /// mass), in bone order: its capsule runs from head to tail.
     Expected<std::vector<BoneShape>> read_bone_shapes() const {
@@ -596,6 +644,11 @@ public:
                     float dt = 0.0f) {
         return Result::from_code(::sinew_ragdoll_set_pose(world(), id(), bones, previous, count, dt));
     }
+    /// set_pose with world positions in double precision.
+    Result set_pose_d(const Transformd* bones, std::uint32_t count, const Transformd* previous = nullptr,
+                      float dt = 0.0f) {
+        return Result::from_code(::sinew_ragdoll_set_pose_d(world(), id(), bones, previous, count, dt));
+    }
     /// An impulse (N s) at a world point of a bone.
     Result apply_impulse(std::uint32_t bone, const Vec3& point, const Vec3& impulse) {
         return Result::from_code(::sinew_ragdoll_apply_impulse(world(), id(), bone, point, impulse));
@@ -604,6 +657,14 @@ public:
     /// animation outputs it each frame.
     Result set_motor_targets(const Transform* bones, std::uint32_t count) {
         return Result::from_code(::sinew_ragdoll_set_motor_targets(world(), id(), bones, count));
+    }
+    /// set_motor_targets with world positions in double precision.
+    Result set_motor_targets_d(const Transformd* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_ragdoll_set_motor_targets_d(world(), id(), bones, count));
+    }
+    /// set_motor_targets_local with positions in double precision (the root's in world space).
+    Result set_motor_targets_local_d(const Transformd* bones, std::uint32_t count) {
+        return Result::from_code(::sinew_ragdoll_set_motor_targets_local_d(world(), id(), bones, count));
     }
     /// Motors: the target pose in the animation's local space (each bone in
     /// its parent's frame, the root in world space).
@@ -638,6 +699,13 @@ public:
     Expected<Transform> transform() const {
         Transform t{};
         Result r = Result::from_code(::sinew_rigid_read_transform(world(), id(), &t));
+        if (!r) return r;
+        return t;
+    }
+    /// transform() with the position in double precision.
+    Expected<Transformd> transform_d() const {
+        Transformd t{};
+        Result r = Result::from_code(::sinew_rigid_read_transform_d(world(), id(), &t));
         if (!r) return r;
         return t;
     }
@@ -710,6 +778,10 @@ public:
     /// it every frame after animation (the first call starts the skin there).
     Result set_skin(const Vec3* positions, const Vec3* normals, std::uint32_t count) {
         return Result::from_code(::sinew_cloth_set_skin(world(), id(), positions, normals, count));
+    }
+    /// set_skin with the skinned positions in double precision.
+    Result set_skin_d(const Vec3d* positions, const Vec3* normals, std::uint32_t count) {
+        return Result::from_code(::sinew_cloth_set_skin_d(world(), id(), positions, normals, count));
     }
     /// Per engine vertex: how far a particle may move from its skinned
     /// position (metres, >= 0; INFINITY = no limit; 0 = skinned rigidly) and,
@@ -791,6 +863,16 @@ public:
         if (!r) return r;
         return t;
     }
+    /// set_transform and transform with the position in double precision.
+    Result set_transform_d(const Transformd& transform) {
+        return Result::from_code(::sinew_collider_set_transform_d(world_, id_, transform));
+    }
+    Expected<Transformd> transform_d() const {
+        Transformd t{};
+        Result r = Result::from_code(::sinew_collider_get_transform_d(world_, id_, &t));
+        if (!r) return r;
+        return t;
+    }
 
     /// Changes the surface: friction, restitution, combine rule.
     Result set_material(const Material& material) {
@@ -850,6 +932,7 @@ public:
     Result set_gravity(Vec3 gravity) { return Result::from_code(::sinew_world_set_gravity(world_, gravity)); }
     /// Moves the world's origin to `offset`: nothing moves, every position is then relative to it.
     Result shift_origin(Vec3 offset) { return Result::from_code(::sinew_world_shift_origin(world_, offset)); }
+    Result shift_origin_d(Vec3d offset) { return Result::from_code(::sinew_world_shift_origin_d(world_, offset)); }
     /// The wind every cloth feels (m/s); wakes every body.
     Result set_wind(Vec3 wind) { return Result::from_code(::sinew_world_set_wind(world_, wind)); }
     Expected<WorldDef> def() const {
@@ -917,6 +1000,76 @@ public:
         Result r = Result::from_code(::sinew_body_create_particles(world_, positions, inv_masses, count, &id));
         if (!r) return r;
         return Body(world_, id);
+    }
+
+    // The `_d` creators: world positions in double precision (large worlds).
+    Expected<Body> create_particles_d(const Vec3d* positions, const float* inv_masses, std::uint32_t count) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_body_create_particles_d(world_, positions, inv_masses, count, &id));
+        if (!r) return r;
+        return Body(world_, id);
+    }
+    Expected<Ragdoll> create_ragdoll_d(const Skeleton& skeleton, const Transformd& at) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_from_skeleton_d(world_, skeleton.get(), at, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// A ragdoll from a def whose rest transforms are relative to `origin`.
+    Expected<Ragdoll> create_ragdoll_d(const RagdollDef& def, Vec3d origin) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_d(world_, &def, origin, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// def.transform.position is ignored: `position` takes its place.
+    Expected<Cloth> create_cloth_d(const ClothMeshDef& def, Vec3d position) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create_d(world_, &def, position, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+    Expected<Ragdoll> create_humanoid_d(const Transformd& at, float height) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_ragdoll_create_humanoid_d(world_, at, height, &id));
+        if (!r) return r;
+        return Ragdoll(world_, id);
+    }
+    /// def.transform.position is ignored: `position` takes its place.
+    Expected<Rigid> create_rigid_d(const RigidDef& def, Vec3d position) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_rigid_create_d(world_, &def, position, &id));
+        if (!r) return r;
+        return Rigid(world_, id);
+    }
+    /// def.transform.position is ignored: `position` takes its place.
+    Expected<Cloth> create_cloth_grid_d(const ClothGridDef& def, Vec3d position) {
+        BodyId id{};
+        Result r = Result::from_code(::sinew_cloth_create_grid_d(world_, &def, position, &id));
+        if (!r) return r;
+        return Cloth(world_, id);
+    }
+    /// The plane's frame starts at normal * offset (see sinew.h).
+    Expected<Collider> create_plane_d(Vec3 normal, double offset, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_plane_d(world_, normal, offset, friction, &id), id);
+    }
+    Expected<Collider> create_sphere_d(Vec3d center, float radius, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_sphere_d(world_, center, radius, friction, &id), id);
+    }
+    Expected<Collider> create_box_d(const Transformd& transform, Vec3 half_extents, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_box_d(world_, transform, half_extents, friction, &id), id);
+    }
+    Expected<Collider> create_capsule_d(Vec3d a, Vec3d b, float radius, float friction) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_capsule_d(world_, a, b, radius, friction, &id), id);
+    }
+    /// def.transform.position is ignored: `position` takes its place.
+    Expected<Collider> create_collider_d(const ColliderDef& def, Vec3d position) {
+        ColliderId id{};
+        return make_collider(::sinew_collider_create_d(world_, &def, position, &id), id);
     }
 
     /// A ragdoll from a skeleton (def from default_ragdoll_def(), bones set).

@@ -312,7 +312,20 @@ impl World {
     /// covers), for the end of the next step. Welded vertices: the first one
     /// of each particle is used.
     pub fn set_cloth_skin(&mut self, id: BodyId, positions: &[Vec3], normals: &[Vec3]) -> Result<()> {
+        self.set_cloth_skin_in(id, positions, normals, false)
+    }
+
+    /// [`World::set_cloth_skin`]; with `in_frame`, the positions are already
+    /// in the body's frame (`World::set_cloth_skin_f64`).
+    pub(crate) fn set_cloth_skin_in(
+        &mut self,
+        id: BodyId,
+        positions: &[Vec3],
+        normals: &[Vec3],
+        in_frame: bool,
+    ) -> Result<()> {
         let (body, cloth) = self.cloth(id)?;
+        let origin = if in_frame { Vec3::ZERO } else { body.origin };
         let n = cloth.vertex_map.len();
         if positions.len() != n || normals.len() != n {
             return Err(Error::invalid_argument(format!(
@@ -330,7 +343,7 @@ impl World {
             let unit = nv.try_normalize().ok_or_else(|| Error::invalid_argument(format!("normals[{k}] is zero")))?;
             let i = cloth.vertex_map[k] as usize;
             if !std::mem::replace(&mut seen[i], true) {
-                p[i] = x - body.origin;
+                p[i] = x - origin;
                 q[i] = unit;
             }
         }

@@ -174,11 +174,20 @@ impl Filter {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Collider {
     pub shape: ColliderShape,
+    /// Where the frame is, relative to `origin`.
     pub position: Vec3,
     pub rotation: Quat,
-    /// The frame at the end of the last step: a step moves the collider from
-    /// there to `position`/`rotation`, across its substeps.
+    /// The frame at the end of the last step (relative to `origin`): a step
+    /// moves the collider from there to `position`/`rotation`, across its
+    /// substeps.
     pub prev_position: Vec3,
+    /// The point (on the body grid, `body::ORIGIN_GRID`, so exact in `f32`)
+    /// its positions are kept relative to: 0 for a collider placed in world
+    /// `f32`, the grid point nearest to it for one placed in `f64` (the
+    /// `_d` calls), so that one 10 km out is exact to its own size, not to
+    /// the 1 mm of a world `f32`, and meets a body in the body's frame with
+    /// nothing rounded at world scale (see `prepare`).
+    pub origin: Vec3,
     pub prev_rotation: Quat,
     pub material: Material,
     pub filter: Filter,
@@ -239,7 +248,27 @@ pub trait Shape {
 impl Collider {
     /// A collider that has not moved, with a single Coulomb coefficient.
     pub fn new(shape: ColliderShape, position: Vec3, rotation: Quat, material: Material, filter: Filter) -> Self {
-        Collider { shape, position, rotation, prev_position: position, prev_rotation: rotation, material, filter }
+        let origin = Vec3::ZERO;
+        Collider {
+            shape,
+            position,
+            rotation,
+            prev_position: position,
+            prev_rotation: rotation,
+            material,
+            filter,
+            origin,
+        }
+    }
+
+    /// The frame's position in world space (rounded once to `f32`).
+    pub fn world_position(&self) -> Vec3 {
+        if self.origin == Vec3::ZERO { self.position } else { self.origin + self.position }
+    }
+
+    /// The frame's position in world space, exact.
+    pub fn world_position_f64(&self) -> glam::DVec3 {
+        self.origin.as_dvec3() + self.position.as_dvec3()
     }
 
     /// This collider alone in world space, where it is now (for tests and
@@ -272,7 +301,12 @@ impl Collider {
         out: &mut Prepared,
     ) {
         let (pos, rot) = self.frame_at(frac);
-        let pos = pos - offset;
+        // Grid points are exact and so is their difference: a collider kept
+        // relative to one meets a body's frame with one rounding, at the
+        // scale of its distance from the body (the world-`f32` path, origin
+        // 0, keeps its bits: `pos - offset`).
+        let shift = if self.origin == Vec3::ZERO { -offset } else { self.origin - offset };
+        let pos = if self.origin == Vec3::ZERO { pos - offset } else { pos + shift };
         let turn = self.rotation * self.prev_rotation.inverse();
         let (axis, angle) = turn.to_axis_angle();
         let angle = if angle > std::f32::consts::PI { angle - std::f32::consts::TAU } else { angle };
@@ -287,7 +321,8 @@ impl Collider {
         });
         if shapes {
             let (start, start_rot) = self.frame_at(start_frac);
-            prepare_shape(&self.shape, (pos, rot), (start - offset, start_rot), source, out);
+            let start = if self.origin == Vec3::ZERO { start - offset } else { start + shift };
+            prepare_shape(&self.shape, (pos, rot), (start, start_rot), source, out);
         }
     }
 

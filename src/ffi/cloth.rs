@@ -233,23 +233,7 @@ pub unsafe extern "C" fn sinew_cloth_create_grid(
         let d = unsafe { checked_ref(def, "def") }?;
         // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
-        if d.internal_cookie != GRID_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
-        }
-        let grid = GridDef {
-            position: d.transform.position.into(),
-            rotation: d.transform.rotation.into(),
-            columns: d.columns,
-            rows: d.rows,
-            spacing: d.spacing,
-            pins: d.pin_flags,
-            options: options_of!(d, d.shear_compliance),
-        };
-        let grid = match d.plane {
-            SINEW_GRID_PLANE_XY => grid,
-            SINEW_GRID_PLANE_XZ => grid.in_xz_plane(),
-            v => return Err(Failure::invalid(format!("plane {v} is not a SINEW_GRID_PLANE_* value"))),
-        };
+        let grid = grid_def_of(d)?;
         let id = world.write(|w| Ok(w.create_cloth_grid(&grid)?))?;
         *out = id.into();
         Ok(())
@@ -303,52 +287,63 @@ pub unsafe extern "C" fn sinew_cloth_create(
     def: *const SinewClothMeshDef,
     out_body: *mut SinewBodyId,
 ) -> SinewResult {
-    ffi_boundary!("sinew_cloth_create", {
-        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
-        let world = unsafe { world_ref(world) }?;
-        // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
-        let d = unsafe { checked_ref(def, "def") }?;
-        // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
-        let out = unsafe { checked_out(out_body, "out_body") }?;
-        if d.internal_cookie != MESH_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_cloth_mesh_def() (zero-initialised?)"));
-        }
-        let n = d.vertex_count as usize;
-        // SAFETY: `d.vertices` is NULL or valid for reads of `n` elements (the `ffi` contract).
-        let vertices = unsafe { checked_slice(d.vertices, n, "def.vertices") }?;
-        let triangles = (d.triangle_count as usize)
-            .checked_mul(3)
-            .ok_or_else(|| Failure::invalid("triangle_count is too large"))?;
-        // SAFETY: `d.indices` is NULL or valid for reads of `triangles` elements (the `ffi` contract).
-        let indices = unsafe { checked_slice(d.indices, triangles, "def.indices") }?;
-        let inv_masses = if d.inv_masses.is_null() {
-            None
-        } else {
-            // SAFETY: `d.inv_masses` is NULL or valid for reads of `n` elements (the `ffi` contract).
-            Some(unsafe { checked_slice(d.inv_masses, n, "def.inv_masses") }?)
-        };
-        let pinned: Option<Vec<bool>> = if d.pin_mask.is_null() {
-            None
-        } else {
-            // SAFETY: `d.pin_mask` is NULL or valid for reads of `n` elements (the `ffi` contract).
-            Some(unsafe { checked_slice(d.pin_mask, n, "def.pin_mask") }?.iter().map(|&b| b != 0).collect())
-        };
-        let vertices: Vec<Vec3> = vertices.iter().map(|&v| v.into()).collect();
-        let triangles: Vec<[u32; 3]> = indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
-        let mesh = MeshDef {
-            position: d.transform.position.into(),
-            rotation: d.transform.rotation.into(),
-            vertices: &vertices,
-            triangles: &triangles,
-            weld_tolerance: d.weld_tolerance,
-            inv_masses,
-            pinned: pinned.as_deref(),
-            options: options_of!(d, 0.0),
-        };
-        let id = world.write(|w| Ok(w.create_cloth_mesh(&mesh)?))?;
-        *out = id.into();
-        Ok(())
-    })
+    ffi_boundary!("sinew_cloth_create", { create_mesh(world, def, out_body, None) })
+}
+
+/// `sinew_cloth_create` and its `_d` sibling (`at`: the position that
+/// takes the def's place, in double precision).
+pub(super) fn create_mesh(
+    world: *mut SinewWorld,
+    def: *const SinewClothMeshDef,
+    out_body: *mut SinewBodyId,
+    at: Option<crate::DVec3>,
+) -> Result<(), Failure> {
+    // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+    let world = unsafe { world_ref(world) }?;
+    // SAFETY: `def` is NULL or valid for reads (the `ffi` contract).
+    let d = unsafe { checked_ref(def, "def") }?;
+    // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
+    let out = unsafe { checked_out(out_body, "out_body") }?;
+    if d.internal_cookie != MESH_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_cloth_mesh_def() (zero-initialised?)"));
+    }
+    let n = d.vertex_count as usize;
+    // SAFETY: `d.vertices` is NULL or valid for reads of `n` elements (the `ffi` contract).
+    let vertices = unsafe { checked_slice(d.vertices, n, "def.vertices") }?;
+    let triangles =
+        (d.triangle_count as usize).checked_mul(3).ok_or_else(|| Failure::invalid("triangle_count is too large"))?;
+    // SAFETY: `d.indices` is NULL or valid for reads of `triangles` elements (the `ffi` contract).
+    let indices = unsafe { checked_slice(d.indices, triangles, "def.indices") }?;
+    let inv_masses = if d.inv_masses.is_null() {
+        None
+    } else {
+        // SAFETY: `d.inv_masses` is NULL or valid for reads of `n` elements (the `ffi` contract).
+        Some(unsafe { checked_slice(d.inv_masses, n, "def.inv_masses") }?)
+    };
+    let pinned: Option<Vec<bool>> = if d.pin_mask.is_null() {
+        None
+    } else {
+        // SAFETY: `d.pin_mask` is NULL or valid for reads of `n` elements (the `ffi` contract).
+        Some(unsafe { checked_slice(d.pin_mask, n, "def.pin_mask") }?.iter().map(|&b| b != 0).collect())
+    };
+    let vertices: Vec<Vec3> = vertices.iter().map(|&v| v.into()).collect();
+    let triangles: Vec<[u32; 3]> = indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+    let mesh = MeshDef {
+        position: d.transform.position.into(),
+        rotation: d.transform.rotation.into(),
+        vertices: &vertices,
+        triangles: &triangles,
+        weld_tolerance: d.weld_tolerance,
+        inv_masses,
+        pinned: pinned.as_deref(),
+        options: options_of!(d, 0.0),
+    };
+    let id = world.write(|w| match at {
+        None => Ok(w.create_cloth_mesh(&mesh)?),
+        Some(at) => Ok(w.create_cloth_mesh_f64(&mesh, at)?),
+    })?;
+    *out = id.into();
+    Ok(())
 }
 
 /// Copies a cloth's vertex normals into `out`: one unit vector per particle
@@ -660,4 +655,26 @@ pub unsafe extern "C" fn sinew_cloth_set_max_distances(
         };
         world.write(|w| Ok(w.set_cloth_max_distances(body.into(), m, b)?))
     })
+}
+
+/// The core def a C grid def describes (its values are checked by the core).
+pub(super) fn grid_def_of(d: &SinewClothGridDef) -> Result<GridDef, Failure> {
+    if d.internal_cookie != GRID_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_cloth_grid_def() (zero-initialised?)"));
+    }
+    let grid = GridDef {
+        position: d.transform.position.into(),
+        rotation: d.transform.rotation.into(),
+        columns: d.columns,
+        rows: d.rows,
+        spacing: d.spacing,
+        pins: d.pin_flags,
+        options: options_of!(d, d.shear_compliance),
+    };
+    let grid = match d.plane {
+        SINEW_GRID_PLANE_XY => grid,
+        SINEW_GRID_PLANE_XZ => grid.in_xz_plane(),
+        v => return Err(Failure::invalid(format!("plane {v} is not a SINEW_GRID_PLANE_* value"))),
+    };
+    Ok(grid)
 }

@@ -179,7 +179,7 @@ pub extern "C" fn sinew_default_collider_def() -> SinewColliderDef {
 
 /// The core shape a def describes (its values are checked by the core);
 /// `top` is false for a compound's part.
-fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
+pub(super) fn shape_of(d: &SinewColliderDef, top: bool) -> Result<ColliderShape, Failure> {
     if d.internal_cookie != COLLIDER_COOKIE {
         return Err(Failure::invalid("def was not made by sinew_default_collider_def() (zero-initialised?)"));
     }

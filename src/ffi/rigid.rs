@@ -103,41 +103,7 @@ pub unsafe extern "C" fn sinew_rigid_create(
         let d = unsafe { checked_ref(def, "def") }?;
         // SAFETY: `out_body` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_body, "out_body") }?;
-        if d.internal_cookie != RIGID_COOKIE {
-            return Err(Failure::invalid("def was not made by sinew_default_rigid_def() (zero-initialised?)"));
-        }
-        let shape = match d.shape {
-            SINEW_SHAPE_BOX => RigidShape::Box { half_extents: d.half_extents.into() },
-            SINEW_SHAPE_SPHERE => RigidShape::Sphere { radius: d.radius },
-            SINEW_SHAPE_CAPSULE => RigidShape::Capsule { half_height: d.half_height, radius: d.radius },
-            SINEW_SHAPE_CONVEX => {
-                if d.point_count as usize > crate::rigid::MAX_CONVEX_POINTS {
-                    return Err(Failure::invalid(format!(
-                        "a convex shape has at most {} points, got {}",
-                        crate::rigid::MAX_CONVEX_POINTS,
-                        d.point_count
-                    )));
-                }
-                // SAFETY: `d.points` is NULL or valid for reads of `d.point_count` elements (the `ffi` contract).
-                let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
-                RigidShape::Convex { points: points.iter().map(|&p| p.into()).collect() }
-            }
-            s => return Err(Failure::invalid(format!("def.shape {s} is not a SINEW_SHAPE_* value"))),
-        };
-        let model = match d.model {
-            SINEW_RIGID_TETRAHEDRON => RigidModel::Tetrahedron,
-            SINEW_RIGID_SHAPE_MATCHED => RigidModel::ShapeMatched { stiffness: d.stiffness },
-            m => return Err(Failure::invalid(format!("def.model {m} is not a SINEW_RIGID_* value"))),
-        };
-        let def = RigidDef {
-            shape,
-            model,
-            position: d.transform.position.into(),
-            rotation: d.transform.rotation.into(),
-            mass: d.mass,
-            particle_radius: d.particle_radius,
-            friction: d.friction,
-        };
+        let def = rigid_def_of(d)?;
         let id = world.write(|w| Ok(w.create_rigid(&def)?))?;
         *out = id.into();
         Ok(())
@@ -184,4 +150,44 @@ pub unsafe extern "C" fn sinew_rigid_apply_impulse(
         let world = unsafe { world_ref(world) }?;
         world.write(|w| Ok(w.apply_rigid_impulse(BodyId::from(body), point.into(), impulse.into())?))
     })
+}
+
+/// The core def a C def describes (its values are checked by the core).
+pub(super) fn rigid_def_of(d: &SinewRigidDef) -> Result<RigidDef, Failure> {
+    if d.internal_cookie != RIGID_COOKIE {
+        return Err(Failure::invalid("def was not made by sinew_default_rigid_def() (zero-initialised?)"));
+    }
+    let shape = match d.shape {
+        SINEW_SHAPE_BOX => RigidShape::Box { half_extents: d.half_extents.into() },
+        SINEW_SHAPE_SPHERE => RigidShape::Sphere { radius: d.radius },
+        SINEW_SHAPE_CAPSULE => RigidShape::Capsule { half_height: d.half_height, radius: d.radius },
+        SINEW_SHAPE_CONVEX => {
+            if d.point_count as usize > crate::rigid::MAX_CONVEX_POINTS {
+                return Err(Failure::invalid(format!(
+                    "a convex shape has at most {} points, got {}",
+                    crate::rigid::MAX_CONVEX_POINTS,
+                    d.point_count
+                )));
+            }
+            // SAFETY: `d.points` is NULL or valid for reads of `d.point_count` elements (the `ffi` contract).
+            let points = unsafe { checked_slice(d.points, d.point_count as usize, "def.points") }?;
+            RigidShape::Convex { points: points.iter().map(|&p| p.into()).collect() }
+        }
+        s => return Err(Failure::invalid(format!("def.shape {s} is not a SINEW_SHAPE_* value"))),
+    };
+    let model = match d.model {
+        SINEW_RIGID_TETRAHEDRON => RigidModel::Tetrahedron,
+        SINEW_RIGID_SHAPE_MATCHED => RigidModel::ShapeMatched { stiffness: d.stiffness },
+        m => return Err(Failure::invalid(format!("def.model {m} is not a SINEW_RIGID_* value"))),
+    };
+    let def = RigidDef {
+        shape,
+        model,
+        position: d.transform.position.into(),
+        rotation: d.transform.rotation.into(),
+        mass: d.mass,
+        particle_radius: d.particle_radius,
+        friction: d.friction,
+    };
+    Ok(def)
 }

@@ -1,6 +1,6 @@
 //! Plain C types of the ABI and their conversions to the core's.
 
-use crate::{BodyId, ColliderId, ErrorKind, JointId, Quat, Vec3};
+use crate::{BodyId, ColliderId, DVec3, ErrorKind, JointId, Quat, Vec3};
 
 /// A boolean as a `uint32_t`: 0 is false, 1 is true (no C `bool` in the ABI).
 pub type SinewBool = u32;
@@ -73,6 +73,31 @@ pub struct SinewQuat {
 pub struct SinewTransform {
     /// World-space position.
     pub position: SinewVec3,
+    /// Rotation; normalised by sinew on input, must not be zero.
+    pub rotation: SinewQuat,
+}
+
+/// A world position in double precision, metres: for engines with large
+/// worlds (Godot's double builds, Unreal's large world coordinates), where
+/// an `f32` 10 km out is rounded to 1 mm. Used by the `_d` calls. 24 bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewVec3d {
+    /// X.
+    pub x: f64,
+    /// Y (up by convention).
+    pub y: f64,
+    /// Z.
+    pub z: f64,
+}
+
+/// A rigid transform with its position in double precision (the `_d`
+/// calls): rotation, then translation.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewTransformd {
+    /// World-space position, metres.
+    pub position: SinewVec3d,
     /// Rotation; normalised by sinew on input, must not be zero.
     pub rotation: SinewQuat,
 }
@@ -203,6 +228,9 @@ pub struct SinewJointId {
 const _: () = assert!(size_of::<SinewVec3>() == 12);
 const _: () = assert!(size_of::<SinewQuat>() == 16);
 const _: () = assert!(size_of::<SinewTransform>() == 28);
+const _: () = assert!(size_of::<SinewVec3d>() == 24);
+const _: () = assert!(size_of::<SinewTransformd>() == 40);
+const _: () = assert!(size_of::<super::double::SinewTargetd>() == 40);
 const _: () = assert!(size_of::<SinewBodyId>() == 8);
 const _: () = assert!(size_of::<SinewColliderId>() == 8);
 
@@ -214,6 +242,16 @@ impl From<SinewVec3> for Vec3 {
 impl From<Vec3> for SinewVec3 {
     fn from(v: Vec3) -> SinewVec3 {
         SinewVec3 { x: v.x, y: v.y, z: v.z }
+    }
+}
+impl From<SinewVec3d> for DVec3 {
+    fn from(v: SinewVec3d) -> DVec3 {
+        DVec3::new(v.x, v.y, v.z)
+    }
+}
+impl From<DVec3> for SinewVec3d {
+    fn from(v: DVec3) -> SinewVec3d {
+        SinewVec3d { x: v.x, y: v.y, z: v.z }
     }
 }
 impl From<SinewQuat> for Quat {

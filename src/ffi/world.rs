@@ -349,8 +349,10 @@ pub unsafe extern "C" fn sinew_world_set_gravity(world: *mut SinewWorld, gravity
 /// relative to a point near it, so physics is as precise far away as near
 /// the origin; this keeps the `f32` values the engine reads and writes
 /// small. Bodies move to the new coordinates exactly when the offset is a
-/// multiple of 4 m (else to the rounding of their own size); colliders keep
-/// `f32` world positions, which round to the new coordinates' ulp.
+/// multiple of 4 m (else to the rounding of their own size), and so do
+/// colliders placed with the `_d` calls; other colliders keep `f32` world
+/// positions, which round to the new coordinates' ulp
+/// (`sinew_world_shift_origin_d` moves them as it moves the bodies).
 ///
 /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
 /// changed). Threading: write lock.

@@ -360,6 +360,18 @@ impl World {
         pose: &[(Vec3, Quat)],
         previous: Option<(&[(Vec3, Quat)], f32)>,
     ) -> Result<()> {
+        self.set_ragdoll_pose_in(id, pose, previous, false)
+    }
+
+    /// [`World::set_ragdoll_pose`]; with `in_frame`, the positions are
+    /// already in the body's frame (`World::set_ragdoll_pose_f64`).
+    pub(crate) fn set_ragdoll_pose_in(
+        &mut self,
+        id: BodyId,
+        pose: &[(Vec3, Quat)],
+        previous: Option<(&[(Vec3, Quat)], f32)>,
+        in_frame: bool,
+    ) -> Result<()> {
         let n = self.ragdoll(id)?.1.bone_count();
         let check = |pose: &[(Vec3, Quat)], what: &str| -> Result<Vec<(Vec3, Quat)>> {
             if pose.len() != n {
@@ -388,7 +400,7 @@ impl World {
         };
         let (first, origin, r) = {
             let (body, r) = self.ragdoll(id)?;
-            (body.first, body.origin, r)
+            (body.first, if in_frame { Vec3::ZERO } else { body.origin }, r)
         };
         // In the body's frame (the step moves the frame along if the pose
         // is far from it).

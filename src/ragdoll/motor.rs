@@ -374,6 +374,14 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_ragdoll_motor_targets`] with the positions already in
+    /// the body's frame (`World::set_ragdoll_motor_targets_f64`).
+    pub(crate) fn set_ragdoll_motor_targets_in_frame(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
+        let pose = self.checked_pose(id, pose)?;
+        self.motors_mut(id)?.set_targets(&pose);
+        Ok(())
+    }
+
     /// As [`World::set_ragdoll_motor_targets`], with each bone given
     /// relative to its parent's frame (an animation's local pose: position
     /// of the head in the parent's frame, rotation relative to the parent's)

@@ -868,6 +868,97 @@ void check_shapes_and_queries() {
 
 }  // namespace
 
+// The `_d` calls (double-precision world positions): a scene 10 km out,
+// built, moved and read through them, rests as the same scene at the origin.
+double far_scene(double at) {
+    auto made = sinew::World::create();
+    CHECK(made.ok());
+    sinew::World world = std::move(made.value());
+    const sinew::Quat id{0.0f, 0.0f, 0.0f, 1.0f};
+    sinew::Transformd floor{{at, -0.5, -at}, id};
+    auto box = world.create_box_d(floor, {4.0f, 0.5f, 4.0f}, 0.5f);
+    CHECK(box.ok());
+    CHECK(world.create_sphere_d({at + 3.0, 0.0, -at}, 0.5f, 0.5f).ok());
+    CHECK(world.create_capsule_d({at - 3.0, 0.0, -at}, {at - 3.0, 0.0, -at + 1.0}, 0.2f, 0.5f).ok());
+    CHECK(world.create_plane_d({0.0f, 1.0f, 0.0f}, -10.0, 0.5f).ok());
+    CHECK(world.create_collider_d(sinew::default_collider_def(), {at, -20.0, -at}).ok());
+    const sinew::Vec3d p[2] = {{at, 1.0, -at}, {at + 0.5, 1.0, -at}};
+    auto body = world.create_particles_d(p, nullptr, 2);
+    CHECK(body.ok());
+    EXPECT_OK(body->set_particle_radius(0.05f));
+    EXPECT_OK(body->set_positions_d(1, &p[1], 1));
+    const sinew::Targetd target{0, 1e-3f, 0.0f, {at, 1.0, -at}};
+    EXPECT_OK(body->set_targets_d(&target, 1));
+    EXPECT_OK(body->clear_targets());
+    auto humanoid = world.create_humanoid_d({{at + 1.0, 0.0, -at}, id}, 1.8f);
+    CHECK(humanoid.ok());
+    auto skeleton = humanoid->skeleton();
+    CHECK(skeleton.ok());
+    auto other = world.create_ragdoll_d(skeleton.value(), {{at - 1.5, 0.0, -at + 1.0}, id});
+    CHECK(other.ok());
+    auto rigid = world.create_rigid_d(sinew::default_rigid_def(), {at + 2.0, 1.0, -at + 2.0});
+    CHECK(rigid.ok());
+    sinew::ClothGridDef grid = sinew::default_cloth_grid_def();
+    grid.columns = 3;
+    grid.rows = 3;
+    auto cloth = world.create_cloth_grid_d(grid, {at - 2.0, 2.0, -at - 2.0});
+    CHECK(cloth.ok());
+    const std::uint32_t first = 0;
+    auto frame = cloth->attach_to_frame_d(&first, 1, {{at - 2.0, 2.0, -at - 2.0}, id});
+    CHECK(frame.ok());
+    EXPECT_OK(cloth->set_frame_d(frame.value_or(0), {{at - 2.0, 2.0, -at - 2.0}, id}));
+    EXPECT_OK(box->set_transform_d(floor));
+    for (int k = 0; k < 60; ++k) EXPECT_OK(world.step(1.0f / 60.0f));
+    auto bones = humanoid->read_bones_d();
+    CHECK(bones.ok() && bones->size() == humanoid->bone_count().value_or(0));
+    EXPECT_OK(humanoid->set_motor_targets_d(bones->data(), static_cast<std::uint32_t>(bones->size())));
+    EXPECT_OK(humanoid->set_pose_d(bones->data(), static_cast<std::uint32_t>(bones->size())));
+    EXPECT_CODE(humanoid->set_motor_targets_local_d(bones->data(), 2), SINEW_RESULT_INVALID_ARGUMENT);
+    const sinew::Vec3 flat[3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+    const std::uint32_t tri[3] = {0, 1, 2};
+    sinew::ClothMeshDef mesh = sinew::default_cloth_mesh_def();
+    mesh.vertices = flat;
+    mesh.vertex_count = 3;
+    mesh.indices = tri;
+    mesh.triangle_count = 1;
+    auto sheet = world.create_cloth_d(mesh, {at + 5.0, 1.0, -at});
+    CHECK(sheet.ok());
+    const sinew::Vec3d skin[3] = {{at + 5.0, 1.0, -at}, {at + 6.0, 1.0, -at}, {at + 5.0, 1.0, -at + 1.0}};
+    const sinew::Vec3 up[3] = {{0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
+    EXPECT_OK(sheet->set_skin_d(skin, up, 3));
+    SinewBoneDef two[2] = {sinew::default_bone_def(), sinew::default_bone_def()};
+    two[0].length = 0.3f;
+    two[1].parent = 0;
+    two[1].rest.position = {0.0f, 0.3f, 0.0f};
+    two[1].length = 0.3f;
+    sinew::RagdollDef rd = sinew::default_ragdoll_def();
+    rd.bones = two;
+    rd.bone_count = 2;
+    auto limb = world.create_ragdoll_d(rd, {at - 5.0, 1.0, -at});
+    CHECK(limb.ok() && limb->bone_count().value_or(0) == 2);
+    std::vector<sinew::Transformd> few(2);
+    EXPECT_CODE(humanoid->read_bones_d(few.data(), 2), SINEW_RESULT_BUFFER_TOO_SMALL);
+    CHECK(rigid->transform_d().ok() && std::fabs(rigid->transform_d()->position.x - at - 2.0) < 1.0);
+    CHECK(box->transform_d().ok() && box->transform_d()->position.x == at);
+    auto bounds = body->bounds_d();
+    CHECK(bounds.ok() && bounds->min.x <= at + 0.1 && bounds->max.x >= at + 0.4);
+    auto x = body->read_positions_d();
+    CHECK(x.ok() && x->size() == 2);
+    sinew::Vec3d one[2];
+    CHECK(body->read_positions_d(one, 2).value_or(0) == 2);
+    EXPECT_OK(body->teleport_d({{at, 0.0, -at}, id}, {{at, 0.0, -at}, id}));
+    CHECK(world.recovery_count().value_or(1) == 0);
+    EXPECT_OK(world.shift_origin_d({at, 0.0, -at}));
+    return x.ok() ? (*x)[0].y : 0.0;
+}
+
+void check_far() {
+    const double home = far_scene(0.0), far = far_scene(10000.0);
+    CHECK(home == far);
+    CHECK(home > -0.1 && home < 0.2);
+    std::printf("_d calls checked (resting height %.9f at the origin and 10 km out)\n", far);
+}
+
 int main() {
     const float nan = std::numeric_limits<float>::quiet_NaN();
 
@@ -1060,6 +1151,7 @@ int main() {
     check_ragdoll();
     check_rigid();
     check_shapes_and_queries();
+    check_far();
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     if (g_failures == 0) std::printf("all checks passed\n");

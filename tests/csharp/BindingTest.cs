@@ -70,6 +70,9 @@ static unsafe class BindingTest
             case "SinewWorldDef": return sizeof(SinewWorldDef);
             case "SinewResult": return sizeof(SinewResult);
             case "SinewJointId": return sizeof(SinewJointId);
+            case "SinewVec3d": return sizeof(SinewVec3d);
+            case "SinewTransformd": return sizeof(SinewTransformd);
+            case "SinewTargetd": return sizeof(SinewTargetd);
             case "SinewClothGridDef": return sizeof(SinewClothGridDef);
             case "SinewClothMeshDef": return sizeof(SinewClothMeshDef);
             case "SinewMaterial": return sizeof(SinewMaterial);
@@ -256,6 +259,7 @@ static unsafe class BindingTest
         CheckRagdollMotors();
         CheckRigid();
         CheckShapes();
+        CheckFar();
 
         // A world left to the finalizer is destroyed on the finalizer thread.
         MakeGarbage();
@@ -1093,6 +1097,115 @@ static unsafe class BindingTest
             ExpectCode(() => world.GetColliderMaterial(floor), SinewResult.SINEW_RESULT_INVALID_ID, "material of a destroyed collider");
             Console.WriteLine("shapes, contacts and queries checked");
         }
+    }
+
+    static SinewVec3d D(double x, double y, double z)
+    {
+        SinewVec3d v;
+        v.x = x;
+        v.y = y;
+        v.z = z;
+        return v;
+    }
+
+    static SinewTransformd Td(double x, double y, double z)
+    {
+        SinewTransformd t;
+        t.position = D(x, y, z);
+        t.rotation = default(SinewQuat);
+        t.rotation.w = 1f;
+        return t;
+    }
+
+    // The _d calls: a particle, a rigid box and a humanoid dropped on a box
+    // 10 km out rest exactly as at the origin.
+    static double[] FarScene(double at)
+    {
+        using (World world = new World())
+        {
+            SinewColliderId floor = world.CreateBoxD(Td(at, -0.5, -at), V(4, 0.5f, 4), 0.5f);
+            world.CreateSphereD(D(at + 3, 0, -at), 0.5f, 0.5f);
+            world.CreateCapsuleD(D(at - 3, 0, -at), D(at - 3, 0, -at + 1), 0.2f, 0.5f);
+            world.CreatePlaneD(V(0, 1, 0), -10.0, 0.5f);
+            world.CreateColliderD(Native.sinew_default_collider_def(), D(at, -20, -at));
+            SinewBodyId body = world.CreateParticlesD(new[] { D(at, 1, -at), D(at + 0.5, 1, -at) });
+            world.SetParticleRadius(body, 0.05f);
+            world.SetPositionsD(body, 1, new[] { D(at + 0.5, 1.5, -at) });
+            SinewTargetd target = default(SinewTargetd);
+            target.particle = 0;
+            target.compliance = 1e-3f;
+            target.position = D(at, 1, -at);
+            world.SetTargetsD(body, new[] { target });
+            world.ClearTargets(body);
+            SinewBodyId humanoid = world.CreateHumanoidD(Td(at + 1, 0, -at), 1.8f);
+            using (Skeleton skeleton = world.RagdollSkeleton(humanoid))
+            {
+                world.CreateRagdollD(skeleton, Td(at - 1.5, 0, -at + 1));
+            }
+            SinewBodyId rigid = world.CreateRigidD(Native.sinew_default_rigid_def(), D(at + 2, 1, -at + 2));
+            SinewClothGridDef grid = Native.sinew_default_cloth_grid_def();
+            grid.columns = 3;
+            grid.rows = 3;
+            SinewBodyId cloth = world.CreateClothGridD(grid, D(at - 2, 2, -at - 2));
+            int frame = world.AttachToFrameD(cloth, new[] { 0 }, Td(at - 2, 2, -at - 2));
+            world.SetFrameD(cloth, frame, Td(at - 2, 2, -at - 2));
+            world.SetColliderTransformD(floor, Td(at, -0.5, -at));
+            for (int k = 0; k < 60; k++) world.Step(1f / 60f);
+            SinewTransformd[] bones = new SinewTransformd[world.RagdollBoneCount(humanoid)];
+            Check(world.ReadBonesD(humanoid, bones) == bones.Length, "ReadBonesD");
+            world.SetMotorTargetsD(humanoid, bones);
+            ExpectCode(() => world.SetMotorTargetsLocalD(humanoid, new SinewTransformd[2]), SinewResult.SINEW_RESULT_INVALID_ARGUMENT, "SetMotorTargetsLocalD with 2 bones");
+            SinewTransformd[] lifted = (SinewTransformd[])bones.Clone();
+            for (int b = 0; b < lifted.Length; b++) lifted[b].position.y += 0.01;
+            world.SetRagdollPoseD(humanoid, lifted, bones, 1f / 60f);
+            world.SetRagdollPoseD(humanoid, bones);
+            SinewVec3[] flat = new[] { V(0, 0, 0), V(1, 0, 0), V(0, 0, 1) };
+            uint[] tri = new uint[] { 0, 1, 2 };
+            SinewBodyId sheet;
+            fixed (SinewVec3* fv = flat)
+            fixed (uint* ft = tri)
+            {
+                SinewClothMeshDef mesh = Native.sinew_default_cloth_mesh_def();
+                mesh.vertices = fv;
+                mesh.vertex_count = 3;
+                mesh.indices = ft;
+                mesh.triangle_count = 1;
+                sheet = world.CreateClothD(mesh, D(at + 5, 1, -at));
+            }
+            world.SetClothSkinD(sheet, new[] { D(at + 5, 1, -at), D(at + 6, 1, -at), D(at + 5, 1, -at + 1) }, new[] { V(0, 1, 0), V(0, 1, 0), V(0, 1, 0) });
+            SinewBoneDef[] two = new[] { Native.sinew_default_bone_def(), Native.sinew_default_bone_def() };
+            two[0].length = 0.3f;
+            two[1].parent = 0;
+            two[1].rest.position = V(0, 0.3f, 0);
+            two[1].length = 0.3f;
+            fixed (SinewBoneDef* pb = two)
+            {
+                SinewRagdollDef rd = Native.sinew_default_ragdoll_def();
+                rd.bones = pb;
+                rd.bone_count = 2;
+                SinewBodyId limb = world.CreateRagdollD(rd, D(at - 5, 1, -at));
+                Check(world.RagdollBoneCount(limb) == 2, "CreateRagdollD");
+            }
+            SinewVec3d[] x = new SinewVec3d[2];
+            Check(world.ReadPositionsD(body, x) == 2, "ReadPositionsD");
+            SinewTransformd r = world.RigidTransformD(rigid);
+            Check(world.GetColliderTransformD(floor).position.x == at, "GetColliderTransformD");
+            SinewVec3d lo, hi;
+            world.GetBoundsD(body, out lo, out hi);
+            Check(lo.x <= at + 0.1 && hi.x >= at + 0.4, "GetBoundsD");
+            world.TeleportD(body, Td(at, 0, -at), Td(at, 0, -at), false);
+            Check(world.RecoveryCount() == 0, "no recoveries far out");
+            world.ShiftOriginD(D(at, 0, -at));
+            return new[] { x[0].y, x[1].y, r.position.y, bones[0].position.y, bones[0].position.x - at };
+        }
+    }
+
+    static void CheckFar()
+    {
+        double[] home = FarScene(0), far = FarScene(10000);
+        for (int k = 0; k < home.Length; k++)
+            Check(home[k] == far[k], "the _d calls 10 km out: " + far[k] + ", at the origin " + home[k]);
+        Console.WriteLine("double precision checked: resting height " + far[0].ToString("F9") + " m at the origin and 10 km out");
     }
 
     static void MakeGarbage()

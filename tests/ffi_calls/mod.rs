@@ -108,6 +108,23 @@ impl<'a> Rng<'a> {
         let position = SinewVec3 { x: unit() * 5.0, y: unit() * 5.0, z: unit() * 5.0 };
         SinewTransform { position, rotation: SinewQuat { x: x / len, y: y / len, z: z / len, w: w / len } }
     }
+    /// A double-precision world position: usually kilometres out (a large
+    /// world's), sometimes hostile (NaN, inf, beyond 1e15 m).
+    pub fn vec3d(&mut self) -> SinewVec3d {
+        let mut one = || match self.below(12) {
+            0 => f64::NAN,
+            1 => f64::INFINITY,
+            2 => -1e16,
+            3 => 1e300,
+            4 => f64::from(self.float()),
+            _ => 10_000.0 * (self.below(21) as f64 - 10.0) + f64::from(self.float()),
+        };
+        SinewVec3d { x: one(), y: one(), z: one() }
+    }
+    /// A transform with a double-precision position.
+    pub fn transformd(&mut self) -> SinewTransformd {
+        SinewTransformd { position: self.vec3d(), rotation: self.quat() }
+    }
     pub fn small(&mut self) -> u32 {
         match self.below(10) {
             0 => u32::MAX,
@@ -807,7 +824,218 @@ pub fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut
                 sinew_world_destroy(ptr::null_mut());
                 r
             }
+            62 => double_call(world, w, s, rng, count, cap),
             _ => sinew_world_step(world, if rng.chance(5) { rng.float() } else { 1.0 / 60.0 }),
+        }
+    }
+}
+
+/// The `_d` calls (double-precision world positions), one at random.
+///
+/// # Safety
+/// As [`call`]'s: `world` and `w` are NULL or live worlds.
+unsafe fn double_call(
+    world: *mut SinewWorld,
+    w: *mut SinewWorld,
+    s: &mut State,
+    rng: &mut Rng,
+    count: u32,
+    cap: usize,
+) -> SinewResult {
+    let mut dvecs: Vec<SinewVec3d> = (0..cap).map(|_| rng.vec3d()).collect();
+    let mut transforms: Vec<SinewTransformd> = (0..cap).map(|_| rng.transformd()).collect();
+    let keep = |s: &mut State, r: SinewResult, id: SinewBodyId| {
+        if r == SINEW_RESULT_OK && world == w {
+            s.bodies.push(id);
+        }
+    };
+    unsafe {
+        match rng.below(27) {
+            0 => {
+                let mut id = SinewBodyId::default();
+                let r = sinew_body_create_particles_d(world, dvecs.as_ptr(), ptr::null(), count, &mut id);
+                keep(s, r, id);
+                r
+            }
+            1 => sinew_body_set_positions_d(world, s.body(rng), rng.small(), dvecs.as_ptr(), count),
+            2 => {
+                let mut n = 0;
+                let out = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { dvecs.as_mut_ptr() };
+                sinew_body_read_positions_d(world, s.body(rng), out, count, &mut n)
+            }
+            3 => {
+                let t: Vec<SinewTargetd> = (0..cap)
+                    .map(|_| SinewTargetd {
+                        particle: rng.small(),
+                        compliance: rng.float(),
+                        max_force: rng.float(),
+                        position: rng.vec3d(),
+                    })
+                    .collect();
+                sinew_body_set_targets_d(world, s.body(rng), t.as_ptr(), count)
+            }
+            4 => {
+                let particles: Vec<u32> = (0..cap).map(|_| rng.small()).collect();
+                let mut frame = 0;
+                sinew_body_attach_to_frame_d(
+                    world,
+                    s.body(rng),
+                    particles.as_ptr(),
+                    count,
+                    rng.transformd(),
+                    &mut frame,
+                )
+            }
+            5 => sinew_body_set_frame_d(world, s.body(rng), rng.small(), rng.transformd()),
+            6 => sinew_body_teleport_d(world, s.body(rng), rng.transformd(), rng.transformd(), rng.below(3) as u32),
+            7 => {
+                let (mut lo, mut hi) = (SinewVec3d::default(), SinewVec3d::default());
+                sinew_body_get_bounds_d(world, s.body(rng), &mut lo, &mut hi)
+            }
+            8..=12 => {
+                let mut c = SinewColliderId::default();
+                let r = match rng.below(5) {
+                    0 => sinew_collider_create_plane_d(world, rng.vec3(), rng.vec3d().x, rng.float(), &mut c),
+                    1 => sinew_collider_create_sphere_d(world, rng.vec3d(), rng.float(), rng.float(), &mut c),
+                    2 => sinew_collider_create_box_d(world, rng.transformd(), rng.vec3(), rng.float(), &mut c),
+                    3 => sinew_collider_create_capsule_d(
+                        world,
+                        rng.vec3d(),
+                        rng.vec3d(),
+                        rng.float(),
+                        rng.float(),
+                        &mut c,
+                    ),
+                    _ => {
+                        let mut def = sinew_default_collider_def();
+                        def.shape = if rng.chance(4) { rng.small() } else { def.shape };
+                        sinew_collider_create_d(world, &def, rng.vec3d(), &mut c)
+                    }
+                };
+                if r == SINEW_RESULT_OK && world == w {
+                    s.colliders.push(c);
+                }
+                r
+            }
+            13 => sinew_collider_set_transform_d(world, s.collider(rng), rng.transformd()),
+            14 => {
+                let mut t = SinewTransformd::default();
+                sinew_collider_get_transform_d(world, s.collider(rng), &mut t)
+            }
+            15 | 16 => {
+                let mut id = SinewBodyId::default();
+                let r = if rng.chance(2) {
+                    let height = if rng.chance(3) { rng.float() } else { 1.8 };
+                    sinew_ragdoll_create_humanoid_d(world, rng.transformd(), height, &mut id)
+                } else {
+                    let bones = skeleton(rng);
+                    let mut def = sinew_default_ragdoll_def();
+                    def.bones = bones.as_ptr();
+                    def.bone_count = bones.len() as u32;
+                    if rng.chance(2) {
+                        sinew_ragdoll_create_d(world, &def, rng.vec3d(), &mut id)
+                    } else {
+                        let mut skeleton: *mut SinewSkeleton = ptr::null_mut();
+                        let made = sinew_skeleton_create(&def, &mut skeleton);
+                        if made != SINEW_RESULT_OK {
+                            return made;
+                        }
+                        let r = sinew_ragdoll_create_from_skeleton_d(world, skeleton, rng.transformd(), &mut id);
+                        sinew_skeleton_destroy(skeleton);
+                        r
+                    }
+                };
+                if r == SINEW_RESULT_OK && world == w {
+                    s.bodies.push(id);
+                    s.ragdolls.push(id);
+                }
+                r
+            }
+            17 => {
+                let mut n = 0;
+                let out = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { transforms.as_mut_ptr() };
+                sinew_ragdoll_read_bones_d(world, s.body_of(&s.ragdolls, rng), out, count, &mut n)
+            }
+            18 | 19 => {
+                // Usually the ragdoll's own pose moved far away, else noise.
+                let r = s.body_of(&s.ragdolls, rng);
+                let mut n = 0;
+                let mut pose = vec![SinewTransformd::default(); 64];
+                if sinew_ragdoll_read_bones_d(world, r, pose.as_mut_ptr(), 64, &mut n) == SINEW_RESULT_OK
+                    && !rng.chance(4)
+                {
+                    pose.truncate(n as usize);
+                    let by = rng.vec3d();
+                    for b in &mut pose {
+                        if by.x.is_finite() && by.x.abs() < 1e6 {
+                            b.position.x += by.x;
+                        }
+                    }
+                    transforms = pose;
+                }
+                let n = transforms.len() as u32;
+                if rng.chance(3) {
+                    sinew_ragdoll_set_motor_targets_d(world, r, transforms.as_ptr(), n)
+                } else if rng.chance(2) {
+                    sinew_ragdoll_set_motor_targets_local_d(world, r, transforms.as_ptr(), n)
+                } else {
+                    let previous = if rng.chance(2) { ptr::null() } else { transforms.as_ptr() };
+                    sinew_ragdoll_set_pose_d(world, r, transforms.as_ptr(), previous, n, rng.float())
+                }
+            }
+            20 => {
+                let mut def = sinew_default_rigid_def();
+                if rng.chance(3) {
+                    def.mass = rng.float();
+                }
+                let mut id = SinewBodyId::default();
+                let r = sinew_rigid_create_d(world, &def, rng.vec3d(), &mut id);
+                if r == SINEW_RESULT_OK && world == w {
+                    s.bodies.push(id);
+                    s.rigids.push(id);
+                }
+                r
+            }
+            21 => {
+                let mut t = SinewTransformd::default();
+                sinew_rigid_read_transform_d(world, s.body_of(&s.rigids, rng), &mut t)
+            }
+            22 | 23 => {
+                let mut id = SinewBodyId::default();
+                let r = if rng.chance(2) {
+                    let mut def = sinew_default_cloth_grid_def();
+                    def.columns = 2 + rng.below(6) as u32;
+                    def.rows = 2 + rng.below(6) as u32;
+                    sinew_cloth_create_grid_d(world, &def, rng.vec3d(), &mut id)
+                } else {
+                    let verts = [
+                        SinewVec3 { x: 0.0, y: 0.0, z: 0.0 },
+                        SinewVec3 { x: 0.5, y: 0.0, z: 0.0 },
+                        SinewVec3 { x: 0.0, y: 0.0, z: 0.5 },
+                    ];
+                    let tri = [0u32, 1, if rng.chance(10) { 7 } else { 2 }];
+                    let mut def = sinew_default_cloth_mesh_def();
+                    def.vertices = verts.as_ptr();
+                    def.vertex_count = 3;
+                    def.indices = tri.as_ptr();
+                    def.triangle_count = 1;
+                    sinew_cloth_create_d(world, &def, rng.vec3d(), &mut id)
+                };
+                keep(s, r, id);
+                r
+            }
+            24 => {
+                let normals: Vec<SinewVec3> = (0..cap).map(|_| rng.vec3()).collect();
+                sinew_cloth_set_skin_d(world, s.body(rng), dvecs.as_ptr(), normals.as_ptr(), count)
+            }
+            _ => {
+                // Mostly grid steps, which move nothing exactly.
+                let mut by = rng.vec3d();
+                if !rng.chance(4) {
+                    by = SinewVec3d { x: 4.0 * (by.x / 4.0).round(), y: 0.0, z: 4.0 * (by.z / 4.0).round() };
+                }
+                sinew_world_shift_origin_d(world, by)
+            }
         }
     }
 }

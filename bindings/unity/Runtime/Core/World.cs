@@ -1462,6 +1462,326 @@ namespace Sinew
             return transform;
         }
 
+        // ---- double precision (the _d calls) -------------------------------
+        // For large worlds (a 10 km level, or no floating origin): the same
+        // calls with world positions in double precision, exact however far
+        // from the origin (an f32 10 km out is rounded to 1 mm).
+
+        /// <summary>CreateParticles with double-precision positions.</summary>
+        public SinewBodyId CreateParticlesD(SinewVec3d[] positions, float[] invMasses = null)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            if (invMasses != null && invMasses.Length != positions.Length)
+                throw new ArgumentException("one inverse mass per position", "invMasses");
+            SinewBodyId id;
+            fixed (SinewVec3d* p = positions)
+            fixed (float* m = invMasses)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_body_create_particles_d(w, p, m, Count(positions.Length), &id)); }
+                finally { Release(); }
+            }
+            return id;
+        }
+
+        /// <summary>SetPositions with double-precision positions.</summary>
+        public void SetPositionsD(SinewBodyId body, int first, SinewVec3d[] positions)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            fixed (SinewVec3d* p = positions)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_body_set_positions_d(w, body, Count(first), p, Count(positions.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>ReadPositions with double-precision positions (exact).</summary>
+        public int ReadPositionsD(SinewBodyId body, SinewVec3d[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            uint count;
+            fixed (SinewVec3d* p = destination)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_body_read_positions_d(w, body, p, Count(destination.Length), &count)); }
+                finally { Release(); }
+            }
+            return (int)count;
+        }
+
+        /// <summary>SetTargets with double-precision positions.</summary>
+        public void SetTargetsD(SinewBodyId body, SinewTargetd[] targets)
+        {
+            if (targets == null) throw new ArgumentNullException("targets");
+            fixed (SinewTargetd* p = targets)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_body_set_targets_d(w, body, p, Count(targets.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>AttachToFrame with the frame's position in double precision.</summary>
+        public int AttachToFrameD(SinewBodyId body, int[] particles, SinewTransformd frame)
+        {
+            if (particles == null) throw new ArgumentNullException("particles");
+            uint index;
+            fixed (int* p = particles)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_body_attach_to_frame_d(w, body, (uint*)p, Count(particles.Length), frame, &index)); }
+                finally { Release(); }
+            }
+            return (int)index;
+        }
+
+        /// <summary>SetFrame with the frame's position in double precision.</summary>
+        public void SetFrameD(SinewBodyId body, int frame, SinewTransformd transform)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_set_frame_d(w, body, Count(frame), transform)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Teleport with double-precision transforms.</summary>
+        public void TeleportD(SinewBodyId body, SinewTransformd from, SinewTransformd to, bool zeroVelocity)
+        {
+            SinewWorld* w = Acquire();
+            uint mode = zeroVelocity ? Native.SINEW_TELEPORT_ZERO_VELOCITY : Native.SINEW_TELEPORT_KEEP_VELOCITY;
+            try { SinewException.Check(Native.sinew_body_teleport_d(w, body, from, to, mode)); }
+            finally { Release(); }
+        }
+
+        /// <summary>GetBounds in double precision.</summary>
+        public void GetBoundsD(SinewBodyId body, out SinewVec3d min, out SinewVec3d max)
+        {
+            SinewVec3d lo, hi;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_get_bounds_d(w, body, &lo, &hi)); }
+            finally { Release(); }
+            min = lo;
+            max = hi;
+        }
+
+        /// <summary>CreateHumanoid placed in double precision.</summary>
+        public SinewBodyId CreateHumanoidD(SinewTransformd at, float height)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_create_humanoid_d(w, at, height, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>CreateRagdoll from a skeleton, placed in double precision.</summary>
+        public SinewBodyId CreateRagdollD(Skeleton skeleton, SinewTransformd at)
+        {
+            if (skeleton == null) throw new ArgumentNullException("skeleton");
+            SinewBodyId id;
+            SinewSkeleton* s = skeleton.Acquire();
+            try
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_create_from_skeleton_d(w, s, at, &id)); }
+                finally { Release(); }
+            }
+            finally { skeleton.Release(); }
+            return id;
+        }
+
+        /// <summary>ReadBones with the heads' positions in double precision.</summary>
+        public int ReadBonesD(SinewBodyId ragdoll, SinewTransformd[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            uint count;
+            fixed (SinewTransformd* p = destination)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_read_bones_d(w, ragdoll, p, Count(destination.Length), &count)); }
+                finally { Release(); }
+            }
+            return (int)count;
+        }
+
+        /// <summary>SetMotorTargets with double-precision positions.</summary>
+        public void SetMotorTargetsD(SinewBodyId ragdoll, SinewTransformd[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            fixed (SinewTransformd* p = bones)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_motor_targets_d(w, ragdoll, p, Count(bones.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>SetMotorTargetsLocal with double-precision positions (the root's in world space).</summary>
+        public void SetMotorTargetsLocalD(SinewBodyId ragdoll, SinewTransformd[] bones)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            fixed (SinewTransformd* p = bones)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_motor_targets_local_d(w, ragdoll, p, Count(bones.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>CreateRigid (not convex) at a double-precision position; def.transform.position is ignored.</summary>
+        public SinewBodyId CreateRigidD(SinewRigidDef def, SinewVec3d position)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_rigid_create_d(w, &def, position, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>RigidTransform with the position in double precision.</summary>
+        public SinewTransformd RigidTransformD(SinewBodyId body)
+        {
+            SinewTransformd t;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_rigid_read_transform_d(w, body, &t)); }
+            finally { Release(); }
+            return t;
+        }
+
+        /// <summary>CreateClothGrid at a double-precision position; def.transform.position is ignored.</summary>
+        public SinewBodyId CreateClothGridD(SinewClothGridDef def, SinewVec3d position)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create_grid_d(w, &def, position, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>A plane dot(normal, x) &lt; offset whose frame starts at normal * offset.</summary>
+        public SinewColliderId CreatePlaneD(SinewVec3 normal, double offset, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_plane_d(w, normal, offset, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateSphereD(SinewVec3d center, float radius, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_sphere_d(w, center, radius, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateBoxD(SinewTransformd transform, SinewVec3 halfExtents, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_box_d(w, transform, halfExtents, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public SinewColliderId CreateCapsuleD(SinewVec3d a, SinewVec3d b, float radius, float friction)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_capsule_d(w, a, b, radius, friction, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>CreateCollider at a double-precision position; def.transform.position is ignored.</summary>
+        public SinewColliderId CreateColliderD(SinewColliderDef def, SinewVec3d position)
+        {
+            SinewColliderId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_create_d(w, &def, position, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        public void SetColliderTransformD(SinewColliderId collider, SinewTransformd transform)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_set_transform_d(w, collider, transform)); }
+            finally { Release(); }
+        }
+
+        public SinewTransformd GetColliderTransformD(SinewColliderId collider)
+        {
+            SinewTransformd transform;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_collider_get_transform_d(w, collider, &transform)); }
+            finally { Release(); }
+            return transform;
+        }
+
+        /// <summary>SetRagdollPose with double-precision positions.</summary>
+        public void SetRagdollPoseD(SinewBodyId ragdoll, SinewTransformd[] bones, SinewTransformd[] previous = null, float dt = 0.0f)
+        {
+            if (bones == null) throw new ArgumentNullException("bones");
+            if (previous != null && previous.Length != bones.Length)
+                throw new ArgumentException("previous must be null or as long as bones");
+            fixed (SinewTransformd* now = bones)
+            fixed (SinewTransformd* before = previous)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_ragdoll_set_pose_d(w, ragdoll, now, before, Count(bones.Length), dt)); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>
+        /// A ragdoll from a def (its bones array pinned by the caller for the
+        /// call) whose rest transforms are relative to origin.
+        /// </summary>
+        public SinewBodyId CreateRagdollD(SinewRagdollDef def, SinewVec3d origin)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_create_d(w, &def, origin, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>CreateCloth (a mesh def, its arrays pinned by the caller) at a double-precision position.</summary>
+        public SinewBodyId CreateClothD(SinewClothMeshDef def, SinewVec3d position)
+        {
+            SinewBodyId id;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_create_d(w, &def, position, &id)); }
+            finally { Release(); }
+            return id;
+        }
+
+        /// <summary>SetClothSkin with the skinned positions in double precision.</summary>
+        public void SetClothSkinD(SinewBodyId body, SinewVec3d[] positions, SinewVec3[] normals)
+        {
+            if (positions == null) throw new ArgumentNullException("positions");
+            if (normals == null) throw new ArgumentNullException("normals");
+            if (normals.Length != positions.Length) throw new ArgumentException("one normal per position", "normals");
+            fixed (SinewVec3d* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                SinewWorld* w = Acquire();
+                try { SinewException.Check(Native.sinew_cloth_set_skin_d(w, body, p, n, Count(positions.Length))); }
+                finally { Release(); }
+            }
+        }
+
+        /// <summary>ShiftOrigin with the offset in double precision.</summary>
+        public void ShiftOriginD(SinewVec3d offset)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_shift_origin_d(w, offset)); }
+            finally { Release(); }
+        }
+
         public bool IsValid(SinewColliderId collider)
         {
             SinewWorld* w = Acquire();

@@ -573,6 +573,222 @@ namespace Sinew
     }
 
     /// <summary>
+    /// A world position in double precision, metres: for engines with large
+    /// worlds (Godot's double builds, Unreal's large world coordinates), where
+    /// an `f32` 10 km out is rounded to 1 mm. Used by the `_d` calls. 24 bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewVec3d
+    {
+        /// <summary>
+        /// X.
+        /// </summary>
+        public double x;
+        /// <summary>
+        /// Y (up by convention).
+        /// </summary>
+        public double y;
+        /// <summary>
+        /// Z.
+        /// </summary>
+        public double z;
+    }
+
+    /// <summary>
+    /// A target for one particle, its position in double precision
+    /// (`sinew_body_set_targets_d`): `SinewTarget`'s fields, the position last
+    /// (after 4 bytes of padding, where a double aligns). 40 bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewTargetd
+    {
+        /// <summary>
+        /// Particle index within the body.
+        /// </summary>
+        public uint particle;
+        /// <summary>
+        /// XPBD compliance, &gt;= 0; 0 = as stiff as the solver allows.
+        /// </summary>
+        public float compliance;
+        /// <summary>
+        /// Newtons, &gt;= 0; 0 or +inf = unlimited (a hard pin when compliance is 0).
+        /// </summary>
+        public float max_force;
+        /// <summary>
+        /// World-space target for the end of the next step, metres.
+        /// </summary>
+        public SinewVec3d position;
+    }
+
+    /// <summary>
+    /// A rigid transform with its position in double precision (the `_d`
+    /// calls): rotation, then translation.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewTransformd
+    {
+        /// <summary>
+        /// World-space position, metres.
+        /// </summary>
+        public SinewVec3d position;
+        /// <summary>
+        /// Rotation; normalised by sinew on input, must not be zero.
+        /// </summary>
+        public SinewQuat rotation;
+    }
+
+    /// <summary>
+    /// One bone of a skeleton. Fill from `sinew_default_bone_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewBoneDef
+    {
+        /// <summary>
+        /// UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
+        /// Read during the create call only.
+        /// </summary>
+        public byte* name;
+        /// <summary>
+        /// Index of an earlier bone, or -1 for the root (bone 0, and only it).
+        /// </summary>
+        public int parent;
+        /// <summary>
+        /// Rest transform in world space: the bone's head and frame. The bone
+        /// runs along its local +Y. Default identity.
+        /// </summary>
+        public SinewTransform rest;
+        /// <summary>
+        /// Metres along +Y to the tail; 0 (default) = up to the first child's head.
+        /// </summary>
+        public float length;
+        /// <summary>
+        /// Collision radius, metres, &gt;= 0; default 0.05.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Kilograms, &gt; 0; default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
+        /// </summary>
+        public uint limit_type;
+        /// <summary>
+        /// Ball: cone half-angle, radians in [0, pi]; default pi (free).
+        /// </summary>
+        public float swing;
+        /// <summary>
+        /// Ball: twist range about the bone, radians in [-pi, pi]; default
+        /// -pi..pi (free).
+        /// </summary>
+        public float twist_min;
+        /// <summary>
+        /// See `twist_min`.
+        /// </summary>
+        public float twist_max;
+        /// <summary>
+        /// Hinge: axis in the bone's frame, non-zero; default +X.
+        /// </summary>
+        public SinewVec3 hinge_axis;
+        /// <summary>
+        /// Hinge: angle range from rest about the axis, radians in [-pi, pi];
+        /// default 0..pi/2.
+        /// </summary>
+        public float hinge_min;
+        /// <summary>
+        /// See `hinge_min`.
+        /// </summary>
+        public float hinge_max;
+    }
+
+    /// <summary>
+    /// A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewRagdollDef
+    {
+        /// <summary>
+        /// `bone_count` bones, a parent before its children, the root first;
+        /// read during the call only.
+        /// </summary>
+        public SinewBoneDef* bones;
+        /// <summary>
+        /// 1..=1024.
+        /// </summary>
+        public uint bone_count;
+        /// <summary>
+        /// Set by `sinew_default_ragdoll_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A rigid body. Fill from `sinew_default_rigid_def()`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SinewRigidDef
+    {
+        /// <summary>
+        /// Where the shape's local frame is, world space. Default identity.
+        /// </summary>
+        public SinewTransform transform;
+        /// <summary>
+        /// `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
+        /// </summary>
+        public uint shape;
+        /// <summary>
+        /// Box: half the size along each local axis, &gt; 0; default (0.5, 0.5, 0.5).
+        /// </summary>
+        public SinewVec3 half_extents;
+        /// <summary>
+        /// Sphere and capsule: metres, &gt; 0; default 0.5.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Capsule: half the inner segment along local Y, &gt;= 0; default 0.5.
+        /// </summary>
+        public float half_height;
+        /// <summary>
+        /// Convex: `point_count` local points (1..=256); read during the call
+        /// only. May be NULL for other shapes.
+        /// </summary>
+        public SinewVec3* points;
+        /// <summary>
+        /// See `points`.
+        /// </summary>
+        public uint point_count;
+        /// <summary>
+        /// `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
+        /// </summary>
+        public uint model;
+        /// <summary>
+        /// Kilograms, &gt; 0; default 1.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        /// Shape-matched: fraction of the way to the rigid fit per substep, in
+        /// (0, 1]; 1 (default) is rigid, less is a soft body.
+        /// </summary>
+        public float stiffness;
+        /// <summary>
+        /// Radius of the collision spheres of a box or convex shape in metres,
+        /// not negative; 0 (default) = half the box's smallest half size (a
+        /// tenth of a convex shape's bounding box); at most the smallest half
+        /// size. A shape-matched lattice is spaced twice this.
+        /// </summary>
+        public float particle_radius;
+        /// <summary>
+        /// Coulomb coefficient against other rigid bodies (a pair uses the
+        /// geometric mean); colliders bring their own. Default 0.5.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        /// Set by `sinew_default_rigid_def`; do not touch.
+        /// </summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
     /// A joint between particles of two bodies; all zero is the null id.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -756,91 +972,6 @@ namespace Sinew
     }
 
     /// <summary>
-    /// One bone of a skeleton. Fill from `sinew_default_bone_def()`.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewBoneDef
-    {
-        /// <summary>
-        /// UTF-8, NUL-terminated, for `sinew_ragdoll_find_bone`; may be NULL.
-        /// Read during the create call only.
-        /// </summary>
-        public byte* name;
-        /// <summary>
-        /// Index of an earlier bone, or -1 for the root (bone 0, and only it).
-        /// </summary>
-        public int parent;
-        /// <summary>
-        /// Rest transform in world space: the bone's head and frame. The bone
-        /// runs along its local +Y. Default identity.
-        /// </summary>
-        public SinewTransform rest;
-        /// <summary>
-        /// Metres along +Y to the tail; 0 (default) = up to the first child's head.
-        /// </summary>
-        public float length;
-        /// <summary>
-        /// Collision radius, metres, &gt;= 0; default 0.05.
-        /// </summary>
-        public float radius;
-        /// <summary>
-        /// Kilograms, &gt; 0; default 1.
-        /// </summary>
-        public float mass;
-        /// <summary>
-        /// `SINEW_LIMIT_*`; default `SINEW_LIMIT_BALL`. Ignored for the root.
-        /// </summary>
-        public uint limit_type;
-        /// <summary>
-        /// Ball: cone half-angle, radians in [0, pi]; default pi (free).
-        /// </summary>
-        public float swing;
-        /// <summary>
-        /// Ball: twist range about the bone, radians in [-pi, pi]; default
-        /// -pi..pi (free).
-        /// </summary>
-        public float twist_min;
-        /// <summary>
-        /// See `twist_min`.
-        /// </summary>
-        public float twist_max;
-        /// <summary>
-        /// Hinge: axis in the bone's frame, non-zero; default +X.
-        /// </summary>
-        public SinewVec3 hinge_axis;
-        /// <summary>
-        /// Hinge: angle range from rest about the axis, radians in [-pi, pi];
-        /// default 0..pi/2.
-        /// </summary>
-        public float hinge_min;
-        /// <summary>
-        /// See `hinge_min`.
-        /// </summary>
-        public float hinge_max;
-    }
-
-    /// <summary>
-    /// A skeleton. Fill from `sinew_default_ragdoll_def()`, then set the bones.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewRagdollDef
-    {
-        /// <summary>
-        /// `bone_count` bones, a parent before its children, the root first;
-        /// read during the call only.
-        /// </summary>
-        public SinewBoneDef* bones;
-        /// <summary>
-        /// 1..=1024.
-        /// </summary>
-        public uint bone_count;
-        /// <summary>
-        /// Set by `sinew_default_ragdoll_def`; do not touch.
-        /// </summary>
-        public uint internal_cookie;
-    }
-
-    /// <summary>
     /// A ragdoll bone's shape (`sinew_ragdoll_read_bone_shapes`): enough for an
     /// engine to draw or query its capsule, which runs from its head particle
     /// to its tail particle with `radius`.
@@ -873,72 +1004,6 @@ namespace Sinew
         /// Kilograms.
         /// </summary>
         public float mass;
-    }
-
-    /// <summary>
-    /// A rigid body. Fill from `sinew_default_rigid_def()`.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct SinewRigidDef
-    {
-        /// <summary>
-        /// Where the shape's local frame is, world space. Default identity.
-        /// </summary>
-        public SinewTransform transform;
-        /// <summary>
-        /// `SINEW_SHAPE_*`; default `SINEW_SHAPE_BOX`.
-        /// </summary>
-        public uint shape;
-        /// <summary>
-        /// Box: half the size along each local axis, &gt; 0; default (0.5, 0.5, 0.5).
-        /// </summary>
-        public SinewVec3 half_extents;
-        /// <summary>
-        /// Sphere and capsule: metres, &gt; 0; default 0.5.
-        /// </summary>
-        public float radius;
-        /// <summary>
-        /// Capsule: half the inner segment along local Y, &gt;= 0; default 0.5.
-        /// </summary>
-        public float half_height;
-        /// <summary>
-        /// Convex: `point_count` local points (1..=256); read during the call
-        /// only. May be NULL for other shapes.
-        /// </summary>
-        public SinewVec3* points;
-        /// <summary>
-        /// See `points`.
-        /// </summary>
-        public uint point_count;
-        /// <summary>
-        /// `SINEW_RIGID_*`; default `SINEW_RIGID_TETRAHEDRON`.
-        /// </summary>
-        public uint model;
-        /// <summary>
-        /// Kilograms, &gt; 0; default 1.
-        /// </summary>
-        public float mass;
-        /// <summary>
-        /// Shape-matched: fraction of the way to the rigid fit per substep, in
-        /// (0, 1]; 1 (default) is rigid, less is a soft body.
-        /// </summary>
-        public float stiffness;
-        /// <summary>
-        /// Radius of the collision spheres of a box or convex shape in metres,
-        /// not negative; 0 (default) = half the box's smallest half size (a
-        /// tenth of a convex shape's bounding box); at most the smallest half
-        /// size. A shape-matched lattice is spaced twice this.
-        /// </summary>
-        public float particle_radius;
-        /// <summary>
-        /// Coulomb coefficient against other rigid bodies (a pair uses the
-        /// geometric mean); colliders bring their own. Default 0.5.
-        /// </summary>
-        public float friction;
-        /// <summary>
-        /// Set by `sinew_default_rigid_def`; do not touch.
-        /// </summary>
-        public uint internal_cookie;
     }
 
     /// <summary>
@@ -1994,6 +2059,350 @@ namespace Sinew
         public static extern SinewResult sinew_collider_destroy(SinewWorld* world, SinewColliderId collider);
 
         /// <summary>
+        /// `sinew_body_create_particles` with world positions in double precision:
+        /// each particle is kept to `f32` rounding of its offset from the body's
+        /// centre, however far from the world's origin.
+        ///
+        /// - `positions`: `count` world-space positions, read during the call only.
+        /// - `inv_masses`: `count` inverse masses (1/kg, &gt;= 0; 0 pins), or NULL for all 1.
+        /// - `out_body`: receives the id, written only on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for count 0, NaN/inf or
+        /// positions beyond +-1e15 m, negative or NaN inverse masses;
+        /// `LIMIT_EXCEEDED` (`max_particles`, `max_bodies`). Nothing is created on
+        /// an error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_create_particles_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_create_particles_d(SinewWorld* world, SinewVec3d* positions, float* inv_masses, uint count, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_body_set_positions` with world positions in double precision:
+        /// teleports particles `first .. first + count`, keeping their velocities.
+        /// When the new positions take the body away from the point it is kept
+        /// relative to, that point first moves to the body's new place (exactly),
+        /// so the body stays as precise as near the origin.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a range
+        /// outside the body or NaN/inf (nothing is changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_positions_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_positions_d(SinewWorld* world, SinewBodyId body, uint first, SinewVec3d* positions, uint count);
+
+        /// <summary>
+        /// `sinew_body_read_positions` in double precision: copies a body's particle
+        /// positions (world space, particle order, exact) into `out`, which holds
+        /// `capacity` vectors. `out == NULL &amp;&amp; capacity == 0` asks for the count. A
+        /// too small buffer gets nothing: `BUFFER_TOO_SMALL`, with the needed count
+        /// in `*out_count`. `out_count` may be NULL.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `BUFFER_TOO_SMALL`. Threading: read
+        /// lock (parallel with other reads).
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_read_positions_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_read_positions_d(SinewWorld* world, SinewBodyId body, SinewVec3d* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// `sinew_body_set_targets` with each target's world position in double
+        /// precision: sets or replaces targets; a target stays until replaced (same
+        /// particle) or cleared.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for a particle
+        /// out of range, NaN/inf, a negative compliance or max_force (nothing is
+        /// changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_targets_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_targets_d(SinewWorld* world, SinewBodyId body, SinewTargetd* targets, uint count);
+
+        /// <summary>
+        /// `sinew_body_attach_to_frame` with the frame's world position in double
+        /// precision: pins `count` particles of a body to a frame the engine moves;
+        /// they become kinematic and keep their current place in the frame.
+        ///
+        /// - `particles`: `count` particle indices, read during the call only.
+        /// - `out_frame`: receives the frame's index within the body, written only
+        ///   on success.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` (count 0, an
+        /// index out of range, NaN/inf, a zero quaternion; nothing is changed);
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_attach_to_frame_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_attach_to_frame_d(SinewWorld* world, SinewBodyId body, uint* particles, uint count, SinewTransformd frame, uint* out_frame);
+
+        /// <summary>
+        /// `sinew_body_set_frame` with the frame's world position in double
+        /// precision: its particles reach their points in it at the end of the next
+        /// step, interpolated across the substeps.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `INVALID_ARGUMENT` (frame index out
+        /// of range, NaN/inf, a zero quaternion; nothing is changed). Threading:
+        /// write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_set_frame_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_set_frame_d(SinewWorld* world, SinewBodyId body, uint frame, SinewTransformd transform);
+
+        /// <summary>
+        /// `sinew_body_teleport` with both transforms' positions in double
+        /// precision: carries the whole body by the rigid motion that takes `from`
+        /// to `to`.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf, a
+        /// zero quaternion, `velocity_mode` not a `SINEW_TELEPORT_*` value, or a
+        /// destination beyond the world's coordinate range (nothing is changed).
+        /// Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_teleport_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_teleport_d(SinewWorld* world, SinewBodyId body, SinewTransformd from, SinewTransformd to, uint velocity_mode);
+
+        /// <summary>
+        /// `sinew_body_get_bounds` in double precision: the world-space box around
+        /// a body's particles, grown by its particle radius. Either output may be
+        /// NULL.
+        ///
+        /// Errors: `NULL_ARGUMENT` (world), `INVALID_ID`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_body_get_bounds_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_body_get_bounds_d(SinewWorld* world, SinewBodyId body, SinewVec3d* out_min, SinewVec3d* out_max);
+
+        /// <summary>
+        /// `sinew_collider_create_plane` with the plane's place in double
+        /// precision: the solid half-space `dot(normal, x) &lt; offset`. Unlike the
+        /// `f32` call, the plane's frame starts at the point `normal * offset`
+        /// (normal normalised) with no rotation, the shape's own offset 0, so that
+        /// `sinew_collider_set_transform_d` moves it from there.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a zero or NaN normal,
+        /// NaN/inf offset or one beyond +-1e15 m, negative/NaN friction;
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create_plane_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_plane_d(SinewWorld* world, SinewVec3 normal, double offset, float friction, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// `sinew_collider_create_sphere` with the centre in double precision.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, radius &lt;= 0,
+        /// negative friction; `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create_sphere_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_sphere_d(SinewWorld* world, SinewVec3d center, float radius, float friction, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// `sinew_collider_create_box` with the centre in double precision: an
+        /// oriented box centred on `transform.position`, `half_extents` along its
+        /// rotated axes.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
+        /// half extents &lt;= 0, negative friction; `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create_box_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_box_d(SinewWorld* world, SinewTransformd transform, SinewVec3 half_extents, float friction, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// `sinew_collider_create_capsule` with the segment's ends in double
+        /// precision. Its frame is the segment's midpoint with no rotation.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, radius &lt;= 0,
+        /// negative friction, a segment longer than the world's coordinate range;
+        /// `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create_capsule_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_capsule_d(SinewWorld* world, SinewVec3d a, SinewVec3d b, float radius, float friction, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// `sinew_collider_create` with the frame's position in double precision:
+        /// a collider of any shape from `def` (from `sinew_default_collider_def()`,
+        /// read during the call only), placed at `position` and
+        /// `def-&gt;transform.rotation` (`def-&gt;transform.position` is ignored). For a
+        /// level's terrain, meshes and heightfields far from the origin.
+        ///
+        /// Errors: those of `sinew_collider_create`, and `INVALID_ARGUMENT` for
+        /// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_create_d(SinewWorld* world, SinewColliderDef* def, SinewVec3d position, SinewColliderId* out_collider);
+
+        /// <summary>
+        /// `sinew_collider_set_transform` with the position in double precision:
+        /// places a collider's frame; the engine moves kinematic colliders with this
+        /// every frame. The collider is kept relative to a grid point near it, so
+        /// contacts with it are as exact 10 km out as at the origin.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `INVALID_ARGUMENT` for NaN/inf or a
+        /// zero rotation (nothing is changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_set_transform_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_set_transform_d(SinewWorld* world, SinewColliderId collider, SinewTransformd transform);
+
+        /// <summary>
+        /// A collider's frame, its position in double precision (exact).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`. Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_collider_get_transform_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_collider_get_transform_d(SinewWorld* world, SinewColliderId collider, SinewTransformd* out_transform);
+
+        /// <summary>
+        /// `sinew_ragdoll_create_humanoid` placed in double precision: the figure
+        /// is built as at the world's origin and its frame then moved, exactly, to
+        /// the grid point nearest `at`.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a zero rotation,
+        /// a height out of range; `LIMIT_EXCEEDED`. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_humanoid_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_humanoid_d(SinewWorld* world, SinewTransformd at, float height, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_ragdoll_create_from_skeleton` placed in double precision.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a handle that is not a
+        /// live skeleton, NaN/inf or a zero rotation in `at`; `LIMIT_EXCEEDED`.
+        /// Threading: write lock on the world.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_from_skeleton_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_from_skeleton_d(SinewWorld* world, SinewSkeleton* skeleton, SinewTransformd at, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_ragdoll_read_bones` in double precision: each bone's world
+        /// transform (head position, exact, and frame; bone order of the def) into
+        /// `out`, which holds `capacity` transforms. `out == NULL &amp;&amp; capacity == 0`
+        /// asks for the count; a too small buffer gets nothing: `BUFFER_TOO_SMALL`,
+        /// with the needed count in `*out_count`. `out_count` may be NULL.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `BUFFER_TOO_SMALL`.
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_read_bones_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_read_bones_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// `sinew_ragdoll_set_motor_targets` with each bone's world position in
+        /// double precision: the motors' target pose, one transform per bone (bone
+        /// order), as the animation outputs it each frame.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ID`; `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation
+        /// (nothing is changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_targets_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_targets_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, uint count);
+
+        /// <summary>
+        /// `sinew_ragdoll_create` with the def's rest transforms relative to
+        /// `origin`, given in double precision: a bone whose def position is `x`
+        /// starts at `origin + x`. An engine with large worlds gives its skeleton's
+        /// bind pose relative to the character (or any point near it) and the
+        /// character's place here.
+        ///
+        /// Errors: those of `sinew_ragdoll_create`, and `INVALID_ARGUMENT` for
+        /// `origin` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_create_d(SinewWorld* world, SinewRagdollDef* def, SinewVec3d origin, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_ragdoll_set_pose` with each bone's world position in double
+        /// precision: teleports the ragdoll to a pose (one transform per bone; with
+        /// `previous`, the pose `dt` seconds earlier, it keeps that motion). A pose
+        /// far from where the ragdoll was is kept to the ragdoll's own size.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation, `dt` &lt;= 0
+        /// with `previous`. Nothing changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_pose_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_pose_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, SinewTransformd* previous, uint count, float dt);
+
+        /// <summary>
+        /// `sinew_ragdoll_set_motor_targets_local` with positions in double
+        /// precision: the target pose in the animation's local space, each bone's
+        /// head position and rotation in its parent's frame, the root (bone 0) in
+        /// world space.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+        /// for a count other than the bone count, NaN/inf, a zero rotation. Nothing
+        /// changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_ragdoll_set_motor_targets_local_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_ragdoll_set_motor_targets_local_d(SinewWorld* world, SinewBodyId ragdoll, SinewTransformd* bones, uint count);
+
+        /// <summary>
+        /// `sinew_rigid_create` placed in double precision: a rigid body from `def`
+        /// (from `sinew_default_rigid_def()`, read during the call only) at
+        /// `position` and `def-&gt;transform.rotation` (`def-&gt;transform.position` is
+        /// ignored), built as at the world's origin and moved exactly.
+        ///
+        /// Errors: those of `sinew_rigid_create`, and `INVALID_ARGUMENT` for
+        /// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_rigid_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_rigid_create_d(SinewWorld* world, SinewRigidDef* def, SinewVec3d position, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_rigid_read_transform` in double precision: where the rigid body's
+        /// shape frame is now (position exact to the fit's rounding at the body's
+        /// size; unit rotation).
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND` (not a rigid body).
+        /// Threading: read lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_rigid_read_transform_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_rigid_read_transform_d(SinewWorld* world, SinewBodyId body, SinewTransformd* out_transform);
+
+        /// <summary>
+        /// `sinew_cloth_create_grid` placed in double precision: a cloth from `def`
+        /// (from `sinew_default_cloth_grid_def()`, read during the call only) with
+        /// its top-left vertex at `position` and `def-&gt;transform.rotation`
+        /// (`def-&gt;transform.position` is ignored), built as at the world's origin
+        /// and moved exactly.
+        ///
+        /// Errors: those of `sinew_cloth_create_grid`, and `INVALID_ARGUMENT` for
+        /// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_grid_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_grid_d(SinewWorld* world, SinewClothGridDef* def, SinewVec3d position, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_cloth_create` placed in double precision: a cloth from a triangle
+        /// mesh (`def` from `sinew_default_cloth_mesh_def()`, its arrays read during
+        /// the call only) whose frame is at `position` and `def-&gt;transform.rotation`
+        /// (`def-&gt;transform.position` is ignored), built as at the world's origin
+        /// and moved exactly.
+        ///
+        /// Errors: those of `sinew_cloth_create`, and `INVALID_ARGUMENT` for
+        /// `position` NaN/inf or beyond +-1e15 m. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_create_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_create_d(SinewWorld* world, SinewClothMeshDef* def, SinewVec3d position, SinewBodyId* out_body);
+
+        /// <summary>
+        /// `sinew_cloth_set_skin` with the skinned positions in double precision:
+        /// per engine vertex, where the character's skinning puts it (world
+        /// space) and its normal, for max distances and backstops.
+        ///
+        /// Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+        /// (count differs from the vertex count, NaN/inf, a zero normal). Nothing
+        /// changes on error. Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_cloth_set_skin_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_cloth_set_skin_d(SinewWorld* world, SinewBodyId body, SinewVec3d* positions, SinewVec3* normals, uint count);
+
+        /// <summary>
+        /// `sinew_world_shift_origin` with the offset in double precision: moves
+        /// the world's origin to `offset` (in the coordinates used until now).
+        /// Nothing moves and velocities stay. Bodies and colliders move to the new
+        /// coordinates exactly when the offset is a multiple of 4 m (else to the
+        /// rounding of their own size): a collider placed in `f32` is from then on
+        /// kept relative to a grid point, as one placed with the `_d` calls.
+        ///
+        /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or an offset
+        /// beyond +-1e15 m (nothing is changed). Threading: write lock.
+        /// </summary>
+        [DllImport(LibraryName, EntryPoint = "sinew_world_shift_origin_d", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewResult sinew_world_shift_origin_d(SinewWorld* world, SinewVec3d offset);
+
+        /// <summary>
         /// The ABI version the library was built with. Compare it with
         /// `SINEW_ABI_VERSION` from the header you compiled against; a mismatch means
         /// the header and the library do not belong together.
@@ -2561,8 +2970,10 @@ namespace Sinew
         /// relative to a point near it, so physics is as precise far away as near
         /// the origin; this keeps the `f32` values the engine reads and writes
         /// small. Bodies move to the new coordinates exactly when the offset is a
-        /// multiple of 4 m (else to the rounding of their own size); colliders keep
-        /// `f32` world positions, which round to the new coordinates' ulp.
+        /// multiple of 4 m (else to the rounding of their own size), and so do
+        /// colliders placed with the `_d` calls; other colliders keep `f32` world
+        /// positions, which round to the new coordinates' ulp
+        /// (`sinew_world_shift_origin_d` moves them as it moves the bodies).
         ///
         /// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf (nothing is
         /// changed). Threading: write lock.
