@@ -150,14 +150,13 @@ impl Motors {
         self.strength_from.copy_from_slice(&self.strength);
     }
 
-    /// What the motors want over the next substep (substep `substep + 1`
+    /// What the motors aim at over the next substep (substep `substep + 1`
     /// of `substeps`, length `h`), into `scratch`: each bone's rate (zero
-    /// where it is not driven) and rotation error, and the root's head
+    /// where it is not driven) and target rotation, and the root's head
     /// error, which it returns. `None` when no targets were set.
-    pub(crate) fn goals(
+    pub(crate) fn targets(
         &self,
         scratch: &mut Scratch,
-        clusters: &ClusterSet,
         parents: &[Option<u32>],
         root_head: Vec3,
         h: f32,
@@ -175,7 +174,7 @@ impl Motors {
         }
         let mut root_error = Vec3::ZERO;
         // The last strength's rate: bones mostly share one strength, and
-        // `powf` was a third of this function.
+        // `powf` was a third of the motors' set-up.
         let mut last = (f32::NAN, 0.0);
         for (b, parent) in parents.iter().enumerate() {
             let strength = self.strength_from[b] * (1.0 - s) + self.strength[b] * s;
@@ -185,15 +184,32 @@ impl Motors {
             let driven = parent.is_some() || self.root_motion;
             scratch.rate[b] = if driven && strength > 0.0 { last.1 } else { 0.0 };
             scratch.lambda[b] = Vec3::ZERO;
+            if parent.is_none() && scratch.rate[b] != 0.0 {
+                let head = self.from[b].0 * (1.0 - s) + self.to[b].0 * s;
+                root_error = head - root_head;
+            }
+        }
+        Some(root_error)
+    }
+
+    /// [`Motors::targets`], and each driven bone's rotation error: the
+    /// rotation vector of `(R_p T_p^-1 T_c) R_c^-1` (the root's `T R^-1`).
+    pub(crate) fn goals(
+        &self,
+        scratch: &mut Scratch,
+        clusters: &ClusterSet,
+        parents: &[Option<u32>],
+        root_head: Vec3,
+        h: f32,
+        steps: (u32, u32),
+    ) -> Option<Vec3> {
+        let root_error = self.targets(scratch, parents, root_head, h, steps)?;
+        for (b, parent) in parents.iter().enumerate() {
             if scratch.rate[b] == 0.0 {
                 continue;
             }
             let wanted = match *parent {
-                None => {
-                    let head = self.from[b].0 * (1.0 - s) + self.to[b].0 * s;
-                    root_error = head - root_head;
-                    scratch.goal[b]
-                }
+                None => scratch.goal[b],
                 Some(q) => {
                     clusters.world_rotation(q as usize) * (scratch.goal[q as usize].conjugate() * scratch.goal[b])
                 }
@@ -203,9 +219,10 @@ impl Motors {
         Some(root_error)
     }
 
-    /// Bone `b`'s rate and error as [`Motors::goals`] left them in `scratch`.
-    pub(crate) fn goal(scratch: &Scratch, b: usize) -> (f32, Vec3) {
-        (scratch.rate[b], scratch.error[b])
+    /// Bone `b`'s rate and target rotation as [`Motors::targets`] left them
+    /// in `scratch`.
+    pub(crate) fn target(scratch: &Scratch, b: usize) -> (f32, Quat) {
+        (scratch.rate[b], scratch.goal[b])
     }
 
     /// The velocity stage of the motors at the end of substep `substep` (of

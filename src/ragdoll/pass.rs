@@ -588,13 +588,13 @@ pub(super) fn splat<V: Lanes>(v: Vec3) -> V3<V> {
 
 /// `q` (x, y, z, w) in every lane.
 #[inline(always)]
-fn quat<V: Lanes>(q: Quat) -> [V; 4] {
+pub(super) fn quat<V: Lanes>(q: Quat) -> [V; 4] {
     [V::splat(q.x), V::splat(q.y), V::splat(q.z), V::splat(q.w)]
 }
 
 /// The conjugate of `q` (x, y, z, w).
 #[inline(always)]
-fn conjugate<V: Lanes>(q: [V; 4]) -> [V; 4] {
+pub(super) fn conjugate<V: Lanes>(q: [V; 4]) -> [V; 4] {
     [q[0].neg(), q[1].neg(), q[2].neg(), q[3]]
 }
 
@@ -642,7 +642,7 @@ pub(super) fn apply<V: Lanes>(m: &[V3<V>; 3], v: V3<V>) -> V3<V> {
 
 /// The quaternion product `a b` (x, y, z, w).
 #[inline(always)]
-fn multiply<V: Lanes>(a: [V; 4], b: [V; 4]) -> [V; 4] {
+pub(super) fn multiply<V: Lanes>(a: [V; 4], b: [V; 4]) -> [V; 4] {
     let ([ax, ay, az, aw], [x, y, z, w]) = (a, b);
     [
         aw.mul(x).add(ax.mul(w)).add(ay.mul(z)).sub(az.mul(y)),

@@ -19,16 +19,18 @@
 //! found once, by the first stage, and kept in lanes: positions do not move
 //! in a velocity stage, so the couples read and turn each bone through its
 //! members' velocities alone, as `motion::moving` and `motion::add_turn` do.
-//! The motors' goals (rates from strengths, rotation errors) are the scalar
-//! `Motors::goals`, per ragdoll, copied in with the particles.
+//! The motors' rates (from strengths) and target rotations are the scalar
+//! `Motors::targets`, per ragdoll, copied in with the particles; the
+//! rotation errors are found in lanes, as `Motors::goals` finds them
+//! (`atan2` a polynomial, as in `pass`).
 
 use super::build::Built;
 use super::motor::{self, Motors, SWEEPS};
-use super::pass::{LANES, apply, splat};
+use super::pass::{LANES, apply, conjugate, multiply, quat, splat};
 use crate::constraints::shape_match::{ClusterSet, LINE_INERTIA, weight};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::{Kernel, Lanes, V3, load_n};
+use crate::simd::{Kernel, Lanes, V3, atan2, load_n};
 use glam::Vec3;
 use std::time::Instant;
 
@@ -37,8 +39,9 @@ const PARTICLE: usize = 7;
 /// Per bone and lane: whether it has a motion (1 or 0), its mass, centre
 /// (3), inverse inertia (9, by columns), `sum w a` of its members' arms
 /// (3), turn over the substep (3), the motor's gain (9), accumulated
-/// impulse (3), and whether the motor drives it (1 or 0).
-const BONE: usize = 33;
+/// impulse (3), whether the motor drives it (1 or 0), and the motor's
+/// rotation error (3).
+const BONE: usize = 36;
 const HAS: usize = 0;
 const MASS: usize = 1;
 const CENTER: usize = 2;
@@ -48,9 +51,17 @@ const TURN: usize = 17;
 const GAIN: usize = 20;
 const LAMBDA: usize = 29;
 const DRIVES: usize = 32;
-/// Per bone and lane, the motors' goals: rate, rotation error (3), torque
-/// cap; the root's head error (3) and force cap (the root's row only).
-const GOAL: usize = 9;
+const ERROR: usize = 33;
+/// Per bone and lane, the motors' goals: rate, target rotation (4, x y z
+/// w), torque cap, the root's head error (3) and force cap (the root's row
+/// only), and the bone's rotation now (4).
+const GOAL: usize = 14;
+const RATE: usize = 0;
+const TARGET: usize = 1;
+const TORQUE: usize = 5;
+const ROOT_ERROR: usize = 6;
+const FORCE: usize = 9;
+const ROTATION: usize = 10;
 
 /// What the stage keeps in lanes, kept by each worker so a warm step
 /// allocates nothing.
@@ -107,6 +118,7 @@ impl Kernel for Velocities<'_, '_> {
             self.t = self.clock.lap(Stage::BoneMotion, self.t);
             if driven {
                 for b in 0..self.parents.len() {
+                    self.error::<V>(b);
                     self.gain::<V>(b);
                 }
                 let mut root_push = splat::<V>(Vec3::ZERO);
@@ -154,21 +166,22 @@ impl Velocities<'_, '_> {
             }
             let (clusters, motors) = self.ragdolls[lane(l)].expect("a lane in use");
             let head = p.position(root_head);
-            let Some(root_error) = motors.goals(&mut s.motor, clusters, self.parents, head, self.h, self.steps) else {
+            let Some(root_error) = motors.targets(&mut s.motor, self.parents, head, self.h, self.steps) else {
                 // No targets: no rate, no drive.
                 for b in 0..bones {
-                    s.goals[b * GOAL * w + l] = 0.0;
+                    s.goals[(b * GOAL + RATE) * w + l] = 0.0;
                 }
                 continue;
             };
             let h2 = self.h * self.h;
-            for b in 0..bones {
-                let (rate, error) = Motors::goal(&s.motor, b);
+            for (b, rotation) in clusters.rotation.iter().enumerate() {
+                let (rate, target) = Motors::target(&s.motor, b);
                 driven |= rate > 0.0;
                 let force = if b == 0 { motors.max_force[b] * h2 } else { 0.0 };
-                let values = [rate, error.x, error.y, error.z, motors.max_torque[b] * h2];
+                let values = [rate, target.x, target.y, target.z, target.w, motors.max_torque[b] * h2];
                 let root = [root_error.x, root_error.y, root_error.z, force];
-                for (c, v) in values.into_iter().chain(root).enumerate() {
+                let now = rotation.to_array();
+                for (c, v) in values.into_iter().chain(root).chain(now).enumerate() {
                     s.goals[(b * GOAL + c) * w + l] = v;
                 }
             }
@@ -406,13 +419,54 @@ impl Velocities<'_, '_> {
         self.set_bone3(parent, TURN, tp.add(turn_p));
     }
 
+    /// Value `c..c + 4` of bone `k`'s [`GOAL`], a quaternion (x y z w).
+    #[inline(always)]
+    fn goal_quat<V: Lanes>(&self, k: usize, c: usize) -> [V; 4] {
+        load_n(&self.scratch.goals[(k * GOAL + c) * V::W..])
+    }
+
+    /// Bone `k`'s world rotation now: its rotation times its frame.
+    #[inline(always)]
+    fn world_rotation<V: Lanes>(&self, k: usize) -> [V; 4] {
+        multiply(self.goal_quat::<V>(k, ROTATION), quat(self.built.clusters.frame[k]))
+    }
+
+    /// Bone `b`'s motor's rotation error (see `Motors::goals`): the
+    /// rotation vector, the short way round, of `(R_p T_p^-1 T_c) R_c^-1`,
+    /// the root's `T R^-1`; zero where the motor does not drive it.
+    #[inline(always)]
+    fn error<V: Lanes>(&mut self, b: usize) {
+        let (zero, one) = (V::splat(0.0), V::splat(1.0));
+        let target = self.goal_quat::<V>(b, TARGET);
+        let wanted = match self.parents[b] {
+            None => target,
+            Some(q) => {
+                let q = q as usize;
+                multiply(self.world_rotation(q), multiply(conjugate(self.goal_quat(q, TARGET)), target))
+            }
+        };
+        let d = multiply(wanted, conjugate(self.world_rotation(b)));
+        let flip = V::select(d[3].lt(zero), one.neg(), one);
+        let length = d[0].mul(d[0]).add(d[1].mul(d[1])).add(d[2].mul(d[2])).add(d[3].mul(d[3])).sqrt();
+        let scale = flip.div(length);
+        let v = V3 { x: d[0].mul(scale), y: d[1].mul(scale), z: d[2].mul(scale) };
+        let w = d[3].mul(scale);
+        // As glam's `to_scaled_axis`: none below 1e-8.
+        let s = v.dot(v).sqrt();
+        let turns = V::splat(1.0e-8).le(s);
+        let angle = atan2(s, w).mul(V::splat(2.0));
+        let per = V::select(turns, angle.div(V::select(turns, s, one)), zero);
+        let driven = self.goal::<V>(b, RATE).gt(zero);
+        self.set_bone3(b, ERROR, V3::select(driven, v.scale(per), splat(Vec3::ZERO)));
+    }
+
     /// Bone `b`'s motor gain: `(I_c^-1 + I_p^-1)^-1` for a joint, the
     /// root's `I`; none where the motor does not drive it or a bone has no
     /// motion (see `Motors::drive`). Its impulse starts at zero.
     #[inline(always)]
     fn gain<V: Lanes>(&mut self, b: usize) {
         let zero = V::splat(0.0);
-        let mut on = V::select(self.goal::<V>(b, 0).gt(zero), self.bone(b, HAS), zero);
+        let mut on = V::select(self.goal::<V>(b, RATE).gt(zero), self.bone(b, HAS), zero);
         let inv = self.bone_matrix::<V>(b, INV_INERTIA);
         let (gain, invertible) = match self.parents[b] {
             None => inverse(&inv),
@@ -442,9 +496,9 @@ impl Velocities<'_, '_> {
             return;
         }
         let none = splat::<V>(Vec3::ZERO);
-        let rate = self.goal::<V>(b, 0);
-        let error = V3 { x: self.goal(b, 1), y: self.goal(b, 2), z: self.goal(b, 3) }.scale(rate);
-        let (gain, cap) = (self.bone_matrix::<V>(b, GAIN), self.goal::<V>(b, 4));
+        let rate = self.goal::<V>(b, RATE);
+        let error = self.bone3::<V>(b, ERROR).scale(rate);
+        let (gain, cap) = (self.bone_matrix::<V>(b, GAIN), self.goal::<V>(b, TORQUE));
         let inv = self.bone_matrix::<V>(b, INV_INERTIA);
         match self.parents[b] {
             None => {
@@ -456,9 +510,13 @@ impl Velocities<'_, '_> {
                 let center = self.bone3::<V>(b, CENTER);
                 let moving = displacement.add(now.add(turn).cross(head.sub(center)));
                 let mass = self.bone::<V>(b, MASS);
-                let root_error = V3 { x: self.goal(b, 5), y: self.goal(b, 6), z: self.goal(b, 7) };
+                let root_error = V3 {
+                    x: self.goal(b, ROOT_ERROR),
+                    y: self.goal(b, ROOT_ERROR + 1),
+                    z: self.goal(b, ROOT_ERROR + 2),
+                };
                 let wanted = root_push.add(root_error.scale(rate).sub(moving).scale(mass));
-                let push = V3::select(on, clamp(wanted, self.goal(b, 8)), *root_push);
+                let push = V3::select(on, clamp(wanted, self.goal(b, FORCE)), *root_push);
                 self.shift(b, push.sub(*root_push).div(mass));
                 *root_push = push;
             }
