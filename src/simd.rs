@@ -899,6 +899,17 @@ impl<V: Lanes> V3<V> {
 /// `tan(pi/8)`: above it [`atan2`] reduces once more.
 const TAN_PI_8: f32 = 0.414_213_57;
 
+/// Writes `N` vectors of `W` consecutive values each to the start of `v`
+/// (which must hold them: checked once), as [`load_n`] reads them.
+#[inline(always)]
+pub(crate) fn store_n<V: Lanes, const N: usize>(v: &mut [f32], values: [V; N]) {
+    let v = &mut v[..N * V::W];
+    for (c, x) in values.into_iter().enumerate() {
+        // SAFETY: `v` holds `N W` values; this writes `W` from `c W`.
+        unsafe { x.store(v.as_mut_ptr().add(c * V::W)) };
+    }
+}
+
 /// `N` vectors of `W` consecutive values each, from the start of `v`
 /// (which must hold them: checked once, not per vector).
 #[inline(always)]

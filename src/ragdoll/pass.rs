@@ -40,7 +40,7 @@ use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
 use crate::simd::atan2;
-use crate::simd::{Kernel, Lanes, V3, load_n};
+use crate::simd::{Kernel, Lanes, V3, load_n, store_n};
 use glam::{Quat, Vec3};
 use std::time::Instant;
 
@@ -233,14 +233,7 @@ impl Pass<'_, '_> {
     /// Writes particle `i`'s position in each lane.
     #[inline(always)]
     fn set<V: Lanes>(&mut self, i: usize, x: V3<V>) {
-        let at = i * PARTICLE * V::W;
-        let v = &mut self.scratch.particles[at..at + 3 * V::W];
-        // SAFETY: `v` holds 3 W values.
-        unsafe {
-            x.x.store(v.as_mut_ptr());
-            x.y.store(v.as_mut_ptr().add(V::W));
-            x.z.store(v.as_mut_ptr().add(2 * V::W));
-        }
+        store_n(&mut self.scratch.particles[i * PARTICLE * V::W..], [x.x, x.y, x.z]);
     }
 
     /// Bone `k`'s rotation in each lane (x, y, z, w).
@@ -257,12 +250,7 @@ impl Pass<'_, '_> {
 
     #[inline(always)]
     fn set_rotation<V: Lanes>(&mut self, k: usize, q: [V; 4]) {
-        let at = k * 4 * V::W;
-        let v = &mut self.scratch.rotations[at..at + 4 * V::W];
-        for (c, q) in q.into_iter().enumerate() {
-            // SAFETY: `v` holds 4 W values.
-            unsafe { q.store(v.as_mut_ptr().add(c * V::W)) };
-        }
+        store_n(&mut self.scratch.rotations[k * 4 * V::W..], q);
     }
 
     /// Value `c` of bone `k`'s [`BONE`] in each lane.

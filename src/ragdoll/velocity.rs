@@ -30,7 +30,7 @@ use super::pass::{LANES, apply, conjugate, multiply, quat, splat};
 use crate::constraints::shape_match::{ClusterSet, LINE_INERTIA, weight};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::{Kernel, Lanes, V3, atan2, load_n};
+use crate::simd::{Kernel, Lanes, V3, atan2, load_n, store_n};
 use glam::Vec3;
 use std::time::Instant;
 
@@ -214,15 +214,7 @@ impl Velocities<'_, '_> {
     /// Writes particle `i`'s velocity in each lane.
     #[inline(always)]
     fn set_velocity<V: Lanes>(&mut self, i: usize, v: V3<V>) {
-        let w = V::W;
-        let at = (i * PARTICLE + 3) * w;
-        let out = &mut self.scratch.particles[at..at + 3 * w];
-        // SAFETY: `out` holds 3 W values.
-        unsafe {
-            v.x.store(out.as_mut_ptr());
-            v.y.store(out.as_mut_ptr().add(w));
-            v.z.store(out.as_mut_ptr().add(2 * w));
-        }
+        store_n(&mut self.scratch.particles[(i * PARTICLE + 3) * V::W..], [v.x, v.y, v.z]);
     }
 
     /// Member `m`'s arm in each lane.
@@ -253,9 +245,7 @@ impl Velocities<'_, '_> {
 
     #[inline(always)]
     fn set_bone<V: Lanes>(&mut self, k: usize, c: usize, v: V) {
-        let at = (k * BONE + c) * V::W;
-        // SAFETY: a bone's values are `BONE` W values from `k * BONE * W`.
-        unsafe { v.store(self.scratch.bones[at..at + V::W].as_mut_ptr()) };
+        store_n(&mut self.scratch.bones[(k * BONE + c) * V::W..], [v]);
     }
 
     #[inline(always)]
@@ -340,14 +330,7 @@ impl Velocities<'_, '_> {
 
     #[inline(always)]
     fn set_arm<V: Lanes>(&mut self, m: usize, r: V3<V>) {
-        let w = V::W;
-        let out = &mut self.scratch.arms[m * 3 * w..(m + 1) * 3 * w];
-        // SAFETY: `out` holds 3 W values.
-        unsafe {
-            r.x.store(out.as_mut_ptr());
-            r.y.store(out.as_mut_ptr().add(w));
-            r.z.store(out.as_mut_ptr().add(2 * w));
-        }
+        store_n(&mut self.scratch.arms[m * 3 * V::W..], [r.x, r.y, r.z]);
     }
 
     /// Bone `k`'s displacement and turn over the substep now, from its
