@@ -321,15 +321,11 @@ pub unsafe extern "C" fn sinew_collider_create_plane_d(
     out_collider: *mut SinewColliderId,
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_create_plane_d", {
-        let n = Vec3::from(normal);
-        let len = n.length();
-        if !(n.is_finite() && len > 1e-6 && len.is_finite()) {
-            return Err(Failure::invalid(format!("normal must be finite and non-zero, got {n}")));
-        }
-        let unit = if (len - 1.0).abs() <= 1e-6 { n } else { n / len };
+        // The core's check, which also makes the normal unit.
+        let shape = crate::world::checked_shape(ColliderShape::Plane { normal: normal.into(), offset: 0.0 }, true)?;
+        let ColliderShape::Plane { normal: unit, .. } = shape else { unreachable!("a plane stays a plane") };
         // A NaN/inf offset makes the point non-finite: refused by the core.
         let at = unit.as_dvec3() * offset;
-        let shape = ColliderShape::Plane { normal: unit, offset: 0.0 };
         create_collider(world, shape, at, Quat::IDENTITY, friction, out_collider)
     })
 }
