@@ -494,13 +494,14 @@ pub(super) unsafe fn write_vertices<P: Copy>(
         let id = BodyId::from(body);
         let (b, cloth) = w.cloth(id)?;
         let n = cloth.vertex_map.len();
+        if positions.is_null() && normals.is_null() && capacity != 0 {
+            return Err(Failure::null("positions and normals (with a non-zero capacity)"));
+        }
+        // The count, on success and with `BUFFER_TOO_SMALL` only.
         if let Some(c) = out_count {
             *c = n as u32;
         }
         if positions.is_null() && normals.is_null() {
-            if capacity != 0 {
-                return Err(Failure::null("positions and normals (with a non-zero capacity)"));
-            }
             return Ok(());
         }
         if (capacity as usize) < n {
