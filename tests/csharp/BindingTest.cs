@@ -82,6 +82,10 @@ static unsafe class BindingTest
             case "SinewRayHit": return sizeof(SinewRayHit);
             case "SinewColliderHit": return sizeof(SinewColliderHit);
             case "SinewParticleHit": return sizeof(SinewParticleHit);
+            case "SinewContactd": return sizeof(SinewContactd);
+            case "SinewRayHitd": return sizeof(SinewRayHitd);
+            case "SinewColliderHitd": return sizeof(SinewColliderHitd);
+            case "SinewParticleHitd": return sizeof(SinewParticleHitd);
             default: return -1;
         }
     }
