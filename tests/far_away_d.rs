@@ -440,6 +440,9 @@ fn local_motor_targets_far_away_drive_as_at_the_origin() {
     println!("after 1 s: left hand at {:?}, left upper arm at {:?}", home[7], home[5]);
 }
 
+/// A ray hit's particles, weights, normal and distance.
+type Ray = ([u32; 3], [f32; 3], [f32; 3], f32);
+
 /// What the `_d` queries and pushes answered in [`queried`], relative to the
 /// scene's offset: everything exact but the points computed as `origin +
 /// direction * distance` or `frame + point - normal * radius` in `f64`,
@@ -452,7 +455,7 @@ struct Answers {
     contact_points: Vec<[f64; 3]>,
     /// Ray hits on bodies and colliders: particles, weights, normal,
     /// distance (bits).
-    rays: Vec<([u32; 3], [f32; 3], [f32; 3], f32)>,
+    rays: Vec<Ray>,
     ray_points: Vec<[f64; 3]>,
     /// The nearest particle: index, distance, and its place (exact).
     nearest: (u32, f32, [f64; 3]),
