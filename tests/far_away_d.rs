@@ -634,6 +634,28 @@ fn the_d_queries_and_pushes_far_away_answer_as_at_the_origin() {
         // The points computed in f64 at the offset: within its rounding.
         assert!(dc < 1e-9 && dr < 1e-9, "at {at:?}: {dc:e} m, {dr:e} m");
     }
+    // Off the grid: as its twin near the origin, to the f64 rounding of
+    // the offsets (the scene's own f32 rounding is the twin's).
+    for (at, twin) in OFF_GRID {
+        let far = queried(d(at[0], at[1], at[2]));
+        let near = queried(d(twin[0], twin[1], twin[2]));
+        let worst = [
+            farthest(&far.contact_points, &near.contact_points),
+            farthest(&far.ray_points, &near.ray_points),
+            farthest(&far.vertices, &near.vertices),
+            farthest(&far.after, &near.after),
+            farthest(&[far.nearest.2], &[near.nearest.2]),
+        ];
+        println!("{at:?}: {:.1e} m from its twin at {twin:?}", worst.iter().copied().fold(0.0, f64::max));
+        assert_eq!(
+            (far.contacts.len(), far.rays.len(), far.pushed),
+            (near.contacts.len(), near.rays.len(), near.pushed)
+        );
+        for (a, b) in far.rays.iter().zip(&near.rays) {
+            assert!((a.3 - b.3).abs() < 1e-5 && a.0 == b.0, "at {at:?}: ray {a:?}, its twin's {b:?}");
+        }
+        assert!(worst.iter().all(|&e| e < 1e-9), "at {at:?}: {worst:?} m from its twin");
+    }
 }
 
 /// At the origin the `_d` queries give the `f32` ones' answers; 10 km out
