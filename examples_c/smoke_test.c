@@ -247,12 +247,45 @@ static double far_scene(const SinewWorldDef* def, double at) {
     CHECK(n == 2);
     EXPECT(sinew_body_read_positions_d(w, body, x, 2, &n), SINEW_RESULT_OK);
 
+    /* The _d queries and pushes: contacts, rays, the nearest particle,
+     * impulses, an explosion, the cloth's vertices (3 doubles + 3 floats). */
+    uint32_t contacts = 0;
+    EXPECT(sinew_world_read_contacts_d(w, NULL, 0, &contacts), SINEW_RESULT_OK);
+    CHECK(contacts > 1);
+    SinewContactd one_contact;
+    EXPECT(sinew_world_read_contacts_d(w, &one_contact, 1, &n), SINEW_RESULT_BUFFER_TOO_SMALL);
+    SinewVec3 down = {0.0f, -1.0f, 0.0f}, push = {0.0f, 0.5f, 0.0f};
+    SinewVec3d above = {at, 3.0, -at};
+    SinewRayHitd hit;
+    EXPECT(sinew_world_raycast_d(w, above, down, INFINITY, SINEW_LAYER_ALL, &hit), SINEW_RESULT_OK);
+    CHECK(hit.hit == 1 && hit.point.x == at && hit.point.y < 3.0);
+    EXPECT(sinew_body_apply_hit_impulse_d(w, &hit, push), SINEW_RESULT_OK);
+    SinewColliderHitd ground;
+    SinewVec3d over_floor = {at + 0.25, 3.0, -at + 3.5};
+    EXPECT(sinew_world_raycast_colliders_d(w, over_floor, down, 10.0f, SINEW_LAYER_ALL, &ground), SINEW_RESULT_OK);
+    CHECK(ground.hit == 1 && ground.collider.index1 == c.index1 && fabs(ground.point.y) < 1e-6);
+    SinewParticleHitd picked;
+    EXPECT(sinew_world_nearest_particle_d(w, p[1], 2.0f, SINEW_LAYER_ALL, &picked), SINEW_RESULT_OK);
+    CHECK(picked.hit == 1);
+    EXPECT(sinew_ragdoll_apply_impulse_d(w, doll, 0, pose[0].position, push), SINEW_RESULT_OK);
+    EXPECT(sinew_rigid_apply_impulse_d(w, crate, crate_now.position, push), SINEW_RESULT_OK);
+    uint32_t pushed = 0;
+    EXPECT(sinew_world_explode_d(w, above, 1.0f, 4.0f, &pushed), SINEW_RESULT_OK);
+    CHECK(pushed > 0);
+    unsigned char vertices[9 * 36];
+    EXPECT(sinew_cloth_write_vertices_d(w, sheet, vertices, 36, vertices + 24, 36, 9, &n), SINEW_RESULT_OK);
+    CHECK(n == 9);
+    EXPECT(sinew_cloth_write_vertices_d(w, sheet, vertices, 12, NULL, 0, 9, &n), SINEW_RESULT_INVALID_ARGUMENT);
+
     /* Bad input: NaN, beyond 1e15 m, NULL. */
     SinewVec3d nan_at = {NAN, 0.0, 0.0}, huge = {1e16, 0.0, 0.0};
     EXPECT(sinew_body_create_particles_d(w, &nan_at, NULL, 1, &body), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_collider_create_sphere_d(w, huge, 0.5f, 0.5f, &other), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_body_set_positions_d(w, body, 0, NULL, 1), SINEW_RESULT_NULL_ARGUMENT);
     EXPECT(sinew_world_shift_origin_d(w, nan_at), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_raycast_d(w, huge, down, 1.0f, SINEW_LAYER_ALL, &hit), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_explode_d(w, nan_at, 1.0f, 1.0f, NULL), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_nearest_particle_d(w, above, 1.0f, SINEW_LAYER_ALL, NULL), SINEW_RESULT_NULL_ARGUMENT);
     uint64_t recoveries = 1;
     EXPECT(sinew_world_recovery_count(w, &recoveries), SINEW_RESULT_OK);
     CHECK(recoveries == 0);

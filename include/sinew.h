@@ -948,6 +948,173 @@ typedef struct SinewRigidDef {
 } SinewRigidDef;
 
 /**
+ * A contact of the last step with its point in double precision
+ * (`sinew_world_read_contacts_d`): `SinewContact`'s fields, the point last
+ * (after 4 bytes of padding, where a double aligns). 80 bytes.
+ */
+typedef struct SinewContactd {
+    /**
+     * The body.
+     */
+    struct SinewBodyId body;
+    /**
+     * The particle's index within the body (between bodies: the body's
+     * particle nearest the contact).
+     */
+    uint32_t particle;
+    /**
+     * The collider it touched last (possibly destroyed since the step);
+     * the null id (0) for a contact between bodies.
+     */
+    struct SinewColliderId collider;
+    /**
+     * The surface's unit normal, out of the collider (between bodies: out
+     * of the other body, into `body`).
+     */
+    struct SinewVec3 normal;
+    /**
+     * The deepest push-out of one substep, metres.
+     */
+    float depth;
+    /**
+     * The fastest approach along the normal during the step, m/s (>= 0).
+     */
+    float speed;
+    /**
+     * The other body of a contact between bodies (possibly destroyed
+     * since the step); the null id (0) for a contact with a collider.
+     */
+    struct SinewBodyId other_body;
+    /**
+     * The other body's particle nearest the contact (0 with a collider).
+     */
+    uint32_t other_particle;
+    /**
+     * Where the particle's sphere meets the surface (between bodies: where
+     * `body`'s surface meets the other's), at the end of the step: world
+     * space, metres, exact (the body's frame plus the point in it).
+     */
+    struct SinewVec3d point;
+} SinewContactd;
+
+/**
+ * Where a ray met a body, the point in double precision
+ * (`sinew_world_raycast_d`): `SinewRayHit`'s fields, the point last. 80
+ * bytes.
+ */
+typedef struct SinewRayHitd {
+    /**
+     * 1 when the ray hit a body; 0 (and the rest zero) when it missed.
+     */
+    SinewBool hit;
+    /**
+     * The body hit.
+     */
+    struct SinewBodyId body;
+    /**
+     * The particles (indices within the body) carrying the hit point, with
+     * their barycentric weights, as in `SinewRayHit`.
+     */
+    uint32_t particle_a;
+    /**
+     * See `particle_a`.
+     */
+    uint32_t particle_b;
+    /**
+     * See `particle_a`.
+     */
+    uint32_t particle_c;
+    /**
+     * Weight of `particle_a` (the weights sum to 1; unused ones are 0).
+     */
+    float weight_a;
+    /**
+     * Weight of `particle_b`.
+     */
+    float weight_b;
+    /**
+     * Weight of `particle_c`.
+     */
+    float weight_c;
+    /**
+     * How many of the particles are used, 1..=3.
+     */
+    uint32_t particle_count;
+    /**
+     * The surface normal there, facing the ray.
+     */
+    struct SinewVec3 normal;
+    /**
+     * Distance from the ray's origin, metres.
+     */
+    float distance;
+    /**
+     * The hit point, world space: the ray's origin plus its direction
+     * times `distance`, in double precision.
+     */
+    struct SinewVec3d point;
+} SinewRayHitd;
+
+/**
+ * Where a ray met a collider, the point in double precision
+ * (`sinew_world_raycast_colliders_d`): `SinewColliderHit`'s fields, the
+ * point last (after 4 bytes of padding). 56 bytes.
+ */
+typedef struct SinewColliderHitd {
+    /**
+     * 1 when the ray hit a collider; 0 (and the rest zero) when it missed.
+     */
+    SinewBool hit;
+    /**
+     * The collider hit.
+     */
+    struct SinewColliderId collider;
+    /**
+     * The surface normal there (out of a solid shape; facing the ray for a
+     * mesh's triangle).
+     */
+    struct SinewVec3 normal;
+    /**
+     * Distance from the ray's origin, metres.
+     */
+    float distance;
+    /**
+     * The hit point, world space: the ray's origin plus its direction
+     * times `distance`, in double precision.
+     */
+    struct SinewVec3d point;
+} SinewColliderHitd;
+
+/**
+ * The particle nearest a point, its place in double precision
+ * (`sinew_world_nearest_particle_d`): `SinewParticleHit`'s fields, the
+ * position last (after 4 bytes of padding). 48 bytes.
+ */
+typedef struct SinewParticleHitd {
+    /**
+     * 1 when a particle was within reach; 0 (and the rest zero) otherwise.
+     */
+    SinewBool hit;
+    /**
+     * The particle's body.
+     */
+    struct SinewBodyId body;
+    /**
+     * Its index within the body.
+     */
+    uint32_t particle;
+    /**
+     * Its distance from the query point, metres (computed in double
+     * precision, rounded once).
+     */
+    float distance;
+    /**
+     * Where it is: world space, exact.
+     */
+    struct SinewVec3d position;
+} SinewParticleHitd;
+
+/**
  * A joint between particles of two bodies; all zero is the null id.
  */
 typedef struct SinewJointId {
@@ -2523,6 +2690,169 @@ SinewResult sinew_cloth_set_skin_d(struct SinewWorld *world,
  * beyond +-1e15 m (nothing is changed). Threading: write lock.
  */
 SinewResult sinew_world_shift_origin_d(struct SinewWorld *world, struct SinewVec3d offset);
+
+/**
+ * `sinew_world_read_contacts` with each contact's point in double
+ * precision (world space, exact: the body's frame plus the point in it, not
+ * rounded to `f32` world coordinates). Same contacts, same order.
+ *
+ * - `out`: `capacity` contacts, or NULL with capacity 0 to ask for the count.
+ * - `out_count`: optional (NULL = not wanted); receives the count.
+ *
+ * Errors: `NULL_ARGUMENT` (world; `out` NULL with a capacity),
+ * `BUFFER_TOO_SMALL` (nothing written, the count stored). Threading: read
+ * lock.
+ */
+SinewResult sinew_world_read_contacts_d(const struct SinewWorld *world,
+                                        struct SinewContactd *out,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
+
+/**
+ * `sinew_world_raycast` from an origin in double precision: the ray meets
+ * each body in the body's frame (its origin there rounded once, at the
+ * scale of its distance from the body), so a ray 10 km out hits as the
+ * same ray at the world's origin; the hit point is the origin plus
+ * `direction * distance` in double precision. The nearest hit within
+ * `max_distance` (metres; `INFINITY` is allowed) among bodies on a layer in
+ * `mask` goes to `*out_hit`; a miss is not an error (`out_hit->hit` 0).
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf origin or one
+ * beyond +-1e15 m, a NaN/inf or zero direction, `max_distance` <= 0 or
+ * NaN). Threading: read lock.
+ */
+SinewResult sinew_world_raycast_d(const struct SinewWorld *world,
+                                  struct SinewVec3d origin,
+                                  struct SinewVec3 direction,
+                                  float max_distance,
+                                  uint32_t mask,
+                                  struct SinewRayHitd *out_hit);
+
+/**
+ * `sinew_world_raycast_colliders` from an origin in double precision: a
+ * collider placed with the `_d` calls meets the ray in its own frame (its
+ * shape exact), one placed in `f32` in the frame of the grid point nearest
+ * the ray's origin; the hit point is the origin plus
+ * `direction * distance` in double precision. `hit` 0 on a miss.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf origin or one
+ * beyond +-1e15 m, a NaN/inf or zero direction, `max_distance` <= 0 or
+ * NaN). Threading: read lock.
+ */
+SinewResult sinew_world_raycast_colliders_d(const struct SinewWorld *world,
+                                            struct SinewVec3d origin,
+                                            struct SinewVec3 direction,
+                                            float max_distance,
+                                            uint32_t mask,
+                                            struct SinewColliderHitd *out_hit);
+
+/**
+ * `sinew_world_nearest_particle` to a point in double precision: the
+ * particle nearest `point` within `max_distance` (metres; `INFINITY`
+ * allowed) among bodies on a layer in `mask`, distances computed in double
+ * precision, its exact world position into `*out_hit` (`hit` 0 when none is
+ * that close). Ties go to the earlier body and particle.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` (NaN/inf point or one beyond
+ * +-1e15 m, `max_distance` <= 0 or NaN). Threading: read lock.
+ */
+SinewResult sinew_world_nearest_particle_d(const struct SinewWorld *world,
+                                           struct SinewVec3d point,
+                                           float max_distance,
+                                           uint32_t mask,
+                                           struct SinewParticleHitd *out_hit);
+
+/**
+ * `sinew_body_apply_hit_impulse` for a hit from `sinew_world_raycast_d`:
+ * an impulse (newton seconds) at the hit, each of its particles gaining
+ * `weight * impulse / mass` of velocity; a rigid body takes it as a rigid
+ * body at `hit->point` (as `sinew_rigid_apply_impulse_d`), taken into its
+ * frame exactly. `hit` is read during the call only. Wakes the body.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ID` (the hit's body is gone);
+ * `INVALID_ARGUMENT` (a hit with `hit` 0, a particle count outside 1..=3,
+ * a particle out of range, a weight outside [0, 1], NaN/inf impulse, a
+ * rigid body's NaN/inf point or one beyond +-1e15 m). Nothing changes on
+ * error. Threading: write lock.
+ */
+SinewResult sinew_body_apply_hit_impulse_d(struct SinewWorld *world,
+                                           const struct SinewRayHitd *hit,
+                                           struct SinewVec3 impulse);
+
+/**
+ * `sinew_ragdoll_apply_impulse` at a world point in double precision: an
+ * impulse (N s, world space) at `point` of a bone, spread over the bone's
+ * particles by the point's weights along it (the point taken into the
+ * ragdoll's frame exactly). Wakes it.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`; `INVALID_ARGUMENT`
+ * for a bone out of range, NaN/inf, a point beyond +-1e15 m. Nothing
+ * changes on error. Threading: write lock.
+ */
+SinewResult sinew_ragdoll_apply_impulse_d(struct SinewWorld *world,
+                                          struct SinewBodyId ragdoll,
+                                          uint32_t bone,
+                                          struct SinewVec3d point,
+                                          struct SinewVec3 impulse);
+
+/**
+ * `sinew_rigid_apply_impulse` at a world point in double precision: an
+ * impulse (newton seconds) at `point`, as to a rigid body (its momentum
+ * changes by `impulse`, its angular momentum about its centre of mass by
+ * `(point - centre) x impulse`), the point taken into the body's frame
+ * exactly. Wakes the body.
+ *
+ * Errors: `NULL_ARGUMENT`, `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT`
+ * (NaN/inf, a point beyond +-1e15 m). Nothing changes on error.
+ * Threading: write lock.
+ */
+SinewResult sinew_rigid_apply_impulse_d(struct SinewWorld *world,
+                                        struct SinewBodyId body,
+                                        struct SinewVec3d point,
+                                        struct SinewVec3 impulse);
+
+/**
+ * `sinew_world_explode` about a centre in double precision: every free
+ * particle within `radius` of `center` gains the velocity
+ * `strength / max(d, 0.1 m)^2` (m/s) away from it, `d` and the direction
+ * computed in double precision from the particle's exact world position.
+ * Pinned particles stay; the bodies touched wake up. `out_count` (may be
+ * NULL) receives how many particles were pushed.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf, a centre beyond
+ * +-1e15 m, a negative strength or radius (nothing is changed). Threading:
+ * write lock.
+ */
+SinewResult sinew_world_explode_d(struct SinewWorld *world,
+                                  struct SinewVec3d center,
+                                  float strength,
+                                  float radius,
+                                  uint32_t *out_count);
+
+/**
+ * `sinew_cloth_write_vertices` with positions in double precision: writes
+ * a cloth's positions (3 doubles, world space, exact) and normals (3
+ * floats) per engine vertex (before welding) straight into a vertex buffer:
+ * vertex `k`'s position at `positions + k * position_stride` bytes and its
+ * normal at `normals + k * normal_stride`. Either pointer may be NULL to
+ * skip it; no alignment is required. `capacity` is in vertices;
+ * `positions == NULL && normals == NULL && capacity == 0` asks for the
+ * count. A too small capacity writes nothing and returns `BUFFER_TOO_SMALL`
+ * with the count in `*out_count` (which may be NULL).
+ *
+ * Errors: `NULL_ARGUMENT` (world; both buffers NULL with a non-zero
+ * capacity), `INVALID_ID`, `WRONG_KIND`, `INVALID_ARGUMENT` (a position
+ * stride below 24 or a normal stride below 12, or one so large the buffer
+ * would pass the address space), `BUFFER_TOO_SMALL`. Threading: read lock.
+ */
+SinewResult sinew_cloth_write_vertices_d(const struct SinewWorld *world,
+                                         struct SinewBodyId body,
+                                         uint8_t *positions,
+                                         size_t position_stride,
+                                         uint8_t *normals,
+                                         size_t normal_stride,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
 
 /**
  * The ABI version the library was built with. Compare it with

@@ -17,6 +17,18 @@ impl World {
     /// up. Returns how many particles were pushed.
     pub fn explode(&mut self, center: Vec3, strength: f32, radius: f32) -> Result<u32> {
         let center = finite_vec(center, "center")?;
+        self.explode_from(|origin, x| origin + x - center, strength, radius)
+    }
+
+    /// [`World::explode`] with each particle's offset from the centre given
+    /// by `from_center(origin, x)` (`origin` its body's frame, `x` its
+    /// position in it), the centre checked by the caller.
+    pub(crate) fn explode_from(
+        &mut self,
+        from_center: impl Fn(Vec3, Vec3) -> Vec3,
+        strength: f32,
+        radius: f32,
+    ) -> Result<u32> {
         non_negative(strength, "strength")?;
         non_negative(radius, "radius")?;
         if !(strength.is_finite() && radius.is_finite()) {
@@ -29,7 +41,7 @@ impl World {
         for body in bodies.values_mut() {
             let mut touched = false;
             for i in body.first..body.first + body.count {
-                let d = body.origin + particles.position(i) - center;
+                let d = from_center(body.origin, particles.position(i));
                 let dist = d.length();
                 if dist > radius || particles.inv_mass[i] == 0.0 {
                     continue;

@@ -29,6 +29,7 @@ mod constraints;
 mod error;
 mod explosion;
 mod far;
+mod far_query;
 mod hash;
 mod particles;
 mod pool;

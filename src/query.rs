@@ -8,11 +8,11 @@
 //! (thickened by nothing: a ray meets the surface), and a rigid body's solid
 //! where its fit puts it.
 
-use crate::collision::{Shape, ray, triangle};
+use crate::collision::{Collider, Shape, ray, triangle};
 use crate::error::{Error, Result, finite_vec};
 use crate::pool::{BodyId, ColliderId};
 use crate::world::World;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// Where a ray met a body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,7 +62,7 @@ pub struct ColliderHit {
 }
 
 /// A ray's unit direction.
-fn unit_direction(direction: Vec3) -> Result<Vec3> {
+pub(crate) fn unit_direction(direction: Vec3) -> Result<Vec3> {
     finite_vec(direction, "direction")?;
     let len = direction.length();
     if !(len > 1e-12 && len.is_finite()) {
@@ -71,7 +71,7 @@ fn unit_direction(direction: Vec3) -> Result<Vec3> {
     Ok(direction / len)
 }
 
-fn check_query(origin: Vec3, max_distance: f32) -> Result<f32> {
+pub(crate) fn check_query(origin: Vec3, max_distance: f32) -> Result<f32> {
     finite_vec(origin, "origin")?;
     if max_distance.is_nan() || max_distance <= 0.0 {
         return Err(Error::invalid_argument(format!("max_distance must be > 0, got {max_distance}")));
@@ -86,6 +86,21 @@ impl World {
     pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32, mask: u32) -> Result<Option<RayHit>> {
         let max = check_query(origin, max_distance)?;
         let dir = unit_direction(direction)?;
+        Ok(self.raycast_in(|body_origin| origin - body_origin, origin, dir, max, mask))
+    }
+
+    /// [`World::raycast`] with the ray's origin in each body's frame given
+    /// by `local_origin` (of the frame's origin, `Body::origin`), its unit
+    /// direction `dir` and checked reach `max`; a hit's `point` is
+    /// `world_origin + dir * distance`.
+    pub(crate) fn raycast_in(
+        &self,
+        local_origin: impl Fn(Vec3) -> Vec3,
+        world_origin: Vec3,
+        dir: Vec3,
+        max: f32,
+        mask: u32,
+    ) -> Option<RayHit> {
         let mut best: Option<RayHit> = None;
         for (h, body) in self.bodies.iter() {
             if body.filter.layer & mask == 0 {
@@ -95,8 +110,7 @@ impl World {
             let limit = best.map_or(max, |b| b.distance);
             // The ray in the body's frame; distances and the hit point are
             // the same in both.
-            let world_origin = origin;
-            let origin = origin - body.origin;
+            let origin = local_origin(body.origin);
             let x = |i: u32| self.particles.position(body.first + i as usize);
             let mut take = |t: f32, particles: [u32; 3], weights: [f32; 3], count: u32, normal: Vec3| {
                 if t < best.map_or(limit, |b| b.distance) {
@@ -151,7 +165,7 @@ impl World {
                 }
             }
         }
-        Ok(best)
+        best
     }
 
     /// The nearest collider a ray meets within `max_distance` (metres, may
@@ -166,6 +180,20 @@ impl World {
     ) -> Result<Option<ColliderHit>> {
         let max = check_query(origin, max_distance)?;
         let dir = unit_direction(direction)?;
+        Ok(self.raycast_colliders_in(|_| (Vec3::ZERO, origin), dir, max, mask))
+    }
+
+    /// [`World::raycast_colliders`] with each collider prepared in the frame
+    /// at `frame(collider).0` from the world's and the ray's origin given in
+    /// that frame (`.1`), its unit direction `dir` and checked reach `max`;
+    /// a hit's `point` is the frame's, `origin + dir * distance` there.
+    pub(crate) fn raycast_colliders_in(
+        &self,
+        frame: impl Fn(&Collider) -> (Vec3, Vec3),
+        dir: Vec3,
+        max: f32,
+        mask: u32,
+    ) -> Option<ColliderHit> {
         let mut best: Option<ColliderHit> = None;
         for (h, c) in self.colliders.iter() {
             if c.filter.layer & mask == 0 {
@@ -174,7 +202,8 @@ impl World {
             let limit = best.map_or(max, |b| b.distance);
             // The sweeps take a segment: t in [0, 1] over `dir * limit`.
             let seg = dir * limit;
-            let one = c.prepared();
+            let (offset, origin) = frame(c);
+            let one = c.prepared_at(offset);
             let mut hits: Vec<(f32, Vec3)> = Vec::new();
             hits.extend(one.planes.iter().filter_map(|s| s.sweep(origin, seg, 0.0)));
             hits.extend(one.spheres.iter().filter_map(|s| s.sweep(origin, seg, 0.0)));
@@ -190,7 +219,7 @@ impl World {
                 }
             }
         }
-        Ok(best)
+        best
     }
 
     /// The particle nearest `point` within `max_distance` (metres, may be
@@ -220,6 +249,12 @@ impl World {
     /// response spreads it; a rigid body takes it as a rigid body at
     /// `hit.point` ([`World::apply_rigid_impulse`]). Wakes the body.
     pub fn apply_hit_impulse(&mut self, hit: &RayHit, impulse: Vec3) -> Result<()> {
+        self.apply_hit_impulse_at(hit, None, impulse)
+    }
+
+    /// [`World::apply_hit_impulse`], a rigid body's taken at `point_f64`
+    /// (world space, `f64`) when given, else at `hit.point`.
+    pub(crate) fn apply_hit_impulse_at(&mut self, hit: &RayHit, point_f64: Option<DVec3>, impulse: Vec3) -> Result<()> {
         finite_vec(impulse, "impulse")?;
         let body = self.body(hit.body)?;
         let n = hit.particle_count as usize;
@@ -239,7 +274,10 @@ impl World {
             }
         }
         if body.rigid.is_some() {
-            return self.apply_rigid_impulse(hit.body, hit.point, impulse);
+            return match point_f64 {
+                Some(point) => self.apply_rigid_impulse_f64(hit.body, point, impulse),
+                None => self.apply_rigid_impulse(hit.body, hit.point, impulse),
+            };
         }
         let first = body.first;
         for k in 0..n {

@@ -94,6 +94,10 @@ fn binding_test_runs_under_mono() {
         ("SinewRayHit", size_of::<SinewRayHit>()),
         ("SinewColliderHit", size_of::<SinewColliderHit>()),
         ("SinewParticleHit", size_of::<SinewParticleHit>()),
+        ("SinewContactd", size_of::<SinewContactd>()),
+        ("SinewRayHitd", size_of::<SinewRayHitd>()),
+        ("SinewColliderHitd", size_of::<SinewColliderHitd>()),
+        ("SinewParticleHitd", size_of::<SinewParticleHitd>()),
     ];
     // Mono resolves [DllImport("sinew")] to libsinew.so through the loader's path.
     let text = run(Command::new("mono")
@@ -108,6 +112,7 @@ fn binding_test_runs_under_mono() {
     assert!(text.contains("cloth, joints and sleep checked"), "{text}");
     assert!(text.contains("frames and skin checked"), "{text}");
     assert!(text.contains("ragdoll motors checked"), "{text}");
+    assert!(text.contains("double precision checked"), "{text}");
 }
 
 /// `SinewCloth`, `SinewRagdoll` and `SinewWorldBehaviour` need UnityEngine; they are compiled

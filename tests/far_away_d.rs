@@ -439,3 +439,259 @@ fn local_motor_targets_far_away_drive_as_at_the_origin() {
     }
     println!("after 1 s: left hand at {:?}, left upper arm at {:?}", home[7], home[5]);
 }
+
+/// A ray hit's particles, weights, normal and distance.
+type Ray = ([u32; 3], [f32; 3], [f32; 3], f32);
+
+/// What the `_d` queries and pushes answered in [`queried`], relative to the
+/// scene's offset: everything exact but the points computed as `origin +
+/// direction * distance` or `frame + point - normal * radius` in `f64`,
+/// which round at the offset's ulp (1.5e-11 m at 100 km).
+#[derive(Debug, PartialEq)]
+struct Answers {
+    /// Contacts: particle, other particle, touched a body, normal, depth,
+    /// speed (bits).
+    contacts: Vec<(u32, u32, bool, [f32; 3], f32, f32)>,
+    contact_points: Vec<[f64; 3]>,
+    /// Ray hits on bodies and colliders: particles, weights, normal,
+    /// distance (bits).
+    rays: Vec<Ray>,
+    ray_points: Vec<[f64; 3]>,
+    /// The nearest particle: index, distance, and its place (exact).
+    nearest: (u32, f32, [f64; 3]),
+    /// How many particles the explosion pushed.
+    pushed: u32,
+    /// The cloth's vertices from `sinew_cloth_write_vertices_d` (exact) and
+    /// their normals, after the pushes.
+    vertices: Vec<[f64; 3]>,
+    normals: Vec<[f32; 3]>,
+    /// Every particle of every body after the pushes and 30 more steps.
+    after: Vec<[f64; 3]>,
+}
+
+fn bits3(v: SinewVec3) -> [f32; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// A box floor, a sphere collider, a pair of particles dropped on a rigid
+/// box, a humanoid and a cloth pinned at its top edge, all `at` from the
+/// origin through the `_d` calls, stepped 45 times; then every `_d` query
+/// and push: the contacts, rays at the humanoid, the rigid box, the cloth,
+/// the floor and the sphere, the nearest particle, an impulse at each body
+/// hit, one at a bone, one at the rigid box, an explosion, the cloth's
+/// vertices, and 30 more steps. Query points are `at` plus dyadic offsets,
+/// exact in `f64` however far out.
+fn queried(at: SinewVec3d) -> Answers {
+    let def = SinewWorldDef { substeps: 8, ..sinew_default_world_def() };
+    let mut w = ptr::null_mut();
+    ok(unsafe { sinew_world_create(&def, &mut w) });
+    let mut floor = SinewColliderId::default();
+    let t = SinewTransformd { position: add(at, [0.0, -0.5, 0.0]), rotation: IDENTITY };
+    ok(unsafe { sinew_collider_create_box_d(w, t, SinewVec3 { x: 6.0, y: 0.5, z: 6.0 }, 0.5, &mut floor) });
+    let mut ball = SinewColliderId::default();
+    ok(unsafe { sinew_collider_create_sphere_d(w, add(at, [4.0, 0.75, -3.0]), 0.75, 0.5, &mut ball) });
+
+    let mut rigid = SinewBodyId::default();
+    let rdef = SinewRigidDef { half_extents: SinewVec3 { x: 0.3, y: 0.2, z: 0.3 }, ..sinew_default_rigid_def() };
+    ok(unsafe { sinew_rigid_create_d(w, &rdef, add(at, [2.0, 0.3, 0.5]), &mut rigid) });
+    let mut pair = SinewBodyId::default();
+    let p = [add(at, [2.0, 0.9, 0.5]), add(at, [2.125, 1.25, 0.5])];
+    ok(unsafe { sinew_body_create_particles_d(w, p.as_ptr(), ptr::null(), 2, &mut pair) });
+    ok(unsafe { sinew_body_set_particle_radius(w, pair, 0.1) });
+    let mut doll = SinewBodyId::default();
+    let root = SinewTransformd { position: add(at, [0.0, 0.0, 2.0]), rotation: IDENTITY };
+    ok(unsafe { sinew_ragdoll_create_humanoid_d(w, root, 1.8, &mut doll) });
+    let mut cloth = SinewBodyId::default();
+    let gdef = SinewClothGridDef {
+        columns: 4,
+        rows: 4,
+        spacing: 0.25,
+        pin_flags: SINEW_PIN_TOP_EDGE,
+        ..sinew_default_cloth_grid_def()
+    };
+    ok(unsafe { sinew_cloth_create_grid_d(w, &gdef, add(at, [-3.0, 2.0, -2.0]), &mut cloth) });
+    for _ in 0..45 {
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+
+    // The contacts of the last step.
+    let mut n = 0;
+    ok(unsafe { sinew_world_read_contacts_d(w, ptr::null_mut(), 0, &mut n) });
+    let mut cs = vec![SinewContactd::default(); n as usize];
+    ok(unsafe { sinew_world_read_contacts_d(w, cs.as_mut_ptr(), n, &mut n) });
+    let contacts = cs
+        .iter()
+        .map(|c| (c.particle, c.other_particle, c.other_body.index1 != 0, bits3(c.normal), c.depth, c.speed))
+        .collect();
+    let contact_points = cs.iter().map(|c| sub(c.point, at)).collect();
+
+    // Rays: at the humanoid's chest, down on the rigid box, down on the
+    // cloth; at the floor and the sphere. Each body hit is pushed.
+    let mut rays = Vec::new();
+    let mut ray_points = Vec::new();
+    let down = SinewVec3 { x: 0.0, y: -1.0, z: 0.0 };
+    let tilted = SinewVec3 { x: 0.125, y: -0.0625, z: 1.0 };
+    // The humanoid lies where it fell: the ray goes down on its pelvis.
+    let mut bones = 0;
+    ok(unsafe { sinew_ragdoll_bone_count(w, doll, &mut bones) });
+    let mut bone = vec![SinewTransformd::default(); bones as usize];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, doll, bone.as_mut_ptr(), bones, ptr::null_mut()) });
+    let over = |p: SinewVec3d| d(p.x, at.y + 3.0, p.z);
+    let froms = [over(bone[0].position), add(at, [2.0625, 3.0, 0.4375]), add(at, [-2.625, 1.625, -4.0])];
+    for (from, dir) in froms.into_iter().zip([down, down, tilted]) {
+        let mut hit = SinewRayHitd::default();
+        ok(unsafe { sinew_world_raycast_d(w, from, dir, f32::INFINITY, u32::MAX, &mut hit) });
+        assert_eq!(hit.hit, 1, "a ray from {from:?} at {at:?}");
+        let particles = [hit.particle_a, hit.particle_b, hit.particle_c];
+        rays.push((particles, [hit.weight_a, hit.weight_b, hit.weight_c], bits3(hit.normal), hit.distance));
+        ray_points.push(sub(hit.point, at));
+        ok(unsafe { sinew_body_apply_hit_impulse_d(w, &hit, SinewVec3 { x: 0.5, y: 1.0, z: -0.25 }) });
+    }
+    for (from, dir) in [([0.5, 4.0, -0.5], down), ([4.0, 0.875, 0.0], SinewVec3 { x: 0.0, y: 0.0, z: -1.0 })] {
+        let mut hit = SinewColliderHitd::default();
+        ok(unsafe { sinew_world_raycast_colliders_d(w, add(at, from), dir, 100.0, u32::MAX, &mut hit) });
+        assert_eq!(hit.hit, 1, "a ray from {from:?} at {at:?}");
+        rays.push(([0; 3], [0.0; 3], bits3(hit.normal), hit.distance));
+        ray_points.push(sub(hit.point, at));
+    }
+
+    let mut near = SinewParticleHitd::default();
+    ok(unsafe { sinew_world_nearest_particle_d(w, add(at, [2.25, 1.0, 0.5]), 2.0, u32::MAX, &mut near) });
+    assert_eq!(near.hit, 1);
+    let nearest = (near.particle, near.distance, sub(near.position, at));
+
+    // A push at a bone's head (where the bone is) and at the rigid box's
+    // corner; an explosion by the humanoid.
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, doll, bone.as_mut_ptr(), bones, ptr::null_mut()) });
+    ok(unsafe { sinew_ragdoll_apply_impulse_d(w, doll, 2, bone[2].position, SinewVec3 { x: 0.0, y: 0.0, z: 3.0 }) });
+    let mut box_at = SinewTransformd::default();
+    ok(unsafe { sinew_rigid_read_transform_d(w, rigid, &mut box_at) });
+    let corner = add(box_at.position, [0.25, 0.125, 0.25]);
+    ok(unsafe { sinew_rigid_apply_impulse_d(w, rigid, corner, SinewVec3 { x: -1.0, y: 2.0, z: 0.5 }) });
+    let mut pushed = 0;
+    ok(unsafe { sinew_world_explode_d(w, add(at, [-0.5, 0.25, 1.5]), 2.0, 2.5, &mut pushed) });
+    assert!(pushed > 0);
+
+    // The cloth's vertices, interleaved: 3 doubles then 3 floats.
+    let mut count = 0;
+    let none = ptr::null_mut();
+    ok(unsafe { sinew_cloth_write_vertices_d(w, cloth, none, 0, none, 0, 0, &mut count) });
+    let stride = 36;
+    let mut buffer = vec![0u8; stride * count as usize];
+    let (p, nrm) = (buffer.as_mut_ptr(), buffer[24..].as_mut_ptr());
+    ok(unsafe { sinew_cloth_write_vertices_d(w, cloth, p, stride, nrm, stride, count, ptr::null_mut()) });
+    let f64_at = |k: usize| f64::from_le_bytes(buffer[k..k + 8].try_into().expect("8 bytes"));
+    let f32_at = |k: usize| f32::from_le_bytes(buffer[k..k + 4].try_into().expect("4 bytes"));
+    let vertex = |k: usize| d(f64_at(k * stride), f64_at(k * stride + 8), f64_at(k * stride + 16));
+    let vertices: Vec<[f64; 3]> = (0..count as usize).map(|k| sub(vertex(k), at)).collect();
+    let normals = (0..count as usize).map(|k| [0, 4, 8].map(|o| f32_at(k * stride + 24 + o))).collect();
+    // They are the particles' exact positions (the grid's map is 1:1).
+    let mut particles = vec![SinewVec3d::default(); count as usize];
+    ok(unsafe { sinew_body_read_positions_d(w, cloth, particles.as_mut_ptr(), count, ptr::null_mut()) });
+    assert_eq!((0..count as usize).map(vertex).collect::<Vec<_>>(), particles);
+
+    for _ in 0..30 {
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+    let mut after = Vec::new();
+    for body in [rigid, pair, doll, cloth] {
+        let mut count = 0;
+        ok(unsafe { sinew_body_read_positions_d(w, body, ptr::null_mut(), 0, &mut count) });
+        let mut x = vec![SinewVec3d::default(); count as usize];
+        ok(unsafe { sinew_body_read_positions_d(w, body, x.as_mut_ptr(), count, ptr::null_mut()) });
+        after.extend(x.iter().map(|&p| sub(p, at)));
+    }
+    let mut recoveries = u64::MAX;
+    ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
+    assert_eq!(recoveries, 0);
+    unsafe { sinew_world_destroy(w) };
+    Answers { contacts, contact_points, rays, ray_points, nearest, pushed, vertices, normals, after }
+}
+
+fn farthest(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).flat_map(|(p, q)| (0..3).map(move |k| (p[k] - q[k]).abs())).fold(0.0, f64::max)
+}
+
+#[test]
+fn the_d_queries_and_pushes_far_away_answer_as_at_the_origin() {
+    let home = queried(d(0.0, 0.0, 0.0));
+    assert!(home.contacts.iter().any(|c| c.2), "a contact between bodies: {:?}", home.contacts);
+    assert!(home.contacts.iter().any(|c| !c.2), "a contact with a collider");
+    for at in ON_GRID {
+        let far = queried(d(at[0], at[1], at[2]));
+        let (dc, dr) =
+            (farthest(&far.contact_points, &home.contact_points), farthest(&far.ray_points, &home.ray_points));
+        println!("{at:?}: {} contacts, points {dc:.1e} m apart; ray hits {dr:.1e} m apart", far.contacts.len());
+        // Everything else: the origin's bits.
+        assert_eq!(far.contacts, home.contacts, "at {at:?}");
+        assert_eq!(far.rays, home.rays, "at {at:?}");
+        assert_eq!(far.nearest, home.nearest, "at {at:?}");
+        assert_eq!(far.pushed, home.pushed, "at {at:?}");
+        assert_eq!(far.vertices, home.vertices, "at {at:?}");
+        assert_eq!(far.normals, home.normals, "at {at:?}");
+        assert_eq!(far.after, home.after, "at {at:?}: after the pushes");
+        // The points computed in f64 at the offset: within its rounding.
+        assert!(dc < 1e-9 && dr < 1e-9, "at {at:?}: {dc:e} m, {dr:e} m");
+    }
+    // Off the grid: as its twin near the origin, to the f64 rounding of
+    // the offsets (the scene's own f32 rounding is the twin's).
+    for (at, twin) in OFF_GRID {
+        let far = queried(d(at[0], at[1], at[2]));
+        let near = queried(d(twin[0], twin[1], twin[2]));
+        let worst = [
+            farthest(&far.contact_points, &near.contact_points),
+            farthest(&far.ray_points, &near.ray_points),
+            farthest(&far.vertices, &near.vertices),
+            farthest(&far.after, &near.after),
+            farthest(&[far.nearest.2], &[near.nearest.2]),
+        ];
+        println!("{at:?}: {:.1e} m from its twin at {twin:?}", worst.iter().copied().fold(0.0, f64::max));
+        assert_eq!(
+            (far.contacts.len(), far.rays.len(), far.pushed),
+            (near.contacts.len(), near.rays.len(), near.pushed)
+        );
+        for (a, b) in far.rays.iter().zip(&near.rays) {
+            assert!((a.3 - b.3).abs() < 1e-5 && a.0 == b.0, "at {at:?}: ray {a:?}, its twin's {b:?}");
+        }
+        assert!(worst.iter().all(|&e| e < 1e-9), "at {at:?}: {worst:?} m from its twin");
+    }
+}
+
+/// At the origin the `_d` queries give the `f32` ones' answers; 10 km out
+/// the `f32` ray cast's distance is off by the millimetre of a world `f32`
+/// there, the `_d` one's is the origin's.
+#[test]
+fn the_d_ray_cast_is_the_f32_one_at_the_origin_and_stays_so_far_away() {
+    let cast = |at: f64| {
+        let mut w = ptr::null_mut();
+        ok(unsafe { sinew_world_create(&sinew_default_world_def(), &mut w) });
+        let mut b = SinewBodyId::default();
+        let p = [d(at + 0.123, 1.0, 0.0)];
+        ok(unsafe { sinew_body_create_particles_d(w, p.as_ptr(), ptr::null(), 1, &mut b) });
+        ok(unsafe { sinew_body_set_particle_radius(w, b, 0.1) });
+        let dir = SinewVec3 { x: 1.0, y: 0.0, z: 0.0 };
+        let mut hd = SinewRayHitd::default();
+        ok(unsafe { sinew_world_raycast_d(w, d(at - 1.9993, 1.0, 0.0), dir, f32::INFINITY, u32::MAX, &mut hd) });
+        let mut hf = SinewRayHit::default();
+        let o = SinewVec3 { x: (at - 1.9993) as f32, y: 1.0, z: 0.0 };
+        ok(unsafe { sinew_world_raycast(w, o, dir, f32::INFINITY, u32::MAX, &mut hf) });
+        let mut nd = SinewParticleHitd::default();
+        ok(unsafe { sinew_world_nearest_particle_d(w, d(at, 1.0, 0.0), 1.0, u32::MAX, &mut nd) });
+        let mut nf = SinewParticleHit::default();
+        let q = SinewVec3 { x: at as f32, y: 1.0, z: 0.0 };
+        ok(unsafe { sinew_world_nearest_particle(w, q, 1.0, u32::MAX, &mut nf) });
+        unsafe { sinew_world_destroy(w) };
+        assert_eq!((hd.hit, hf.hit, nd.hit, nf.hit), (1, 1, 1, 1));
+        (hd.distance, hf.distance, hd.point.x - at, nd.distance, nf.distance, nd.position.x - at)
+    };
+    let home = cast(0.0);
+    println!("at the origin: ray {} (_d) {} (f32); nearest {} (_d) {} (f32)", home.0, home.1, home.3, home.4);
+    assert!((home.0 - home.1).abs() < 1e-6 && (home.3 - home.4).abs() < 1e-6, "{home:?}");
+    assert!((home.2 - 0.023).abs() < 1e-5 && (home.5 - 0.123).abs() < 1e-7, "{home:?}");
+    let far = cast(10_000.0);
+    println!("10 km out: ray {} (_d) {} (f32); nearest {} (_d) {} (f32)", far.0, far.1, far.3, far.4);
+    assert!((far.0 - home.0).abs() < 1e-6 && (far.2 - home.2).abs() < 1e-9, "{far:?} vs {home:?}");
+    assert!((far.3 - home.3).abs() < 1e-6 && (far.5 - home.5).abs() < 1e-9, "{far:?} vs {home:?}");
+    assert!((far.1 - home.1).abs() > 1e-4, "the f32 cast 10 km out: {} vs {}", far.1, home.1);
+}

@@ -918,3 +918,228 @@ fn d_pose_skin_mesh_and_def_calls_refuse_bad_input_and_change_nothing() {
     ok(unsafe { sinew_world_recovery_count(w, &mut recoveries) });
     assert_eq!(recoveries, 0);
 }
+
+#[test]
+fn d_query_and_push_calls_refuse_bad_input_and_change_nothing() {
+    let s = Scene::new();
+    let w = s.w;
+    let null_arg = SINEW_RESULT_NULL_ARGUMENT;
+    let invalid = SINEW_RESULT_INVALID_ARGUMENT;
+    let mut cloth = BODY_SENTINEL;
+    let gdef = SinewClothGridDef { columns: 3, rows: 3, ..sinew_default_cloth_grid_def() };
+    ok(unsafe { sinew_cloth_create_grid_d(w, &gdef, d(FAR - 4.0, 2.0, -FAR), &mut cloth) });
+    for _ in 0..10 {
+        ok(unsafe { sinew_world_step(w, DT) });
+    }
+
+    // The contact readback: NULL, too small.
+    let name = "sinew_world_read_contacts_d";
+    let mut n = U32_SENTINEL;
+    refused(w, name, null_arg, || unsafe { sinew_world_read_contacts_d(ptr::null(), ptr::null_mut(), 0, &mut n) });
+    refused(w, name, null_arg, || unsafe { sinew_world_read_contacts_d(w, ptr::null_mut(), 1, &mut n) });
+    assert_eq!(n, U32_SENTINEL, "{name} wrote out_count although it failed");
+    ok(unsafe { sinew_world_read_contacts_d(w, ptr::null_mut(), 0, &mut n) });
+    assert!(n > 1, "the scene has contacts: {n}");
+    let sentinel = SinewContactd { particle: U32_SENTINEL, point: VEC_SENTINEL, ..SinewContactd::default() };
+    let mut few = vec![sentinel; n as usize - 1];
+    let mut needed = 0;
+    refused(w, name, SINEW_RESULT_BUFFER_TOO_SMALL, || unsafe {
+        sinew_world_read_contacts_d(w, few.as_mut_ptr(), n - 1, &mut needed)
+    });
+    assert_eq!(needed, n, "{name} stores the count needed");
+    assert!(few.iter().all(|c| *c == sentinel), "{name} wrote into a too small buffer");
+
+    // Ray casts and the nearest particle: NULL, bad origins, directions,
+    // reaches.
+    let origin = d(FAR, 3.0, -FAR);
+    let down = v(0.0, -1.0, 0.0);
+    let bad_directions: Vec<SinewVec3> =
+        BAD_F32.iter().map(|&b| v(0.0, b, 0.0)).chain([v(0.0, 0.0, 0.0), v(1e-30, 0.0, 0.0)]).collect();
+    let bad_reaches = [f32::NAN, 0.0, -1.0, f32::NEG_INFINITY];
+    let name = "sinew_world_raycast_d";
+    let sentinel = SinewRayHitd { hit: 7, point: VEC_SENTINEL, ..SinewRayHitd::default() };
+    let mut hit = sentinel;
+    refused(w, name, null_arg, || unsafe { sinew_world_raycast_d(ptr::null(), origin, down, 10.0, !0, &mut hit) });
+    refused(w, name, null_arg, || unsafe { sinew_world_raycast_d(w, origin, down, 10.0, !0, ptr::null_mut()) });
+    for bad in bad_vectors(origin) {
+        refused(w, name, invalid, || unsafe { sinew_world_raycast_d(w, bad, down, 10.0, !0, &mut hit) });
+    }
+    for &bad in &bad_directions {
+        refused(w, name, invalid, || unsafe { sinew_world_raycast_d(w, origin, bad, 10.0, !0, &mut hit) });
+    }
+    for bad in bad_reaches {
+        refused(w, name, invalid, || unsafe { sinew_world_raycast_d(w, origin, down, bad, !0, &mut hit) });
+    }
+    assert_eq!(hit, sentinel, "{name} wrote out_hit although it failed");
+    let name = "sinew_world_raycast_colliders_d";
+    let sentinel = SinewColliderHitd { hit: 7, point: VEC_SENTINEL, ..SinewColliderHitd::default() };
+    let mut chit = sentinel;
+    let cast = |o, dir, reach, out| unsafe { sinew_world_raycast_colliders_d(w, o, dir, reach, !0, out) };
+    refused(w, name, null_arg, || unsafe {
+        sinew_world_raycast_colliders_d(ptr::null(), origin, down, 10.0, !0, &mut chit)
+    });
+    refused(w, name, null_arg, || cast(origin, down, 10.0, ptr::null_mut()));
+    for bad in bad_vectors(origin) {
+        refused(w, name, invalid, || cast(bad, down, 10.0, &mut chit));
+    }
+    for &bad in &bad_directions {
+        refused(w, name, invalid, || cast(origin, bad, 10.0, &mut chit));
+    }
+    for bad in bad_reaches {
+        refused(w, name, invalid, || cast(origin, down, bad, &mut chit));
+    }
+    assert_eq!(chit, sentinel, "{name} wrote out_hit although it failed");
+    ok(cast(origin, down, 10.0, &mut chit));
+    assert_eq!((chit.hit, chit.collider), (1, s.collider), "the floor, 3 m down");
+    assert_eq!(chit.point, d(FAR, 0.0, -FAR));
+    let name = "sinew_world_nearest_particle_d";
+    let sentinel = SinewParticleHitd { hit: 7, position: VEC_SENTINEL, ..SinewParticleHitd::default() };
+    let mut phit = sentinel;
+    refused(w, name, null_arg, || unsafe { sinew_world_nearest_particle_d(ptr::null(), origin, 1.0, !0, &mut phit) });
+    refused(w, name, null_arg, || unsafe { sinew_world_nearest_particle_d(w, origin, 1.0, !0, ptr::null_mut()) });
+    for bad in bad_vectors(origin) {
+        refused(w, name, invalid, || unsafe { sinew_world_nearest_particle_d(w, bad, 1.0, !0, &mut phit) });
+    }
+    for bad in bad_reaches {
+        refused(w, name, invalid, || unsafe { sinew_world_nearest_particle_d(w, origin, bad, !0, &mut phit) });
+    }
+    assert_eq!(phit, sentinel, "{name} wrote out_hit although it failed");
+
+    // Impulses at a hit: one on the particles (the body of 4), one on the
+    // rigid box, whose point is used.
+    let name = "sinew_body_apply_hit_impulse_d";
+    let push = v(0.0, 1.0, 0.5);
+    let mut on_particle = SinewRayHitd::default();
+    ok(unsafe { sinew_body_set_particle_radius(w, s.particles, 0.1) });
+    let above = |x: f64| d(x, 3.0, -FAR);
+    ok(unsafe { sinew_world_raycast_d(w, above(FAR + 1.0), down, 10.0, !0, &mut on_particle) });
+    assert_eq!((on_particle.hit, on_particle.body, on_particle.particle_a), (1, s.particles, 2));
+    let mut on_rigid = SinewRayHitd::default();
+    ok(unsafe { sinew_world_raycast_d(w, above(FAR - 2.0), down, 10.0, !0, &mut on_rigid) });
+    assert_eq!((on_rigid.hit, on_rigid.body), (1, s.rigid));
+    let apply = |h: &SinewRayHitd, j| unsafe { sinew_body_apply_hit_impulse_d(w, h, j) };
+    refused(w, name, null_arg, || unsafe { sinew_body_apply_hit_impulse_d(ptr::null_mut(), &on_particle, push) });
+    refused(w, name, null_arg, || unsafe { sinew_body_apply_hit_impulse_d(w, ptr::null(), push) });
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || apply(&SinewRayHitd { body: id, ..on_particle }, push));
+    }
+    let mut bad_hits = vec![
+        SinewRayHitd { hit: 0, ..on_particle },
+        SinewRayHitd { particle_count: 0, ..on_particle },
+        SinewRayHitd { particle_count: 4, ..on_particle },
+        SinewRayHitd { particle_a: 4, ..on_particle },
+        SinewRayHitd { particle_a: u32::MAX, ..on_particle },
+    ];
+    for bad in BAD_F32.into_iter().chain([-0.5, 1.5]) {
+        bad_hits.push(SinewRayHitd { weight_a: bad, ..on_particle });
+    }
+    bad_hits.extend(bad_vectors(on_rigid.point).into_iter().map(|point| SinewRayHitd { point, ..on_rigid }));
+    for bad in &bad_hits {
+        refused(w, name, invalid, || apply(bad, push));
+    }
+    for bad in BAD_F32 {
+        refused(w, name, invalid, || apply(&on_particle, v(0.0, bad, 0.0)));
+        refused(w, name, invalid, || apply(&on_rigid, v(bad, 0.0, 0.0)));
+    }
+    changes(w, || apply(&on_particle, push));
+    changes(w, || apply(&on_rigid, push));
+
+    // Impulses at a point of a bone, of a rigid body.
+    let r = s.ragdoll;
+    let mut bones = 0;
+    ok(unsafe { sinew_ragdoll_bone_count(w, r, &mut bones) });
+    let mut pose = vec![SinewTransformd::default(); bones as usize];
+    ok(unsafe { sinew_ragdoll_read_bones_d(w, r, pose.as_mut_ptr(), bones, ptr::null_mut()) });
+    let at_bone = pose[3].position;
+    let name = "sinew_ragdoll_apply_impulse_d";
+    let bone_push = |id, bone, p, j| unsafe { sinew_ragdoll_apply_impulse_d(w, id, bone, p, j) };
+    refused(w, name, null_arg, || unsafe { sinew_ragdoll_apply_impulse_d(ptr::null_mut(), r, 3, at_bone, push) });
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || bone_push(id, 3, at_bone, push));
+    }
+    for id in [s.particles, s.rigid, cloth] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || bone_push(id, 3, at_bone, push));
+    }
+    for bone in [bones, u32::MAX] {
+        refused(w, name, invalid, || bone_push(r, bone, at_bone, push));
+    }
+    for bad in bad_vectors(at_bone) {
+        refused(w, name, invalid, || bone_push(r, 3, bad, push));
+    }
+    for bad in BAD_F32 {
+        refused(w, name, invalid, || bone_push(r, 3, at_bone, v(0.0, 0.0, bad)));
+    }
+    changes(w, || bone_push(r, 3, at_bone, push));
+    let name = "sinew_rigid_apply_impulse_d";
+    let mut t = TRANSFORM_SENTINEL;
+    ok(unsafe { sinew_rigid_read_transform_d(w, s.rigid, &mut t) });
+    let corner = d(t.position.x + 0.25, t.position.y, t.position.z);
+    let rigid_push = |id, p, j| unsafe { sinew_rigid_apply_impulse_d(w, id, p, j) };
+    refused(w, name, null_arg, || unsafe { sinew_rigid_apply_impulse_d(ptr::null_mut(), s.rigid, corner, push) });
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || rigid_push(id, corner, push));
+    }
+    for id in [s.particles, s.ragdoll, cloth] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || rigid_push(id, corner, push));
+    }
+    for bad in bad_vectors(corner) {
+        refused(w, name, invalid, || rigid_push(s.rigid, bad, push));
+    }
+    for bad in BAD_F32 {
+        refused(w, name, invalid, || rigid_push(s.rigid, corner, v(bad, 0.0, 0.0)));
+    }
+    changes(w, || rigid_push(s.rigid, corner, push));
+
+    // The explosion.
+    let name = "sinew_world_explode_d";
+    let center = d(FAR + 1.0, 0.5, -FAR);
+    let mut pushed = U32_SENTINEL;
+    let blast = |c, strength, radius, out| unsafe { sinew_world_explode_d(w, c, strength, radius, out) };
+    refused(w, name, null_arg, || unsafe { sinew_world_explode_d(ptr::null_mut(), center, 1.0, 3.0, &mut pushed) });
+    for bad in bad_vectors(center) {
+        refused(w, name, invalid, || blast(bad, 1.0, 3.0, &mut pushed));
+    }
+    for bad in BAD_F32.into_iter().chain([-1.0]) {
+        refused(w, name, invalid, || blast(center, bad, 3.0, &mut pushed));
+        refused(w, name, invalid, || blast(center, 1.0, bad, &mut pushed));
+    }
+    assert_eq!(pushed, U32_SENTINEL, "{name} wrote out_count although it failed");
+    changes(w, || blast(center, 1.0, 3.0, &mut pushed));
+    assert!(pushed >= 4, "{name}: the body of 4 is within 3 m: {pushed}");
+
+    // The cloth's vertices in double precision: NULL, ids, kind, strides,
+    // too small.
+    let name = "sinew_cloth_write_vertices_d";
+    let mut buffer = vec![0xA5u8; 9 * 36];
+    let (p, nrm) = (buffer.as_mut_ptr(), buffer[24..].as_mut_ptr());
+    let mut count = U32_SENTINEL;
+    let write = |id, ps, ns, cap, out| unsafe { sinew_cloth_write_vertices_d(w, id, p, ps, nrm, ns, cap, out) };
+    refused(w, name, null_arg, || unsafe {
+        sinew_cloth_write_vertices_d(ptr::null(), cloth, p, 36, nrm, 36, 9, &mut count)
+    });
+    refused(w, name, null_arg, || unsafe {
+        sinew_cloth_write_vertices_d(w, cloth, ptr::null_mut(), 36, ptr::null_mut(), 36, 9, &mut count)
+    });
+    for id in s.bad_bodies() {
+        refused(w, name, SINEW_RESULT_INVALID_ID, || write(id, 36, 36, 9, &mut count));
+    }
+    for id in [s.particles, s.ragdoll, s.rigid] {
+        refused(w, name, SINEW_RESULT_WRONG_KIND, || write(id, 36, 36, 9, &mut count));
+    }
+    for (ps, ns) in [(23, 36), (12, 36), (0, 36), (36, 11), (usize::MAX, 36), (36, usize::MAX / 2)] {
+        refused(w, name, invalid, || write(cloth, ps, ns, 9, &mut count));
+    }
+    assert_eq!(count, U32_SENTINEL, "{name} wrote out_count although it failed");
+    refused(w, name, SINEW_RESULT_BUFFER_TOO_SMALL, || write(cloth, 36, 36, 8, &mut count));
+    assert_eq!(count, 9, "{name} stores the count needed");
+    assert!(buffer.iter().all(|&b| b == 0xA5), "{name} wrote into a too small buffer");
+    // Positions alone at stride 24: the particles' exact places.
+    let mut alone = [VEC_SENTINEL; 9];
+    ok(unsafe {
+        sinew_cloth_write_vertices_d(w, cloth, alone.as_mut_ptr().cast(), 24, ptr::null_mut(), 0, 9, ptr::null_mut())
+    });
+    let mut x = [VEC_SENTINEL; 9];
+    ok(unsafe { sinew_body_read_positions_d(w, cloth, x.as_mut_ptr(), 9, ptr::null_mut()) });
+    assert_eq!(alone, x);
+    assert!(x.iter().all(|p| (p.x - (FAR - 4.0)).abs() < 1.0), "{x:?}");
+}

@@ -99,6 +99,11 @@ using Contact = ::SinewContact;
 using RayHit = ::SinewRayHit;
 using ColliderHit = ::SinewColliderHit;
 using ParticleHit = ::SinewParticleHit;
+/// The query results with their points in double precision (the `_d` queries).
+using Contactd = ::SinewContactd;
+using RayHitd = ::SinewRayHitd;
+using ColliderHitd = ::SinewColliderHitd;
+using ParticleHitd = ::SinewParticleHitd;
 
 /// Every collision layer (SINEW_LAYER_ALL), the default query mask.
 inline constexpr std::uint32_t layer_all = static_cast<std::uint32_t>(SINEW_LAYER_ALL);
@@ -653,6 +658,10 @@ public:
     Result apply_impulse(std::uint32_t bone, const Vec3& point, const Vec3& impulse) {
         return Result::from_code(::sinew_ragdoll_apply_impulse(world(), id(), bone, point, impulse));
     }
+    /// apply_impulse with the point in double precision.
+    Result apply_impulse_d(std::uint32_t bone, const Vec3d& point, const Vec3& impulse) {
+        return Result::from_code(::sinew_ragdoll_apply_impulse_d(world(), id(), bone, point, impulse));
+    }
     /// Motors: the world-space target pose (one transform per bone), as the
     /// animation outputs it each frame.
     Result set_motor_targets(const Transform* bones, std::uint32_t count) {
@@ -713,6 +722,10 @@ public:
     Result apply_impulse(const Vec3& point, const Vec3& impulse) {
         return Result::from_code(::sinew_rigid_apply_impulse(world(), id(), point, impulse));
     }
+    /// apply_impulse with the point in double precision.
+    Result apply_impulse_d(const Vec3d& point, const Vec3& impulse) {
+        return Result::from_code(::sinew_rigid_apply_impulse_d(world(), id(), point, impulse));
+    }
 };
 
 /// A body of kind cloth: every Body call, plus the cloth ones. Copyable; owns
@@ -755,6 +768,18 @@ public:
         Result r = Result::from_code(::sinew_cloth_write_vertices(world(), id(), static_cast<std::uint8_t*>(positions),
                                                                   position_stride, static_cast<std::uint8_t*>(normals),
                                                                   normal_stride, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+    /// write_vertices with positions in double precision (3 doubles each,
+    /// exact world positions; position_stride >= 24), normals 3 floats.
+    /// Interleaved: normals = positions + 24 bytes, both strides 36.
+    Expected<std::uint32_t> write_vertices_d(void* positions, std::size_t position_stride, void* normals,
+                                             std::size_t normal_stride, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_cloth_write_vertices_d(
+            world(), id(), static_cast<std::uint8_t*>(positions), position_stride, static_cast<std::uint8_t*>(normals),
+            normal_stride, capacity, &n));
         if (!r) return r;
         return n;
     }
@@ -1112,6 +1137,13 @@ public:
         if (!r) return r;
         return n;
     }
+    /// explode with the centre in double precision.
+    Expected<std::uint32_t> explode_d(const Vec3d& center, float strength, float radius) {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_explode_d(world_, center, strength, radius, &n));
+        if (!r) return r;
+        return n;
+    }
 
     /// A rectangular cloth (def from default_cloth_grid_def()).
     Expected<Cloth> create_cloth_grid(const ClothGridDef& def) {
@@ -1267,6 +1299,66 @@ public:
         return Result::from_code(::sinew_body_apply_hit_impulse(world_, &hit, impulse));
     }
 
+    // The `_d` queries: points in double precision (large worlds), each
+    // query met in the frame of what it meets, so it answers 10 km out as
+    // at the origin.
+
+    /// read_contacts with each point in double precision (exact).
+    Expected<std::uint32_t> read_contacts_d(Contactd* out, std::uint32_t capacity) const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_read_contacts_d(world_, out, capacity, &n));
+        if (!r) return r;
+        return n;
+    }
+    /// All contacts of the last step with their points in double precision.
+    Expected<std::vector<Contactd>> read_contacts_d() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_read_contacts_d(world_, nullptr, 0, &n));
+        if (!r) return r;
+        std::vector<Contactd> out;
+        for (;;) {
+            out.resize(n);
+            const SinewResult code = ::sinew_world_read_contacts_d(world_, out.data(), n, &n);
+            if (code == SINEW_RESULT_BUFFER_TOO_SMALL) continue;  // a step came in between: n is the new count
+            r = Result::from_code(code);
+            if (!r) return r;
+            out.resize(n);
+            return out;
+        }
+    }
+    /// raycast from an origin in double precision; the hit point too.
+    Expected<RayHitd> raycast_d(Vec3d origin, Vec3 direction,
+                                float max_distance = std::numeric_limits<float>::infinity(),
+                                std::uint32_t mask = layer_all) const {
+        RayHitd hit{};
+        Result r = Result::from_code(::sinew_world_raycast_d(world_, origin, direction, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// raycast_colliders from an origin in double precision; the hit point too.
+    Expected<ColliderHitd> raycast_colliders_d(Vec3d origin, Vec3 direction,
+                                               float max_distance = std::numeric_limits<float>::infinity(),
+                                               std::uint32_t mask = layer_all) const {
+        ColliderHitd hit{};
+        Result r =
+            Result::from_code(::sinew_world_raycast_colliders_d(world_, origin, direction, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// nearest_particle to a point in double precision; the particle's exact place.
+    Expected<ParticleHitd> nearest_particle_d(Vec3d point,
+                                              float max_distance = std::numeric_limits<float>::infinity(),
+                                              std::uint32_t mask = layer_all) const {
+        ParticleHitd hit{};
+        Result r = Result::from_code(::sinew_world_nearest_particle_d(world_, point, max_distance, mask, &hit));
+        if (!r) return r;
+        return hit;
+    }
+    /// apply_hit_impulse for a raycast_d() hit.
+    Result apply_hit_impulse_d(const RayHitd& hit, Vec3 impulse) {
+        return Result::from_code(::sinew_body_apply_hit_impulse_d(world_, &hit, impulse));
+    }
+
     /// Wraps an id of this world (e.g. one kept in a save file).
     Body body(BodyId id) const noexcept { return Body(world_, id); }
     Cloth cloth(BodyId id) const noexcept { return Cloth(world_, id); }
@@ -1332,6 +1424,11 @@ public:
         const std::uint32_t capacity =
             detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
         return read_contacts(out.data(), capacity);
+    }
+    Expected<std::uint32_t> read_contacts_d(std::span<Contactd> out) const {
+        const std::uint32_t capacity =
+            detail::fits_u32(out.size()) ? static_cast<std::uint32_t>(out.size()) : 0xFFFFFFFFu;
+        return read_contacts_d(out.data(), capacity);
     }
     Result restore(std::span<const std::uint8_t> bytes) { return restore(bytes.data(), bytes.size()); }
 #endif

@@ -117,6 +117,10 @@ pub struct Touch {
     pub particle_b: u32,
     /// World space: where `a`'s surface meets `b`'s, the normal into `a`.
     pub point: Vec3,
+    /// The same point in the island's frame (`at`) and that frame's
+    /// origin, for the readback in `f64` (`point` is their sum, rounded).
+    pub at: Vec3,
+    pub frame: Vec3,
     pub normal: Vec3,
     pub depth: f32,
     pub speed: f32,
@@ -810,6 +814,8 @@ pub fn record(
             body_b: slots[b],
             particle_b: nearest(island[b], &views[b], c.piece_b, c.at),
             point: c.at + origin,
+            at: c.at,
+            frame: origin,
             normal: c.normal,
             depth: c.step_depth,
             speed: c.speed,

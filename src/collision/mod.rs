@@ -274,8 +274,14 @@ impl Collider {
     /// This collider alone in world space, where it is now (for tests and
     /// wake checks outside the step).
     pub fn prepared(&self) -> Prepared {
+        self.prepared_at(Vec3::ZERO)
+    }
+
+    /// [`Collider::prepared`] in the frame at `offset` from the world's (a
+    /// grid point, for the queries in `f64`: see `prepare`).
+    pub fn prepared_at(&self, offset: Vec3) -> Prepared {
         let mut one = Prepared::default();
-        self.prepare(ColliderId::default(), 1.0, 1.0, 1.0, Vec3::ZERO, true, &mut one);
+        self.prepare(ColliderId::default(), 1.0, 1.0, 1.0, offset, true, &mut one);
         one
     }
 

@@ -10,7 +10,7 @@
 
 use crate::pool::{BodyId, ColliderId, Handle};
 use crate::world::World;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// A particle that touched a collider during the last step, or two bodies
 /// that touched each other.
@@ -48,6 +48,13 @@ impl World {
     /// body's solid), in the step's order. A sleeping body has none; a body
     /// created since the last step has none.
     pub fn contacts(&self) -> impl Iterator<Item = Contact> + '_ {
+        self.contacts_f64().map(|(c, _)| c)
+    }
+
+    /// [`World::contacts`], each with its point in `f64` world space, exact
+    /// (the frame's origin plus the point in it; `Contact::point` is that
+    /// rounded to `f32` world coordinates).
+    pub fn contacts_f64(&self) -> impl Iterator<Item = (Contact, DVec3)> + '_ {
         let c = &self.contacts;
         let sources = &self.prepared.last().sources;
         let collider = move |k: u32| sources.get(k as usize).map_or(ColliderId::default(), |s| s.id);
@@ -65,7 +72,10 @@ impl World {
                         let at = |k: usize| self.world_position(b, e.particles[k] as usize);
                         let center: Vec3 = (0..4).map(|k| at(k) * e.weights[k]).sum();
                         let heaviest = (0..4).fold(0, |m, k| if e.weights[k] > e.weights[m] { k } else { m });
-                        Some(Contact {
+                        let local = |k: usize| self.particles.position(b.first + e.particles[k] as usize).as_dvec3();
+                        let center_f64: DVec3 = (0..4).map(|k| local(k) * f64::from(e.weights[k])).sum();
+                        let exact = b.origin.as_dvec3() + center_f64 - pc.normal[j].as_dvec3() * f64::from(r.radius);
+                        let contact = Contact {
                             body: id,
                             particle: e.particles[heaviest],
                             collider: collider(pc.source[j]),
@@ -75,7 +85,8 @@ impl World {
                             normal: pc.normal[j],
                             depth,
                             speed: pc.step_speed[j],
-                        })
+                        };
+                        Some((contact, exact))
                     })
                 });
                 (0..b.count)
@@ -87,7 +98,9 @@ impl World {
                         }
                         let normal = Vec3::new(c.nx[k], c.ny[k], c.nz[k]);
                         let r = if b.radii.is_empty() { b.radius } else { b.radii[i].max(0.0) };
-                        Some(Contact {
+                        let x = self.particles.position(k).as_dvec3();
+                        let exact = b.origin.as_dvec3() + x - normal.as_dvec3() * f64::from(r);
+                        let contact = Contact {
                             body: id,
                             particle: i as u32,
                             collider: collider(c.source[k]),
@@ -97,7 +110,8 @@ impl World {
                             normal,
                             depth,
                             speed: c.step_speed[k],
-                        })
+                        };
+                        Some((contact, exact))
                     })
                     .chain(points)
             })
@@ -106,7 +120,7 @@ impl World {
                     let generation = self.bodies.slots.get(slot as usize).map_or(0, |s| s.generation);
                     BodyId::from(Handle { index1: slot + 1, generation })
                 };
-                Contact {
+                let contact = Contact {
                     body: id(t.body_a),
                     particle: t.particle_a,
                     collider: ColliderId::default(),
@@ -116,7 +130,8 @@ impl World {
                     normal: t.normal,
                     depth: t.depth,
                     speed: t.speed,
-                }
+                };
+                (contact, t.frame.as_dvec3() + t.at.as_dvec3())
             }))
     }
 

@@ -3,7 +3,8 @@
 
 use super::boundary::{Failure, SinewWorld, checked_out, checked_ref, checked_slice, read_into, world_ref};
 use super::types::*;
-use crate::{BendMode, BodyId, ClothOptions, GridDef, MeshDef, TetherMode, Vec3};
+use crate::body::Body;
+use crate::{BendMode, BodyId, ClothOptions, GridDef, MeshDef, TetherMode, Vec3, World};
 
 /// Grid pin flag: the top-left vertex (particle 0).
 pub const SINEW_PIN_TOP_LEFT: u32 = 1;
@@ -449,59 +450,82 @@ pub unsafe extern "C" fn sinew_cloth_write_vertices(
     out_count: *mut u32,
 ) -> SinewResult {
     ffi_boundary!("sinew_cloth_write_vertices", {
-        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
-        let world = unsafe { world_ref(world) }?;
-        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
-        let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
-        for (p, stride, what) in
-            [(positions, position_stride, "position_stride"), (normals, normal_stride, "normal_stride")]
-        {
-            if !p.is_null() {
-                if stride < 12 {
-                    return Err(Failure::invalid(format!("{what} must be >= 12 bytes, got {stride}")));
-                }
-                if stride.checked_mul(capacity as usize).is_none_or(|b| b > isize::MAX as usize) {
-                    return Err(Failure::invalid(format!("{what} * capacity overflows")));
-                }
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            write_vertices(world, body, (positions, position_stride), (normals, normal_stride), capacity, out_count, {
+                |w: &World, b: &Body, i: usize| w.world_position(b, i).to_array()
+            })
+        }
+    })
+}
+
+/// `sinew_cloth_write_vertices` and its `_d` twin: each engine vertex's
+/// position, `position_of(world, body, particle)` (an array of 3 floats or
+/// doubles, its size the least position stride), and normal (3 floats).
+///
+/// # Safety
+/// The `ffi` contract of `sinew_cloth_write_vertices`.
+pub(super) unsafe fn write_vertices<P: Copy>(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    (positions, position_stride): (*mut u8, usize),
+    (normals, normal_stride): (*mut u8, usize),
+    capacity: u32,
+    out_count: *mut u32,
+    position_of: impl Fn(&World, &Body, usize) -> P,
+) -> Result<(), Failure> {
+    // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+    let world = unsafe { world_ref(world) }?;
+    // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
+    let out_count = unsafe { super::boundary::optional_out(out_count, "out_count") }?;
+    for (p, stride, least, what) in
+        [(positions, position_stride, size_of::<P>(), "position_stride"), (normals, normal_stride, 12, "normal_stride")]
+    {
+        if !p.is_null() {
+            if stride < least {
+                return Err(Failure::invalid(format!("{what} must be >= {least} bytes, got {stride}")));
+            }
+            if stride.checked_mul(capacity as usize).is_none_or(|b| b > isize::MAX as usize) {
+                return Err(Failure::invalid(format!("{what} * capacity overflows")));
             }
         }
-        world.read(|w| {
-            let id = BodyId::from(body);
-            let (b, cloth) = w.cloth(id)?;
-            let n = cloth.vertex_map.len();
-            if let Some(c) = out_count {
-                *c = n as u32;
-            }
-            if positions.is_null() && normals.is_null() {
-                if capacity != 0 {
-                    return Err(Failure::null("positions and normals (with a non-zero capacity)"));
-                }
-                return Ok(());
-            }
-            if (capacity as usize) < n {
-                return Err(Failure::new(
-                    SINEW_RESULT_BUFFER_TOO_SMALL,
-                    format!("the buffer holds {capacity} vertices, {n} are needed"),
-                ));
-            }
-            let put = |base: *mut u8, stride: usize, k: usize, v: Vec3| {
+    }
+    world.read(|w| {
+        let id = BodyId::from(body);
+        let (b, cloth) = w.cloth(id)?;
+        let n = cloth.vertex_map.len();
+        if positions.is_null() && normals.is_null() && capacity != 0 {
+            return Err(Failure::null("positions and normals (with a non-zero capacity)"));
+        }
+        // The count, on success and with `BUFFER_TOO_SMALL` only.
+        if let Some(c) = out_count {
+            *c = n as u32;
+        }
+        if positions.is_null() && normals.is_null() {
+            return Ok(());
+        }
+        if (capacity as usize) < n {
+            return Err(Failure::new(
+                SINEW_RESULT_BUFFER_TOO_SMALL,
+                format!("the buffer holds {capacity} vertices, {n} are needed"),
+            ));
+        }
+        if !positions.is_null() {
+            for (k, &i) in cloth.vertex_map.iter().enumerate() {
                 // SAFETY: the caller provides `capacity >= n` elements of
-                // `stride` bytes at `base`; the product was checked above.
-                unsafe { (base.add(k * stride) as *mut [f32; 3]).write_unaligned(v.to_array()) }
-            };
-            if !positions.is_null() {
-                for (k, &i) in cloth.vertex_map.iter().enumerate() {
-                    put(positions, position_stride, k, w.world_position(b, i as usize));
-                }
+                // `position_stride >= size_of::<P>()` bytes at `positions`;
+                // the product was checked above.
+                unsafe { (positions.add(k * position_stride) as *mut P).write_unaligned(position_of(w, b, i as usize)) }
             }
-            if !normals.is_null() {
-                let nv = w.cloth_normals(id)?;
-                for (k, &i) in cloth.vertex_map.iter().enumerate() {
-                    put(normals, normal_stride, k, nv[i as usize]);
-                }
+        }
+        if !normals.is_null() {
+            let nv = w.cloth_normals(id)?;
+            for (k, &i) in cloth.vertex_map.iter().enumerate() {
+                // SAFETY: as for the positions, with `normal_stride >= 12`.
+                unsafe { (normals.add(k * normal_stride) as *mut [f32; 3]).write_unaligned(nv[i as usize].to_array()) }
             }
-            Ok(())
-        })
+        }
+        Ok(())
     })
 }
 

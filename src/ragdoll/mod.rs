@@ -425,13 +425,26 @@ impl World {
     /// `c_i w_i J`, so the momentum added is exactly `J`.
     pub fn apply_bone_impulse(&mut self, id: BodyId, bone: u32, point: Vec3, impulse: Vec3) -> Result<()> {
         finite_vec(point, "point")?;
+        self.apply_bone_impulse_in(id, bone, |origin| point - origin, impulse)
+    }
+
+    /// [`World::apply_bone_impulse`] at the point `local(origin)` in the
+    /// body's frame (`origin` being the frame's, `Body::origin`), the point
+    /// checked by the caller.
+    pub(crate) fn apply_bone_impulse_in(
+        &mut self,
+        id: BodyId,
+        bone: u32,
+        local: impl FnOnce(Vec3) -> Vec3,
+        impulse: Vec3,
+    ) -> Result<()> {
         finite_vec(impulse, "impulse")?;
         let (first, head, tail, origin) = {
             let (body, r) = self.ragdoll(id)?;
             let (head, tail) = r.bone_particles(bone)?;
             (body.first, head as usize, tail as usize, body.origin)
         };
-        let point = point - origin;
+        let point = local(origin);
         let (a, b) = (self.particles.position(first + head), self.particles.position(first + tail));
         let ab = b - a;
         let t =

@@ -534,11 +534,23 @@ impl World {
     /// centre by `(q - c) x J`.
     pub fn apply_rigid_impulse(&mut self, id: BodyId, point: Vec3, impulse: Vec3) -> Result<()> {
         finite_vec(point, "point")?;
+        self.apply_rigid_impulse_in(id, |origin| point - origin, impulse)
+    }
+
+    /// [`World::apply_rigid_impulse`] at the point `local(origin)` in the
+    /// body's frame (`origin` being the frame's, `Body::origin`), the point
+    /// checked by the caller.
+    pub(crate) fn apply_rigid_impulse_in(
+        &mut self,
+        id: BodyId,
+        local: impl FnOnce(Vec3) -> Vec3,
+        impulse: Vec3,
+    ) -> Result<()> {
         finite_vec(impulse, "impulse")?;
         let range = self.rigid(id)?.0.range();
         let body = self.bodies.get_mut(id.into()).expect("checked");
         body.wake();
-        let point = point - body.origin;
+        let point = local(body.origin);
         let r = body.rigid.as_ref().expect("checked");
         let mut p = self.particles.view(range);
         let center = r.center(|i| (p.position(i), p.inv_mass[i]));

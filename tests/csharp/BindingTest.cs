@@ -82,6 +82,10 @@ static unsafe class BindingTest
             case "SinewRayHit": return sizeof(SinewRayHit);
             case "SinewColliderHit": return sizeof(SinewColliderHit);
             case "SinewParticleHit": return sizeof(SinewParticleHit);
+            case "SinewContactd": return sizeof(SinewContactd);
+            case "SinewRayHitd": return sizeof(SinewRayHitd);
+            case "SinewColliderHitd": return sizeof(SinewColliderHitd);
+            case "SinewParticleHitd": return sizeof(SinewParticleHitd);
             default: return -1;
         }
     }
@@ -1193,10 +1197,31 @@ static unsafe class BindingTest
             SinewVec3d lo, hi;
             world.GetBoundsD(body, out lo, out hi);
             Check(lo.x <= at + 0.1 && hi.x >= at + 0.4, "GetBoundsD");
+            // The _d queries and pushes.
+            SinewContactd[] contacts = world.ReadContactsD();
+            Check(contacts.Length > 1, "ReadContactsD");
+            ExpectCode(() => world.ReadContactsD(new SinewContactd[1]), SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL, "ReadContactsD into 1");
+            SinewRayHitd hit = world.RaycastD(D(at, 3, -at), V(0, -1, 0));
+            Check(hit.hit == 1 && hit.point.x == at && hit.point.y < 3, "RaycastD");
+            world.ApplyHitImpulseD(hit, V(0, 0.5f, 0));
+            SinewColliderHitd ground = world.RaycastCollidersD(D(at + 0.25, 3, -at + 3.5), V(0, -1, 0));
+            Check(ground.hit == 1 && ground.collider.index1 == floor.index1 && ground.point.x == at + 0.25, "RaycastCollidersD");
+            SinewParticleHitd picked = world.NearestParticleD(D(at + 0.5, 1, -at), 1f);
+            Check(picked.hit == 1, "NearestParticleD");
+            world.ApplyBoneImpulseD(humanoid, 0, bones[0].position, V(0, 0, 1));
+            world.ApplyRigidImpulseD(rigid, r.position, V(0, 1, 0));
+            Check(world.ExplodeD(D(at, 0.5, -at), 1f, 2f) > 0, "ExplodeD");
+            SinewVec3d[] vertices = new SinewVec3d[9];
+            SinewVec3[] normals = new SinewVec3[9];
+            Check(world.WriteVerticesD(cloth, vertices, normals) == 9, "WriteVerticesD");
+            SinewVec3d[] clothX = new SinewVec3d[9];
+            world.ReadPositionsD(cloth, clothX);
+            Check(vertices[4].x == clothX[4].x && vertices[4].y == clothX[4].y, "WriteVerticesD writes the exact positions");
             world.TeleportD(body, Td(at, 0, -at), Td(at, 0, -at), false);
             Check(world.RecoveryCount() == 0, "no recoveries far out");
             world.ShiftOriginD(D(at, 0, -at));
-            return new[] { x[0].y, x[1].y, r.position.y, bones[0].position.y, bones[0].position.x - at };
+            return new[] { x[0].y, x[1].y, r.position.y, bones[0].position.y, bones[0].position.x - at,
+                           hit.distance, picked.distance, picked.position.y, vertices[8].y };
         }
     }
 

@@ -850,7 +850,7 @@ unsafe fn double_call(
         }
     };
     unsafe {
-        match rng.below(27) {
+        match rng.below(36) {
             0 => {
                 let mut id = SinewBodyId::default();
                 let r = sinew_body_create_particles_d(world, dvecs.as_ptr(), ptr::null(), count, &mut id);
@@ -1027,6 +1027,55 @@ unsafe fn double_call(
             24 => {
                 let normals: Vec<SinewVec3> = (0..cap).map(|_| rng.vec3()).collect();
                 sinew_cloth_set_skin_d(world, s.body(rng), dvecs.as_ptr(), normals.as_ptr(), count)
+            }
+            25 => {
+                let mut contacts = vec![SinewContactd::default(); cap];
+                let out = if cap == 0 && rng.chance(2) { ptr::null_mut() } else { contacts.as_mut_ptr() };
+                let mut n = 0;
+                sinew_world_read_contacts_d(world, out, count, &mut n)
+            }
+            26 | 27 => {
+                let mut hit = SinewRayHitd::default();
+                let mask = rng.next() as u32;
+                let r = sinew_world_raycast_d(world, rng.vec3d(), rng.vec3(), rng.float(), mask, &mut hit);
+                if r == SINEW_RESULT_OK && (hit.hit == 1 || rng.chance(3)) {
+                    if rng.chance(3) {
+                        hit.particle_count = rng.small();
+                        hit.weight_a = rng.float();
+                    }
+                    if rng.chance(3) {
+                        hit.point = rng.vec3d();
+                    }
+                    return sinew_body_apply_hit_impulse_d(world, &hit, rng.vec3());
+                }
+                r
+            }
+            28 => {
+                let mut hit = SinewColliderHitd::default();
+                let mask = rng.next() as u32;
+                sinew_world_raycast_colliders_d(world, rng.vec3d(), rng.vec3(), rng.float(), mask, &mut hit)
+            }
+            29 => {
+                let mut hit = SinewParticleHitd::default();
+                sinew_world_nearest_particle_d(world, rng.vec3d(), rng.float(), rng.next() as u32, &mut hit)
+            }
+            30 => {
+                sinew_ragdoll_apply_impulse_d(world, s.body_of(&s.ragdolls, rng), rng.small(), rng.vec3d(), rng.vec3())
+            }
+            31 => sinew_rigid_apply_impulse_d(world, s.body_of(&s.rigids, rng), rng.vec3d(), rng.vec3()),
+            32 => {
+                let mut n = 0;
+                sinew_world_explode_d(world, rng.vec3d(), rng.float(), rng.float(), &mut n)
+            }
+            33 => {
+                let mut bytes = vec![0u8; cap * 36 + 24];
+                let stride = [0usize, 12, 23, 24, 36][rng.below(5) as usize];
+                let base = bytes.as_mut_ptr();
+                let normals = if rng.chance(2) { base.wrapping_add(24) } else { ptr::null_mut() };
+                let stride = if stride * cap + 24 > bytes.len() { 24 } else { stride };
+                let positions = if rng.chance(5) { ptr::null_mut() } else { base };
+                let mut n = 0;
+                sinew_cloth_write_vertices_d(world, s.body(rng), positions, stride, normals, stride, count, &mut n)
             }
             _ => {
                 // Mostly grid steps, which move nothing exactly.

@@ -1782,6 +1782,158 @@ namespace Sinew
             finally { Release(); }
         }
 
+        // The _d queries and pushes: a query point is met in the frame of
+        // what it meets, so a query 10 km out answers as at the origin, and
+        // points come back exact.
+
+        /// <summary>ReadContacts with each contact's point in double precision (exact).</summary>
+        public int ReadContactsD(SinewContactd* destination, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_read_contacts_d(w, destination, Count(capacity), &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        public int ReadContactsD(SinewContactd[] destination)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            fixed (SinewContactd* p = destination)
+            {
+                return ReadContactsD(p, destination.Length);
+            }
+        }
+
+        /// <summary>Every contact of the last step, its point in double precision, in a new array.</summary>
+        public SinewContactd[] ReadContactsD()
+        {
+            SinewWorld* w = Acquire();
+            try
+            {
+                uint count;
+                SinewException.Check(Native.sinew_world_read_contacts_d(w, null, 0, &count));
+                while (true)
+                {
+                    var contacts = new SinewContactd[count];
+                    SinewResult result;
+                    fixed (SinewContactd* p = contacts)
+                    {
+                        result = Native.sinew_world_read_contacts_d(w, p, count, &count);
+                    }
+                    // A step on another thread in between: count is the new one.
+                    if (result == SinewResult.SINEW_RESULT_BUFFER_TOO_SMALL) continue;
+                    SinewException.Check(result);
+                    if (count == contacts.Length) return contacts;
+                    Array.Resize(ref contacts, (int)count);
+                    return contacts;
+                }
+            }
+            finally { Release(); }
+        }
+
+        /// <summary>Raycast from an origin in double precision; the hit point too.</summary>
+        public SinewRayHitd RaycastD(SinewVec3d origin, SinewVec3 direction, float maxDistance = float.PositiveInfinity,
+                                     uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewRayHitd hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_raycast_d(w, origin, direction, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>RaycastColliders from an origin in double precision; the hit point too.</summary>
+        public SinewColliderHitd RaycastCollidersD(SinewVec3d origin, SinewVec3 direction,
+                                                   float maxDistance = float.PositiveInfinity,
+                                                   uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewColliderHitd hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_raycast_colliders_d(w, origin, direction, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>NearestParticle to a point in double precision; the particle's exact place.</summary>
+        public SinewParticleHitd NearestParticleD(SinewVec3d point, float maxDistance = float.PositiveInfinity,
+                                                  uint mask = Native.SINEW_LAYER_ALL)
+        {
+            SinewParticleHitd hit;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_nearest_particle_d(w, point, maxDistance, mask, &hit)); }
+            finally { Release(); }
+            return hit;
+        }
+
+        /// <summary>ApplyHitImpulse for a RaycastD hit.</summary>
+        public void ApplyHitImpulseD(SinewRayHitd hit, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_apply_hit_impulse_d(w, &hit, impulse)); }
+            finally { Release(); }
+        }
+
+        /// <summary>ApplyBoneImpulse at a point in double precision.</summary>
+        public void ApplyBoneImpulseD(SinewBodyId ragdoll, int bone, SinewVec3d point, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_ragdoll_apply_impulse_d(w, ragdoll, Count(bone), point, impulse)); }
+            finally { Release(); }
+        }
+
+        /// <summary>ApplyRigidImpulse at a point in double precision.</summary>
+        public void ApplyRigidImpulseD(SinewBodyId body, SinewVec3d point, SinewVec3 impulse)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_rigid_apply_impulse_d(w, body, point, impulse)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Explode about a centre in double precision; returns how many particles were pushed.</summary>
+        public int ExplodeD(SinewVec3d center, float strength, float radius)
+        {
+            uint n;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_explode_d(w, center, strength, radius, &n)); }
+            finally { Release(); }
+            return (int)n;
+        }
+
+        /// <summary>
+        /// WriteVertices with positions in double precision (3 doubles each,
+        /// exact; positionStride &gt;= 24) and normals in floats: interleaved,
+        /// normals = positions + 24 bytes and both strides 36.
+        /// </summary>
+        public int WriteVerticesD(SinewBodyId body, void* positions, int positionStride, void* normals, int normalStride, int capacity)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try
+            {
+                SinewException.Check(Native.sinew_cloth_write_vertices_d(w, body,
+                    (byte*)positions, new UIntPtr(Count(positionStride)),
+                    (byte*)normals, new UIntPtr(Count(normalStride)),
+                    Count(capacity), &count));
+            }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>Positions (double precision) and normals per engine vertex into two arrays (either may be null).</summary>
+        public int WriteVerticesD(SinewBodyId body, SinewVec3d[] positions, SinewVec3[] normals)
+        {
+            if (positions != null && normals != null && positions.Length != normals.Length)
+                throw new ArgumentException("positions and normals must be as long");
+            int capacity = positions != null ? positions.Length : normals != null ? normals.Length : 0;
+            fixed (SinewVec3d* p = positions)
+            fixed (SinewVec3* n = normals)
+            {
+                return WriteVerticesD(body, positions == null ? null : p, sizeof(SinewVec3d),
+                                      normals == null ? null : n, sizeof(SinewVec3), capacity);
+            }
+        }
+
         public bool IsValid(SinewColliderId collider)
         {
             SinewWorld* w = Acquire();
