@@ -1679,6 +1679,24 @@ SinewResult sinew_body_particle_count(const struct SinewWorld *world,
                                       uint32_t *out_count);
 
 /**
+ * How many constraints a body holds, as the world's `max_constraints`
+ * counts them (see `sinew_world_constraint_count`): its sticks, bends,
+ * tethers, collision sticks, a ragdoll's bone clusters, joint limits and
+ * separations (the humanoid counts 236), a rigid body's shape cluster; not
+ * the joints it takes part in, nor targets, frames, skin distances or
+ * contacts.
+ *
+ * - `out_count`: receives the count, not NULL; written only on success.
+ *
+ * Errors: `NULL_ARGUMENT` (world, out_count); `INVALID_ID` for a null,
+ * destroyed or foreign body; `POISONED`; `WORLD_LOCKED` from inside its own
+ * step. Threading: read lock.
+ */
+SinewResult sinew_body_constraint_count(const struct SinewWorld *world,
+                                        struct SinewBodyId body,
+                                        uint32_t *out_count);
+
+/**
  * Adds sticks between particles of a body. All are checked before any is
  * added. Constraints are re-ordered into particle-disjoint batches for the
  * solver; the call costs time proportional to all the body's sticks.
@@ -3511,6 +3529,80 @@ SinewResult sinew_world_get_profile(const struct SinewWorld *world,
  * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf. Threading: write lock.
  */
 SinewResult sinew_world_set_wind(struct SinewWorld *world, struct SinewVec3 wind);
+
+/**
+ * Sets the substeps per `sinew_world_step` (1..=1024) from the next step
+ * on, as a different `dt` would: velocities carry over, nothing is rebuilt.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+ * changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+ * Threading: write lock.
+ */
+SinewResult sinew_world_set_substeps(struct SinewWorld *world, uint32_t substeps);
+
+/**
+ * Sets the relaxation passes per substep (1..=1024) from the next step on.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+ * changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+ * Threading: write lock.
+ */
+SinewResult sinew_world_set_iterations(struct SinewWorld *world, uint32_t iterations);
+
+/**
+ * Sets when bodies fall asleep (the def's `sleep_speed`, m/s, and
+ * `sleep_time`, s, both finite and >= 0) from the next step on.
+ * `sleep_speed` 0 turns sleeping off and wakes every body; a body already
+ * asleep otherwise stays asleep until touched or moved.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+ * value (nothing is changed); `POISONED`; `WORLD_LOCKED` from inside its
+ * own step. Threading: write lock.
+ */
+SinewResult sinew_world_set_sleep(struct SinewWorld *world, float sleep_speed, float sleep_time);
+
+/**
+ * Sets the kernels' instruction set (a `SINEW_SIMD_*` value, as the def's
+ * `simd_level`) from the next step on; a level above the CPU's runs at the
+ * CPU's (`sinew_world_get_simd_level` tells). Every level gives the same
+ * bits.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a value above
+ * `SINEW_SIMD_AVX512` (nothing is changed); `POISONED`; `WORLD_LOCKED` from
+ * inside its own step. Threading: write lock.
+ */
+SinewResult sinew_world_set_simd_level(struct SinewWorld *world, uint32_t level);
+
+/**
+ * Sets how many threads may work on one step (1..=64, as the def's
+ * `worker_count`) from the next step on. Without task callbacks the
+ * world's own pool is replaced by one of `count - 1` threads (the old
+ * threads end during this call); with them, the engine's tasks get worker
+ * indices below `count` from the next step on. Any count gives the same
+ * bits.
+ *
+ * Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+ * changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+ * Threading: write lock.
+ */
+SinewResult sinew_world_set_worker_count(struct SinewWorld *world, uint32_t count);
+
+/**
+ * How many constraints the world holds, as the def's `max_constraints`
+ * counts them: every body's sticks (user, cloth stretch and shear, a rigid
+ * tetrahedron's 6), bends, tethers and collision sticks, a ragdoll's bone
+ * clusters, joint limits and separations (the humanoid counts 236), a rigid
+ * body's shape cluster, and the joints between bodies; not targets, frames,
+ * skin distances or contacts. For a count per body see
+ * `sinew_body_constraint_count`.
+ *
+ * - `out_count`: receives the count, not NULL; written only on success.
+ *
+ * Errors: `NULL_ARGUMENT` (world, out_count); `INVALID_ARGUMENT` for a
+ * destroyed world (best effort); `LIMIT_EXCEEDED` beyond `UINT32_MAX`;
+ * `POISONED`; `WORLD_LOCKED` from inside its own step. Threading: read lock.
+ */
+SinewResult sinew_world_constraint_count(const struct SinewWorld *world, uint32_t *out_count);
 
 /**
  * The world's current settings, as a def (with the cookie, so it can create

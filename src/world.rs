@@ -380,6 +380,35 @@ impl World {
         Ok(())
     }
 
+    /// Changes the substeps per step (1..=1024) from the next step on, as a
+    /// different `dt` would: velocities carry over.
+    pub fn set_substeps(&mut self, substeps: u32) -> Result<()> {
+        WorldSettings { substeps, ..self.settings }.validate()?;
+        self.settings.substeps = substeps;
+        Ok(())
+    }
+
+    /// Changes the relaxation passes per substep (1..=1024) from the next
+    /// step on.
+    pub fn set_iterations(&mut self, iterations: u32) -> Result<()> {
+        WorldSettings { iterations, ..self.settings }.validate()?;
+        self.settings.iterations = iterations;
+        Ok(())
+    }
+
+    /// Changes when bodies fall asleep (see [`WorldSettings::sleep_speed`]),
+    /// from the next step on; `sleep_speed` 0 turns sleeping off and wakes
+    /// every body. A body asleep stays asleep until touched or moved.
+    pub fn set_sleep(&mut self, sleep_speed: f32, sleep_time: f32) -> Result<()> {
+        WorldSettings { sleep_speed, sleep_time, ..self.settings }.validate()?;
+        self.settings.sleep_speed = sleep_speed;
+        self.settings.sleep_time = sleep_time;
+        if sleep_speed == 0.0 {
+            self.wake_all();
+        }
+        Ok(())
+    }
+
     fn wake_all(&mut self) {
         self.bodies.values_mut().for_each(Body::wake);
     }
@@ -712,6 +741,13 @@ impl World {
     /// contacts are per particle or per step and do not count.
     pub fn constraint_count(&self) -> usize {
         self.bodies.iter().map(|(_, b)| b.constraint_count()).sum::<usize>() + self.joints.len()
+    }
+
+    /// A body's share of [`World::constraint_count`]: its sticks, bends,
+    /// tethers, collision sticks, bone clusters, joint limits and
+    /// separations, shape cluster; not the joints it takes part in.
+    pub fn body_constraint_count(&self, id: BodyId) -> Result<usize> {
+        Ok(self.body(id)?.constraint_count())
     }
 
     /// Refuses `adding` more constraints beyond `max_constraints` (nothing

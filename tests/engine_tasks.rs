@@ -112,8 +112,9 @@ fn last_error() -> String {
 /// A 32x32 cloth with three workers, scalar kernels (one stick per chunk:
 /// every batch is large enough to split), stepped 10 times; the step
 /// results, the state hash (None once the world is poisoned) and the first
-/// failed step's message.
-fn cloth(engine: Option<&Engine>) -> (Vec<SinewResult>, Option<u64>, String) {
+/// failed step's message. `relive`: the worker count is set to 1 and back
+/// to 3 on the live world before the cloth is made.
+fn cloth(engine: Option<&Engine>, relive: bool) -> (Vec<SinewResult>, Option<u64>, String) {
     let mut def = sinew_default_world_def();
     def.simd_level = SINEW_SIMD_SCALAR;
     def.worker_count = 3;
@@ -128,6 +129,14 @@ fn cloth(engine: Option<&Engine>) -> (Vec<SinewResult>, Option<u64>, String) {
         assert_eq!(sinew_world_create(&def, &mut world), SINEW_RESULT_OK);
         if let Some(e) = engine {
             e.world.store(world, Ordering::Release);
+        }
+        if relive {
+            assert_eq!(sinew_world_set_worker_count(world, 1), SINEW_RESULT_OK);
+            assert_eq!(sinew_world_set_worker_count(world, 3), SINEW_RESULT_OK);
+            let mut def = sinew_default_world_def();
+            assert_eq!(sinew_world_get_def(world, &mut def), SINEW_RESULT_OK);
+            assert_eq!(def.worker_count, 3);
+            assert_eq!(def.enqueue_task.is_some(), engine.is_some(), "the callbacks stay");
         }
         let mut grid = sinew_default_cloth_grid_def();
         grid.columns = 32;
@@ -157,10 +166,10 @@ fn engine(mode: Mode) -> Engine {
 
 #[test]
 fn an_engine_on_three_threads_gives_the_bits_of_one() {
-    let (steps, alone, _) = cloth(None);
+    let (steps, alone, _) = cloth(None, false);
     assert!(steps.iter().all(|&r| r == SINEW_RESULT_OK));
     let good = engine(Mode::Good);
-    let (steps, hash, message) = cloth(Some(&good));
+    let (steps, hash, message) = cloth(Some(&good), false);
     assert!(steps.iter().all(|&r| r == SINEW_RESULT_OK), "{message}");
     assert!(good.parts.load(Ordering::Relaxed) > 0, "the engine got work");
     assert_eq!(hash, alone);
@@ -171,7 +180,7 @@ fn an_engine_on_three_threads_gives_the_bits_of_one() {
 #[test]
 fn a_range_handed_out_twice_fails_the_step_before_it_runs() {
     let bad = engine(Mode::Duplicate);
-    let (steps, hash, message) = cloth(Some(&bad));
+    let (steps, hash, message) = cloth(Some(&bad), false);
     assert_eq!(steps[0], SINEW_RESULT_PANIC, "{message}");
     assert!(message.contains("twice") && message.contains("refused before it ran"), "{message}");
     assert!(steps[1..].iter().all(|&r| r == SINEW_RESULT_POISONED));
@@ -182,11 +191,24 @@ fn a_range_handed_out_twice_fails_the_step_before_it_runs() {
 /// the step (a use after free).
 #[test]
 fn destroying_the_world_from_inside_its_step_is_refused() {
-    let (_, alone, _) = cloth(None);
+    let (_, alone, _) = cloth(None, false);
     let destroyer = engine(Mode::Destroy);
-    let (steps, hash, message) = cloth(Some(&destroyer));
+    let (steps, hash, message) = cloth(Some(&destroyer), false);
     assert!(steps.iter().all(|&r| r == SINEW_RESULT_OK), "{message}");
     let parts = destroyer.parts.load(Ordering::Relaxed);
     assert!(parts > 0 && destroyer.refused.load(Ordering::Relaxed) == 2 * parts);
     assert_eq!(hash, alone, "the refused destroys changed nothing");
+}
+
+/// `sinew_world_set_worker_count` on a world with the engine's callbacks
+/// keeps them: the engine still gets the parallel parts, with the bits of
+/// one thread.
+#[test]
+fn an_engine_keeps_its_callbacks_when_the_worker_count_changes_live() {
+    let (_, alone, _) = cloth(None, false);
+    let good = engine(Mode::Good);
+    let (steps, hash, message) = cloth(Some(&good), true);
+    assert!(steps.iter().all(|&r| r == SINEW_RESULT_OK), "{message}");
+    assert!(good.parts.load(Ordering::Relaxed) > 0, "the engine got work after the change");
+    assert_eq!(hash, alone);
 }

@@ -6,7 +6,10 @@
 //! moves), and the app must report every position finite and the world's
 //! recovery counter at zero (it also exits non-zero otherwise). A third run
 //! drives the mouse's code path (`--interact`: pick along a ray at the first
-//! body, pull it up, throw a ball along the ray) and must change the picture.
+//! body, pull it up, throw a ball along the ray) and must change the picture;
+//! it also changes the panel's world settings (substeps, iterations, SIMD
+//! level, workers, sleeping) on the running world and puts them back, and
+//! each must read back as set.
 //!
 //! Two scenes by default, to keep `cargo test` short; every scene with
 //! `SINEW_LONG_TESTS=1`. Without Xvfb, cmake, pkg-config or the SDL2, GLEW
@@ -122,10 +125,15 @@ fn build_app() -> PathBuf {
 struct Report {
     finite: bool,
     recoveries: u64,
+    /// `sinew_world_constraint_count` at the end, as the panel shows it.
+    constraints: u32,
     physics_ms: f64,
     render_ms: f64,
     grabbed: bool,
     thrown: bool,
+    /// With `--interact`: the panel's world settings changed live went
+    /// through their setters and read back as set.
+    live: bool,
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
@@ -154,10 +162,12 @@ fn run_scene(exe: &Path, display: &str, scene: &str, frames: u32, png: &Path, ex
     let report = Report {
         finite: field(line, "finite") == "1",
         recoveries: field(line, "recoveries").parse().expect("recoveries"),
+        constraints: field(line, "constraints").parse().expect("constraints"),
         physics_ms: field(line, "physics_ms").parse().expect("physics_ms"),
         render_ms: field(line, "render_ms").parse().expect("render_ms"),
         grabbed: field(line, "grabbed") == "1",
         thrown: field(line, "thrown") == "1",
+        live: field(line, "live") == "1",
     };
     assert!(out.status.success(), "{scene} ({frames} frames) failed ({}):\n{text}", out.status);
     report
@@ -224,10 +234,12 @@ fn samples_app_renders_its_scenes_headless() {
             c.grabbed && c.thrown,
             "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}"
         );
+        assert!(c.live, "{scene}: a live setter was refused, or the world did not read back what was set: {c:?}");
         assert!(changed_share(&late, &poked) > 0.002, "{scene}: pulling and throwing changed nothing");
         for (r, frames) in [(&a, EARLY), (&b, LATE), (&c, LATE)] {
             assert!(r.finite, "{scene}: a non-finite position after {frames} frames");
             assert_eq!(r.recoveries, 0, "{scene}: the world recovered from a blow-up within {frames} frames");
+            assert!(r.constraints > 0, "{scene}: the world reads back no constraints after {frames} frames");
         }
         assert_not_blank(&early);
         assert_not_blank(&late);
@@ -238,9 +250,10 @@ fn samples_app_renders_its_scenes_headless() {
             share * 100.0
         );
         println!(
-            "{scene}: physics {:.2} ms/frame, render {:.2} ms/frame, {:.1} % of pixels moved",
+            "{scene}: physics {:.2} ms/frame, render {:.2} ms/frame, {} constraints, {:.1} % of pixels moved",
             b.physics_ms,
             b.render_ms,
+            b.constraints,
             share * 100.0
         );
     }

@@ -321,6 +321,14 @@ public:
         return n;
     }
 
+    /// The body's constraints, as max_constraints counts them (the humanoid: 236).
+    Expected<std::uint32_t> constraint_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_body_constraint_count(world_, id_, &n));
+        if (!r) return r;
+        return n;
+    }
+
     Result add_distance_constraints(const DistanceConstraint* constraints, std::uint32_t count) {
         return Result::from_code(::sinew_body_add_distance_constraints(world_, id_, constraints, count));
     }
@@ -960,6 +968,29 @@ public:
     Result shift_origin_d(Vec3d offset) { return Result::from_code(::sinew_world_shift_origin_d(world_, offset)); }
     /// The wind every cloth feels (m/s); wakes every body.
     Result set_wind(Vec3 wind) { return Result::from_code(::sinew_world_set_wind(world_, wind)); }
+    /// Substeps per step (1..=1024), from the next step on.
+    Result set_substeps(std::uint32_t substeps) { return Result::from_code(::sinew_world_set_substeps(world_, substeps)); }
+    /// Relaxation passes per substep (1..=1024), from the next step on.
+    Result set_iterations(std::uint32_t iterations) {
+        return Result::from_code(::sinew_world_set_iterations(world_, iterations));
+    }
+    /// When bodies fall asleep; sleep_speed 0 turns sleeping off and wakes every body.
+    Result set_sleep(float sleep_speed, float sleep_time) {
+        return Result::from_code(::sinew_world_set_sleep(world_, sleep_speed, sleep_time));
+    }
+    /// A SINEW_SIMD_* level, from the next step on (capped by the CPU's).
+    Result set_simd_level(std::uint32_t level) { return Result::from_code(::sinew_world_set_simd_level(world_, level)); }
+    /// Threads that may work on one step (1..=64), from the next step on.
+    Result set_worker_count(std::uint32_t count) {
+        return Result::from_code(::sinew_world_set_worker_count(world_, count));
+    }
+    /// Constraints in the world, as max_constraints counts them.
+    Expected<std::uint32_t> constraint_count() const {
+        std::uint32_t n = 0;
+        Result r = Result::from_code(::sinew_world_constraint_count(world_, &n));
+        if (!r) return r;
+        return n;
+    }
     Expected<WorldDef> def() const {
         WorldDef d{};
         Result r = Result::from_code(::sinew_world_get_def(world_, &d));

@@ -30,6 +30,7 @@
 #include <deque>
 #include <limits>
 #include <string>
+#include <thread>
 #include <time.h>
 
 using namespace samples;
@@ -55,6 +56,18 @@ double thread_cpu_ms() {
     return 0.0;
 }
 
+/// SinewProfile's fields, in order (each a float, milliseconds).
+constexpr const char* kStages[] = {"step",      "prepare",      "broad_phase", "predict",  "constraints", "ragdoll_contacts",
+                                   "bones",     "joints",       "separations", "twists",   "contacts",    "bone_lengths",
+                                   "couplings", "velocities",   "bone_motion", "motors",   "rigid_bodies", "finish"};
+constexpr std::size_t kStageCount = sizeof(kStages) / sizeof(kStages[0]);
+static_assert(sizeof(SinewProfile) == kStageCount * sizeof(float), "kStages lists SinewProfile's fields");
+
+/// A setter's failure, on stderr (the panel goes on).
+void report(const sinew::Result& r) {
+    if (!r) std::fprintf(stderr, "%s (%s)\n", r.name(), r.message().c_str());
+}
+
 struct Options {
     std::string scene = "flag";
     int frames = -1;
@@ -69,6 +82,8 @@ struct Options {
     bool interact = false;
     /// World settings from the command line (-1: the scene's default).
     int substeps = -1, iterations = -1, workers = -1, simd = -1;
+    /// Headless: time the step's stages (sinew_world_get_profile) and print their means.
+    bool profile = false;
     bool headless() const { return !screenshot.empty() || frames >= 0; }
 };
 
@@ -95,7 +110,7 @@ struct Grab {
 };
 
 struct Stats {
-    std::uint32_t particles = 0, contacts = 0, sleeping = 0;
+    std::uint32_t particles = 0, constraints = 0, contacts = 0, sleeping = 0;
     std::uint64_t recoveries = 0;
     std::uint32_t simd = 0;
 };
@@ -109,7 +124,9 @@ public:
         const SceneEntry& e = all_scenes()[index];
         settings_.substeps = options_.substeps > 0 ? options_.substeps : e.substeps;
         if (options_.iterations > 0) settings_.iterations = options_.iterations;
-        if (options_.workers > 0) settings_.worker_count = options_.workers;
+        // Threads per step: the cores, at most 4 (any count gives the same bits).
+        const int cores = static_cast<int>(std::thread::hardware_concurrency());
+        settings_.worker_count = options_.workers > 0 ? options_.workers : std::clamp(cores, 1, 4);
         if (options_.simd >= 0) settings_.simd_level = options_.simd;
         load(index);
     }
@@ -171,7 +188,35 @@ public:
         physics_cpu_total_ms_ += thread_cpu_ms() - c0;
         physics_worst_ms_ = std::max(physics_worst_ms_, wall);
         if (!r) std::fprintf(stderr, "step failed: %s (%s)\n", r.name(), r.message().c_str());
+        if (options_.profile) {
+            if (auto p = scene_->world.profile()) {
+                float stages[kStageCount];
+                std::memcpy(stages, &*p, sizeof stages);
+                for (std::size_t i = 0; i < kStageCount; ++i) profile_total_ms_[i] += stages[i];
+            }
+        }
         ++step_;
+    }
+
+    /// Sends the panel's world settings to the running world, each through
+    /// its setter, and reads them back (sinew_world_get_def): true when every
+    /// setter took and the world reports what was set.
+    bool apply_live() {
+        sinew::World& w = scene_->world;
+        bool ok = true;
+        auto check = [&](const sinew::Result& r) {
+            report(r);
+            ok = ok && static_cast<bool>(r);
+        };
+        check(w.set_substeps(static_cast<std::uint32_t>(settings_.substeps)));
+        check(w.set_iterations(static_cast<std::uint32_t>(settings_.iterations)));
+        check(w.set_simd_level(static_cast<std::uint32_t>(settings_.simd_level)));
+        check(w.set_worker_count(static_cast<std::uint32_t>(settings_.worker_count)));
+        check(apply_sleep(w, settings_));
+        const auto d = w.def();
+        return ok && d && int(d->substeps) == settings_.substeps && int(d->iterations) == settings_.iterations &&
+               int(d->simd_level) == settings_.simd_level && int(d->worker_count) == settings_.worker_count &&
+               (d->sleep_speed > 0.0f) == settings_.sleeping;
     }
 
     Stats stats() const {
@@ -180,6 +225,7 @@ public:
             s.particles += b.particle_count().value_or(0);
             s.sleeping += b.is_sleeping().value_or(false) ? 1 : 0;
         }
+        s.constraints = scene_->world.constraint_count().value_or(0);
         s.contacts = scene_->world.read_contacts(nullptr, 0).value_or(0);
         s.recoveries = scene_->world.recovery_count().value_or(~0ull);
         s.simd = scene_->world.simd_level().value_or(0);
@@ -318,13 +364,11 @@ public:
         RigidDraw d;
         d.body = *ball, d.shape = Shape::Sphere, d.radius = def.radius, d.color = hex(0xe0533d);
         scene_->rigids.push_back(d);
-        scene_->constraints += 1;
         balls_.push_back(*ball);
         if (balls_.size() > kMaxBalls) {
             sinew::Rigid old = balls_.front();
             balls_.pop_front();
             (void)old.destroy();
-            scene_->constraints -= 1;
             scene_->rigids.erase(std::remove_if(scene_->rigids.begin(), scene_->rigids.end(),
                                                 [&](const RigidDraw& r) {
                                                     return r.body.id().index1 == old.id().index1 &&
@@ -438,8 +482,7 @@ public:
         const Stats s = stats();
         if (ImGui::CollapsingHeader("Timing and counts", ImGuiTreeNodeFlags_DefaultOpen)) {
             ImGui::Text("physics %.2f ms/step   render %.2f ms", physics_ms_.mean(), render_ms_.mean());
-            ImGui::Text("particles %u   constraints %llu", s.particles,
-                        static_cast<unsigned long long>(scene_->constraints));
+            ImGui::Text("particles %u   constraints %u", s.particles, s.constraints);
             ImGui::Text("contacts %u   sleeping bodies %u", s.contacts, s.sleeping);
             ImGui::Text("recoveries %llu   SIMD level %u", static_cast<unsigned long long>(s.recoveries), s.simd);
         }
@@ -459,18 +502,27 @@ public:
             ImGui::Checkbox("sleep", &show_sleep_);
             ImGui::Checkbox("mark contacts between bodies", &scene_->mark_body_contacts);
         }
-        if (ImGui::CollapsingHeader("World (applied on reset)", ImGuiTreeNodeFlags_DefaultOpen)) {
-            ImGui::SliderInt("substeps", &settings_.substeps, 1, 32);
-            ImGui::SliderInt("iterations", &settings_.iterations, 1, 8);
+        if (ImGui::CollapsingHeader("World (live)", ImGuiTreeNodeFlags_DefaultOpen)) {
+            // Each change goes to the running world through its setter, from the next step on.
+            sinew::World& w = scene_->world;
+            if (ImGui::SliderInt("substeps", &settings_.substeps, 1, 32))
+                report(w.set_substeps(static_cast<std::uint32_t>(settings_.substeps)));
+            if (ImGui::SliderInt("iterations", &settings_.iterations, 1, 8))
+                report(w.set_iterations(static_cast<std::uint32_t>(settings_.iterations)));
+            const char* simd[] = {"auto", "scalar", "SSE2", "AVX2", "AVX-512"};
+            if (ImGui::Combo("SIMD", &settings_.simd_level, simd, 5))
+                report(w.set_simd_level(static_cast<std::uint32_t>(settings_.simd_level)));
+            if (ImGui::SliderInt("workers", &settings_.worker_count, 1, 8))
+                report(w.set_worker_count(static_cast<std::uint32_t>(settings_.worker_count)));
+            if (ImGui::Checkbox("sleeping", &settings_.sleeping)) report(apply_sleep(w, settings_));
+        }
+        // Closed at first, so that the panel fits a 630-pixel-high window.
+        if (ImGui::CollapsingHeader("Cloth (applied on reset)")) {
+            // The C API takes a cloth's compliances when it is created.
             ImGui::SliderFloat("stretch compl.", &settings_.stretch_compliance, 0.0f, 1e-2f, "%.1e",
                                ImGuiSliderFlags_Logarithmic);
             ImGui::SliderFloat("bend compl.", &settings_.bend_compliance, 1e-6f, 1.0f, "%.1e",
                                ImGuiSliderFlags_Logarithmic);
-            const char* simd[] = {"auto", "scalar", "SSE2", "AVX2", "AVX-512"};
-            ImGui::Combo("SIMD", &settings_.simd_level, simd, 5);
-            ImGui::SliderInt("workers", &settings_.worker_count, 1, 8);
-            ImGui::Checkbox("sleeping", &settings_.sleeping);
-            ImGui::SameLine();
             if (ImGui::Button("Apply (reset)")) load(scene_index_);
         }
         ImGui::TextDisabled("drag: pull / orbit   right: throw, pan\nwheel: zoom  space: pause  N: step  R: reset");
@@ -510,7 +562,9 @@ public:
         if (!target.init(options_.width, options_.height, 4)) return 3;
         const int frames = std::max(options_.frames, 0);
         int rendered = 0;
-        bool grabbed = false, thrown = false;
+        if (options_.profile) report(scene_->world.set_profiling(true));
+        bool grabbed = false, thrown = false, live = true;
+        const Settings initial = settings_;
         const View camera = view(options_.width, options_.height);
         // The mouse's aim: the middle particle of the scene's first body.
         auto aim = [&]() {
@@ -526,6 +580,17 @@ public:
                 if (f == frames / 2) end_grab();
                 // Late, so that the ball is still in flight, in view, in the last frame.
                 if (f == frames - 1 - frames / 8) thrown = throw_ball(camera, aim());
+                // The panel's world settings, changed live a quarter in and put back at three quarters.
+                if (f == frames / 4) {
+                    settings_.substeps += 1, settings_.iterations += 1, settings_.simd_level = 1;
+                    settings_.worker_count = settings_.worker_count == 1 ? 2 : 1;
+                    settings_.sleeping = !settings_.sleeping;
+                    live = apply_live() && live;
+                }
+                if (f == frames * 3 / 4) {
+                    settings_ = initial;
+                    live = apply_live() && live;
+                }
             }
             step();
             if (options_.render_last_only && f + 1 < frames) continue;
@@ -543,11 +608,17 @@ public:
         const bool ok = finite();
         std::printf(
             "scene=%s frames=%d physics_ms=%.3f physics_cpu_ms=%.3f physics_worst_ms=%.3f render_ms=%.3f "
-            "particles=%u constraints=%llu contacts=%u recoveries=%llu finite=%d grabbed=%d thrown=%d\n",
+            "particles=%u constraints=%u contacts=%u sleeping=%u recoveries=%llu finite=%d grabbed=%d thrown=%d live=%d\n",
             scene_->name.c_str(), frames, frames ? physics_total_ms_ / frames : 0.0,
             frames ? physics_cpu_total_ms_ / frames : 0.0, physics_worst_ms_,
-            rendered ? render_total_ms_ / rendered : 0.0, s.particles, static_cast<unsigned long long>(scene_->constraints),
-            s.contacts, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0, grabbed ? 1 : 0, thrown ? 1 : 0);
+            rendered ? render_total_ms_ / rendered : 0.0, s.particles, s.constraints,
+            s.contacts, s.sleeping, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0, grabbed ? 1 : 0, thrown ? 1 : 0,
+            options_.interact && live ? 1 : 0);
+        if (options_.profile && frames > 0) {
+            std::printf("profile scene=%s", scene_->name.c_str());
+            for (std::size_t i = 0; i < kStageCount; ++i) std::printf(" %s=%.3f", kStages[i], profile_total_ms_[i] / frames);
+            std::printf("\n");
+        }
         if (!options_.screenshot.empty()) {
             const std::vector<std::uint8_t> rgb = target.read();
             if (!stbi_write_png(options_.screenshot.c_str(), options_.width, options_.height, 3, rgb.data(),
@@ -645,6 +716,7 @@ private:
     bool statics_dirty_ = true;
     Average physics_ms_, render_ms_;
     double physics_total_ms_ = 0.0, physics_cpu_total_ms_ = 0.0, physics_worst_ms_ = 0.0, render_total_ms_ = 0.0;
+    double profile_total_ms_[kStageCount] = {};
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -656,6 +728,8 @@ bool parse(int argc, char** argv, Options& o) {
             o.panel = true;
         } else if (a == "--interact") {
             o.interact = true;
+        } else if (a == "--profile") {
+            o.profile = true;
         } else if (a == "--render-last") {
             o.render_last_only = true;
         } else if (a == "--list") {
@@ -676,7 +750,7 @@ bool parse(int argc, char** argv, Options& o) {
         } else {
             std::fprintf(stderr,
                          "usage: %s [--scene NAME] [--frames N] [--screenshot out.png] [--width W] [--height H] "
-                         "[--panel] [--render-last] [--interact] [--list] [--substeps N] [--iterations N] [--workers N] [--simd 0..4]\n",
+                         "[--panel] [--render-last] [--interact] [--profile] [--list] [--substeps N] [--iterations N] [--workers N] [--simd 0..4]\n",
                          argv[0]);
             return false;
         }

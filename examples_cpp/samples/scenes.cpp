@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <map>
 #include <utility>
 
 namespace samples {
@@ -39,16 +38,13 @@ constexpr float kBoneLength[kHumanoidBones] = {0.13f, 0.17f, 0.20f, 0.10f, 0.23f
                                                0.26f, 0.18f, 0.43f, 0.41f, 0.187f, 0.43f, 0.41f, 0.187f};
 constexpr float kBoneRadius[kHumanoidBones] = {0.12f, 0.11f, 0.13f, 0.05f,  0.10f, 0.045f, 0.04f, 0.035f, 0.045f,
                                                0.04f, 0.035f, 0.07f, 0.05f, 0.04f, 0.07f,  0.05f, 0.04f};
-// Constraints of one humanoid, as sinew.h documents.
-constexpr std::uint64_t kHumanoidConstraints = 236;
-
 // Collision layers of the dressed character: its body's capsules are seen
 // by its clothes only, so the ragdoll does not collide with its own proxies.
 constexpr std::uint32_t kLayerBody = 2;
 constexpr std::uint32_t kLayerProxy = 4;
 constexpr std::uint32_t kLayerCloth = 8;
 
-/// A humanoid in the scene's world, drawn and counted; scenes that add
+/// A humanoid in the scene's world, drawn; scenes that add
 /// bodies while they run call it from their `before`.
 sinew::Ragdoll add_humanoid(Scene& scene, const Transform& at, float height, Color shirt, bool powered = false,
                             float force_scale = 1.0f) {
@@ -59,11 +55,10 @@ sinew::Ragdoll add_humanoid(Scene& scene, const Transform& at, float height, Col
     RagdollDraw d;
     d.body = body, d.height = height, d.shirt = shirt, d.powered = powered, d.force_scale = force_scale;
     scene.ragdolls.push_back(d);
-    scene.constraints += kHumanoidConstraints;
     return body;
 }
 
-/// A rigid body in the scene's world, drawn and counted.
+/// A rigid body in the scene's world, drawn.
 sinew::Rigid add_rigid(Scene& scene, const sinew::RigidDef& def, Color color) {
     sinew::Rigid body = must(scene.world.create_rigid(def), "create_rigid");
     RigidDraw d;
@@ -71,13 +66,10 @@ sinew::Rigid add_rigid(Scene& scene, const sinew::RigidDef& def, Color color) {
     d.shape = def.shape == SINEW_SHAPE_SPHERE ? Shape::Sphere : Shape::Box;
     d.half = def.half_extents, d.radius = def.radius;
     scene.rigids.push_back(d);
-    // A tetrahedron's six sticks, or one shape-matching cluster.
-    scene.constraints += def.model == SINEW_RIGID_TETRAHEDRON ? 6 : 1;
     return body;
 }
 
-/// Builds a scene: the world from the settings, colliders drawn as made,
-/// constraints counted as added.
+/// Builds a scene: the world from the settings, colliders drawn as made.
 class Builder {
 public:
     Builder(const char* name, const char* title, const Settings& settings) : settings_(settings) {
@@ -139,15 +131,6 @@ public:
         for (std::uint32_t row = 0; row < r; ++row)
             for (std::uint32_t col = 0; col < c; ++col) d.colors.push_back(color_of(row, col));
         scene_->cloths.push_back(std::move(d));
-        // Stretch (edges), shear (two diagonals a cell), bend (distance two).
-        std::uint64_t n = (c - 1) * r + c * (r - 1) + 2 * (c - 1) * (r - 1) + (c - 2) * r + c * (r - 2);
-        if (def.pin_flags != 0 && def.tether_mode != SINEW_TETHER_NONE) {
-            const std::uint32_t pinned = (def.pin_flags & SINEW_PIN_TOP_EDGE) ? c
-                                         : ((def.pin_flags & SINEW_PIN_TOP_LEFT) ? 1 : 0) +
-                                               ((def.pin_flags & SINEW_PIN_TOP_RIGHT) ? 1 : 0);
-            n += c * r - pinned;  // a tether per free vertex
-        }
-        scene_->constraints += n;
         return cloth;
     }
 
@@ -164,14 +147,6 @@ public:
         ClothDraw d;
         d.cloth = cloth, d.indices = indices, d.colors = colors;
         scene_->cloths.push_back(std::move(d));
-        // A stretch stick per edge and a bending stick per interior edge.
-        std::map<std::pair<std::uint32_t, std::uint32_t>, int> edges;
-        for (std::size_t t = 0; t < indices.size(); t += 3)
-            for (int k = 0; k < 3; ++k) {
-                std::uint32_t a = indices[t + k], b = indices[t + (k + 1) % 3];
-                edges[{std::min(a, b), std::max(a, b)}] += 1;
-            }
-        for (const auto& e : edges) scene_->constraints += e.second >= 2 ? 2 : 1;
         return cloth;
     }
 
@@ -184,15 +159,12 @@ public:
 
     void sticks(sinew::Body body, const std::vector<sinew::DistanceConstraint>& sticks) {
         must(body.add_distance_constraints(sticks.data(), static_cast<std::uint32_t>(sticks.size())), "sticks");
-        scene_->constraints += sticks.size();
     }
     void collision_sticks(sinew::Body body, const std::vector<sinew::CollisionStick>& sticks) {
         must(body.add_collision_sticks(sticks.data(), static_cast<std::uint32_t>(sticks.size())), "collision sticks");
-        scene_->constraints += sticks.size();
     }
     void joint(const sinew::Body& a, std::uint32_t pa, const sinew::Body& b, std::uint32_t pb) {
         must(world().create_joint(a, pa, b, pb), "create_joint");
-        scene_->constraints += 1;
     }
 
 private:
@@ -833,6 +805,11 @@ sinew::WorldDef world_def(const Settings& s) {
     if (!s.sleeping) def.sleep_speed = 0.0f;
     def.wind = s.wind;
     return def;
+}
+
+sinew::Result apply_sleep(sinew::World& world, const Settings& s) {
+    const sinew::WorldDef d = sinew::default_world_def();
+    return world.set_sleep(s.sleeping ? d.sleep_speed : 0.0f, d.sleep_time);
 }
 
 void apply_motors(Scene& scene, const Settings& s) {

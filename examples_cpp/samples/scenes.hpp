@@ -30,9 +30,10 @@ inline Color mix(Color a, Color b, float t) {
     return Color{a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
-/// What the panel sets. World settings (substeps ... sleeping, compliance)
-/// apply when the scene is rebuilt (reset): the C API sets them at world
-/// creation. Wind and motors apply live.
+/// What the panel sets. Wind, motors, substeps, iterations, SIMD level,
+/// workers and sleeping apply live, through the world's setters; the cloth
+/// compliances when the scene is rebuilt (reset): the C API takes them when
+/// a cloth is created.
 struct Settings {
     int substeps = 8;
     int iterations = 1;
@@ -46,7 +47,8 @@ struct Settings {
     /// Every powered ragdoll's motor: strength 0..1 and max force, newtons.
     float motor_strength = 0.5f;
     float motor_max_force = 1500.0f;
-    /// SINEW_SIMD_* (0 = auto) and threads per step.
+    /// SINEW_SIMD_* (0 = auto) and threads per step (the app starts with
+    /// the machine's cores, at most 4).
     int simd_level = 0;
     int worker_count = 1;
     bool sleeping = true;
@@ -121,11 +123,6 @@ struct Scene {
     std::vector<RagdollDraw> ragdolls;
     std::vector<RigidDraw> rigids;
     std::vector<RopeDraw> ropes;
-    /// Constraints the scene built, counted as it built them (the C API has
-    /// no count to read back): sticks, joints, collision sticks, and the
-    /// documented per-body counts of cloths (structure), humanoids (236) and
-    /// rigid bodies.
-    std::uint64_t constraints = 0;
     /// Marks where bodies touch each other (the contacts between bodies of
     /// the last step); the panel toggles it.
     bool mark_body_contacts = false;
@@ -150,6 +147,9 @@ const std::vector<SceneEntry>& all_scenes();
 
 /// The world def the settings ask for.
 sinew::WorldDef world_def(const Settings& s);
+
+/// Turns sleeping on (the library's default speed and time) or off, live.
+sinew::Result apply_sleep(sinew::World& world, const Settings& s);
 
 /// Applies the panel's motor settings to every powered ragdoll.
 void apply_motors(Scene& scene, const Settings& s);

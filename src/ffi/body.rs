@@ -226,6 +226,36 @@ pub unsafe extern "C" fn sinew_body_particle_count(
     })
 }
 
+/// How many constraints a body holds, as the world's `max_constraints`
+/// counts them (see `sinew_world_constraint_count`): its sticks, bends,
+/// tethers, collision sticks, a ragdoll's bone clusters, joint limits and
+/// separations (the humanoid counts 236), a rigid body's shape cluster; not
+/// the joints it takes part in, nor targets, frames, skin distances or
+/// contacts.
+///
+/// - `out_count`: receives the count, not NULL; written only on success.
+///
+/// Errors: `NULL_ARGUMENT` (world, out_count); `INVALID_ID` for a null,
+/// destroyed or foreign body; `POISONED`; `WORLD_LOCKED` from inside its own
+/// step. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_body_constraint_count(
+    world: *const SinewWorld,
+    body: SinewBodyId,
+    out_count: *mut u32,
+) -> SinewResult {
+    ffi_boundary!("sinew_body_constraint_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
+        let out = unsafe { checked_out(out_count, "out_count") }?;
+        let n = world.read(|w| Ok(w.body_constraint_count(body.into())?))?;
+        *out = u32::try_from(n)
+            .map_err(|_| Failure::new(SINEW_RESULT_LIMIT_EXCEEDED, format!("{n} constraints do not fit a uint32_t")))?;
+        Ok(())
+    })
+}
+
 /// Adds sticks between particles of a body. All are checked before any is
 /// added. Constraints are re-ordered into particle-disjoint batches for the
 /// solver; the call costs time proportional to all the body's sticks.

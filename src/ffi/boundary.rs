@@ -3,7 +3,7 @@
 
 use super::types::*;
 use crate::{Error, World};
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use std::any::Any;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -112,13 +112,19 @@ pub struct SinewWorld {
     magic: u64,
     world: RwLock<World>,
     poisoned: AtomicBool,
-    /// The def's execution fields, as given (for `sinew_world_get_def`).
-    pub(crate) execution: super::world::ExecutionDef,
+    /// The def's execution fields, as given or last set (for
+    /// `sinew_world_get_def`); changed only under the world's write lock.
+    pub(crate) execution: Mutex<super::world::ExecutionDef>,
 }
 
 impl SinewWorld {
     pub(crate) fn new(world: World, execution: super::world::ExecutionDef) -> Self {
-        SinewWorld { magic: WORLD_MAGIC, world: RwLock::new(world), poisoned: AtomicBool::new(false), execution }
+        SinewWorld {
+            magic: WORLD_MAGIC,
+            world: RwLock::new(world),
+            poisoned: AtomicBool::new(false),
+            execution: Mutex::new(execution),
+        }
     }
 
     pub(crate) fn forget_magic(&mut self) {

@@ -441,6 +441,149 @@ pub unsafe extern "C" fn sinew_world_set_wind(world: *mut SinewWorld, wind: Sine
     })
 }
 
+/// Sets the substeps per `sinew_world_step` (1..=1024) from the next step
+/// on, as a different `dt` would: velocities carry over, nothing is rebuilt.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+/// changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_substeps(world: *mut SinewWorld, substeps: u32) -> SinewResult {
+    ffi_boundary!("sinew_world_set_substeps", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_substeps(substeps)?))
+    })
+}
+
+/// Sets the relaxation passes per substep (1..=1024) from the next step on.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+/// changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_iterations(world: *mut SinewWorld, iterations: u32) -> SinewResult {
+    ffi_boundary!("sinew_world_set_iterations", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_iterations(iterations)?))
+    })
+}
+
+/// Sets when bodies fall asleep (the def's `sleep_speed`, m/s, and
+/// `sleep_time`, s, both finite and >= 0) from the next step on.
+/// `sleep_speed` 0 turns sleeping off and wakes every body; a body already
+/// asleep otherwise stays asleep until touched or moved.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for NaN/inf or a negative
+/// value (nothing is changed); `POISONED`; `WORLD_LOCKED` from inside its
+/// own step. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_sleep(
+    world: *mut SinewWorld,
+    sleep_speed: f32,
+    sleep_time: f32,
+) -> SinewResult {
+    ffi_boundary!("sinew_world_set_sleep", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        world.write(|w| Ok(w.set_sleep(sleep_speed, sleep_time)?))
+    })
+}
+
+/// Sets the kernels' instruction set (a `SINEW_SIMD_*` value, as the def's
+/// `simd_level`) from the next step on; a level above the CPU's runs at the
+/// CPU's (`sinew_world_get_simd_level` tells). Every level gives the same
+/// bits.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` for a value above
+/// `SINEW_SIMD_AVX512` (nothing is changed); `POISONED`; `WORLD_LOCKED` from
+/// inside its own step. Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_simd_level(world: *mut SinewWorld, level: u32) -> SinewResult {
+    ffi_boundary!("sinew_world_set_simd_level", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world_ptr = unsafe { world_ref(world) }?;
+        let simd = SimdLevel::from_u32(level)
+            .ok_or_else(|| Failure::invalid(format!("level must be a SINEW_SIMD_* value (0..=4), got {level}")))?;
+        world_ptr.write(|w| {
+            let workers = w.execution().workers.clone();
+            w.set_execution(Exec { simd, workers });
+            world_ptr.execution.lock().simd_level = level;
+            Ok(())
+        })
+    })
+}
+
+/// Sets how many threads may work on one step (1..=64, as the def's
+/// `worker_count`) from the next step on. Without task callbacks the
+/// world's own pool is replaced by one of `count - 1` threads (the old
+/// threads end during this call); with them, the engine's tasks get worker
+/// indices below `count` from the next step on. Any count gives the same
+/// bits.
+///
+/// Errors: `NULL_ARGUMENT`; `INVALID_ARGUMENT` out of range (nothing is
+/// changed); `POISONED`; `WORLD_LOCKED` from inside its own step.
+/// Threading: write lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_set_worker_count(world: *mut SinewWorld, count: u32) -> SinewResult {
+    ffi_boundary!("sinew_world_set_worker_count", {
+        let raw = world as usize;
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        if !(1..=MAX_WORKERS).contains(&count) {
+            return Err(Failure::invalid(format!("count must be in 1..={MAX_WORKERS}, got {count}")));
+        }
+        world.write(|w| {
+            let mut e = world.execution.lock();
+            if e.worker_count == count {
+                return Ok(());
+            }
+            let workers: Arc<dyn Workers> = match (e.enqueue_task, e.finish_task) {
+                (Some(enqueue), Some(finish)) => Arc::new(EngineTasks {
+                    enqueue,
+                    finish,
+                    user: e.user_task_context,
+                    count,
+                    world: AtomicUsize::new(raw),
+                }),
+                _ => workers::built_in(count),
+            };
+            let simd = w.execution().simd;
+            w.set_execution(Exec { simd, workers });
+            e.worker_count = count;
+            Ok(())
+        })
+    })
+}
+
+/// How many constraints the world holds, as the def's `max_constraints`
+/// counts them: every body's sticks (user, cloth stretch and shear, a rigid
+/// tetrahedron's 6), bends, tethers and collision sticks, a ragdoll's bone
+/// clusters, joint limits and separations (the humanoid counts 236), a rigid
+/// body's shape cluster, and the joints between bodies; not targets, frames,
+/// skin distances or contacts. For a count per body see
+/// `sinew_body_constraint_count`.
+///
+/// - `out_count`: receives the count, not NULL; written only on success.
+///
+/// Errors: `NULL_ARGUMENT` (world, out_count); `INVALID_ARGUMENT` for a
+/// destroyed world (best effort); `LIMIT_EXCEEDED` beyond `UINT32_MAX`;
+/// `POISONED`; `WORLD_LOCKED` from inside its own step. Threading: read lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sinew_world_constraint_count(world: *const SinewWorld, out_count: *mut u32) -> SinewResult {
+    ffi_boundary!("sinew_world_constraint_count", {
+        // SAFETY: `world` is NULL or a world from `sinew_world_create` (the `ffi` contract).
+        let world = unsafe { world_ref(world) }?;
+        // SAFETY: `out_count` is NULL or valid for writes (the `ffi` contract).
+        let out = unsafe { checked_out(out_count, "out_count") }?;
+        let n = world.read(|w| Ok(w.constraint_count()))?;
+        *out = u32::try_from(n)
+            .map_err(|_| Failure::new(SINEW_RESULT_LIMIT_EXCEEDED, format!("{n} constraints do not fit a uint32_t")))?;
+        Ok(())
+    })
+}
+
 /// The world's current settings, as a def (with the cookie, so it can create
 /// a world alike).
 ///
@@ -452,8 +595,8 @@ pub unsafe extern "C" fn sinew_world_get_def(world: *const SinewWorld, out_def: 
         let world = unsafe { world_ref(world) }?;
         // SAFETY: `out_def` is NULL or valid for writes (the `ffi` contract).
         let out = unsafe { checked_out(out_def, "out_def") }?;
-        let e = world.execution;
         *out = world.read(|w| {
+            let e = *world.execution.lock();
             Ok(SinewWorldDef {
                 simd_level: e.simd_level,
                 worker_count: e.worker_count,

@@ -395,7 +395,26 @@ pub fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut
             22 => sinew_body_set_sleeping(world, s.body(rng), rng.below(3) as u32),
             23 if rng.small().is_multiple_of(4) => sinew_world_shift_origin(world, rng.vec3()),
             23 => sinew_world_set_gravity(world, rng.vec3()),
-            24 => sinew_world_set_wind(world, rng.vec3()),
+            24 => match rng.below(8) {
+                // Live settings, kept small (0 and the bad values refused);
+                // a new pool only now and then.
+                0 => sinew_world_set_substeps(world, rng.below(20) as u32),
+                1 => sinew_world_set_iterations(world, rng.below(6) as u32),
+                2 => sinew_world_set_sleep(world, rng.float(), rng.float()),
+                3 => sinew_world_set_simd_level(world, rng.below(7) as u32),
+                4 if rng.chance(8) => sinew_world_set_worker_count(world, rng.below(5) as u32),
+                5 => {
+                    let mut n = 0u32;
+                    let out = if rng.chance(4) { ptr::null_mut() } else { &mut n as *mut u32 };
+                    sinew_world_constraint_count(world, out)
+                }
+                6 => {
+                    let mut n = 0u32;
+                    let out = if rng.chance(4) { ptr::null_mut() } else { &mut n as *mut u32 };
+                    sinew_body_constraint_count(world, s.body(rng), out)
+                }
+                _ => sinew_world_set_wind(world, rng.vec3()),
+            },
             25 => {
                 let mut size = 0;
                 let r = sinew_world_snapshot(world, ptr::null_mut(), 0, &mut size);

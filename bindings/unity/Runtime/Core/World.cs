@@ -191,6 +191,56 @@ namespace Sinew
             return count;
         }
 
+        /// <summary>Constraints in the world, as max_constraints counts them (joints included).</summary>
+        public int ConstraintCount()
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_constraint_count(w, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>Substeps per step (1..=1024), from the next step on.</summary>
+        public void SetSubsteps(int substeps)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_substeps(w, (uint)substeps)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Relaxation passes per substep (1..=1024), from the next step on.</summary>
+        public void SetIterations(int iterations)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_iterations(w, (uint)iterations)); }
+            finally { Release(); }
+        }
+
+        /// <summary>When bodies fall asleep; a sleep speed of 0 turns sleeping off and wakes every body.</summary>
+        public void SetSleep(float sleepSpeed, float sleepTime)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_sleep(w, sleepSpeed, sleepTime)); }
+            finally { Release(); }
+        }
+
+        /// <summary>A SINEW_SIMD_* level from the next step on (capped by the CPU's).</summary>
+        public void SetSimdLevel(uint level)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_simd_level(w, level)); }
+            finally { Release(); }
+        }
+
+        /// <summary>Threads that may work on one step (1..=64), from the next step on.</summary>
+        public void SetWorkerCount(int count)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_world_set_worker_count(w, (uint)count)); }
+            finally { Release(); }
+        }
+
         /// <summary>Times the stages of the coming steps (true) or stops (the default).</summary>
         public void SetProfiling(bool on)
         {
@@ -292,6 +342,16 @@ namespace Sinew
             uint count;
             SinewWorld* w = Acquire();
             try { SinewException.Check(Native.sinew_body_particle_count(w, body, &count)); }
+            finally { Release(); }
+            return (int)count;
+        }
+
+        /// <summary>A body's constraints, as max_constraints counts them (the humanoid: 236).</summary>
+        public int ConstraintCount(SinewBodyId body)
+        {
+            uint count;
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_body_constraint_count(w, body, &count)); }
             finally { Release(); }
             return (int)count;
         }
