@@ -105,6 +105,40 @@ static uint64_t cloth_hash(const SinewWorldDef* def) {
 }
 
 /* Worker counts, task callbacks and SIMD levels: all give the same bits. */
+/* Live world settings and the constraint counts. */
+static void check_live_settings(const SinewWorldDef* base) {
+    SinewWorld* w = NULL;
+    EXPECT(sinew_world_create(base, &w), SINEW_RESULT_OK);
+    SinewBodyId doll;
+    SinewTransform at = {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    EXPECT(sinew_ragdoll_create_humanoid(w, at, 1.8f, &doll), SINEW_RESULT_OK);
+    uint32_t body_count = 0, world_count = 0;
+    EXPECT(sinew_body_constraint_count(w, doll, &body_count), SINEW_RESULT_OK);
+    EXPECT(sinew_world_constraint_count(w, &world_count), SINEW_RESULT_OK);
+    CHECK(body_count > 0 && world_count == body_count);
+    EXPECT(sinew_body_constraint_count(w, doll, NULL), SINEW_RESULT_NULL_ARGUMENT);
+    EXPECT(sinew_world_constraint_count(NULL, &world_count), SINEW_RESULT_NULL_ARGUMENT);
+
+    EXPECT(sinew_world_set_substeps(w, 0), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_substeps(w, 4), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_iterations(w, 0), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_iterations(w, 2), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_sleep(w, NAN, 1.0f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_sleep(w, 0.0f, 1.0f), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_simd_level(w, 5), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_simd_level(w, SINEW_SIMD_SCALAR), SINEW_RESULT_OK);
+    EXPECT(sinew_world_set_worker_count(w, 0), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_world_set_worker_count(w, 2), SINEW_RESULT_OK);
+    SinewWorldDef got;
+    EXPECT(sinew_world_get_def(w, &got), SINEW_RESULT_OK);
+    CHECK(got.substeps == 4 && got.iterations == 2 && got.simd_level == SINEW_SIMD_SCALAR && got.worker_count == 2);
+    for (int i = 0; i < 10; ++i) EXPECT(sinew_world_step(w, 1.0f / 60.0f), SINEW_RESULT_OK);
+    uint64_t recoveries = 1;
+    EXPECT(sinew_world_recovery_count(w, &recoveries), SINEW_RESULT_OK);
+    CHECK(recoveries == 0);
+    sinew_world_destroy(w);
+}
+
 static void check_workers(const SinewWorldDef* base) {
     SinewWorldDef d = *base;
     SinewWorld* w = NULL;
@@ -1460,6 +1494,7 @@ int main(void) {
 
     check_shapes_and_queries(&def);
     check_workers(&def);
+    check_live_settings(&def);
     check_far(&def);
 
     if (failures) {
