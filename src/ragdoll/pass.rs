@@ -36,7 +36,7 @@
 //! inverse inertia the joints use (its rest one, turned).
 
 use super::build::Built;
-use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS};
+use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS, RestInertia};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
 use crate::simd::atan2;
@@ -170,35 +170,26 @@ impl Pass<'_, '_> {
         s.pivots.resize(bones * w, 0);
         for l in 0..w {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
-            for (c, column) in [&*p.x, &*p.y, &*p.z, &*p.inv_mass].iter().enumerate() {
-                for (i, &v) in column[..particles].iter().enumerate() {
-                    s.particles[(i * PARTICLE + c) * w + l] = v;
+            let (x, y, z, inv) = (&p.x[..particles], &p.y[..particles], &p.z[..particles], &p.inv_mass[..particles]);
+            for (i, to) in s.particles.chunks_exact_mut(PARTICLE * w).enumerate() {
+                let weight = if inv[i] > 0.0 { 1.0 / inv[i].max(MIN_INV_MASS) } else { PINNED_MASS };
+                for (c, v) in [x[i], y[i], z[i], inv[i], weight].into_iter().enumerate() {
+                    to[c * w + l] = v;
                 }
-            }
-            for (i, &inv_mass) in p.inv_mass[..particles].iter().enumerate() {
-                let weight = if inv_mass > 0.0 { 1.0 / inv_mass.max(MIN_INV_MASS) } else { PINNED_MASS };
-                s.particles[(i * PARTICLE + 4) * w + l] = weight;
             }
             let clusters = self.clusters[lane(l)].as_deref().expect("a lane in use");
-            for (k, q) in clusters.rotation.iter().enumerate() {
+            for (q, to) in clusters.rotation.iter().zip(s.rotations.chunks_exact_mut(4 * w)) {
                 for (c, v) in q.to_array().into_iter().enumerate() {
-                    s.rotations[(k * 4 + c) * w + l] = v;
+                    to[c * w + l] = v;
                 }
             }
-            for (k, rest) in clusters.rest_inertia.iter().enumerate() {
-                let inv = rest.inv_inertia.unwrap_or(glam::Mat3::ZERO).to_cols_array();
-                let how = match (rest.inv_inertia, rest.pivot) {
-                    (None, _) => HELD,
-                    (Some(_), Some(_)) => PIVOT,
-                    (Some(_), None) => FREE,
-                };
-                let values = [rest.mass, rest.rest_center.x, rest.rest_center.y, rest.rest_center.z];
-                for (c, v) in values.into_iter().chain(inv).chain([how]).enumerate() {
-                    s.bones[(k * BONE + c) * w + l] = v;
+            let bones = clusters.rest_inertia.iter().zip(s.bones.chunks_exact_mut(BONE * w));
+            for (k, (rest, to)) in bones.enumerate() {
+                for (v, value) in bone_values(rest).into_iter().enumerate() {
+                    to[v * w + l] = value;
                 }
-                let pivot =
-                    rest.pivot.map_or(clusters.particle[clusters.members(k).start], |m| clusters.particle[m as usize]);
-                s.pivots[k * w + l] = pivot;
+                let pivot = rest.pivot.map_or(clusters.start[k] as usize, |m| m as usize);
+                s.pivots[k * w + l] = clusters.particle[pivot];
             }
         }
     }
@@ -210,15 +201,13 @@ impl Pass<'_, '_> {
         let s = &*self.scratch;
         for l in 0..n {
             let p = self.views[first + l].as_deref_mut().expect("a lane in use");
-            for (c, column) in [&mut *p.x, &mut *p.y, &mut *p.z].into_iter().enumerate() {
-                for (i, v) in column[..particles].iter_mut().enumerate() {
-                    *v = s.particles[(i * PARTICLE + c) * w + l];
-                }
+            let (x, y, z) = (&mut p.x[..particles], &mut p.y[..particles], &mut p.z[..particles]);
+            for (i, from) in s.particles.chunks_exact(PARTICLE * w).enumerate() {
+                (x[i], y[i], z[i]) = (from[l], from[w + l], from[2 * w + l]);
             }
             let clusters = self.clusters[first + l].as_deref_mut().expect("a lane in use");
-            for (k, q) in clusters.rotation.iter_mut().enumerate() {
-                let at = |c: usize| s.rotations[(k * 4 + c) * w + l];
-                *q = Quat::from_xyzw(at(0), at(1), at(2), at(3));
+            for (q, from) in clusters.rotation.iter_mut().zip(s.rotations.chunks_exact(4 * w)) {
+                *q = Quat::from_xyzw(from[l], from[w + l], from[2 * w + l], from[3 * w + l]);
             }
         }
     }
@@ -566,6 +555,19 @@ impl Pass<'_, '_> {
         }
         self.turn_rotation(k, r, on.gt(zero));
     }
+}
+
+/// A bone's [`BONE`] values: mass, rest centre, inverse rest inertia by
+/// columns (zero when held), how it moves.
+#[inline(always)]
+fn bone_values(rest: &RestInertia) -> [f32; BONE] {
+    let how = match (rest.inv_inertia, rest.pivot) {
+        (None, _) => HELD,
+        (Some(_), Some(_)) => PIVOT,
+        (Some(_), None) => FREE,
+    };
+    let (c, m) = (rest.rest_center, rest.inv_inertia.unwrap_or(glam::Mat3::ZERO).to_cols_array());
+    [rest.mass, c.x, c.y, c.z, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], how]
 }
 
 /// `v` in every lane.
