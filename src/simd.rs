@@ -899,22 +899,23 @@ impl<V: Lanes> V3<V> {
 /// `tan(pi/8)`: above it [`atan2`] reduces once more.
 const TAN_PI_8: f32 = 0.414_213_57;
 
-/// Writes `N` vectors of `W` consecutive values each to the start of `v`
-/// (which must hold them: checked once), as [`load_n`] reads them.
+/// Writes `N` vectors of `W` consecutive values each to `v` from `at`
+/// (which must hold them: one range check), as [`load_n`] reads them.
 #[inline(always)]
-pub(crate) fn store_n<V: Lanes, const N: usize>(v: &mut [f32], values: [V; N]) {
-    let v = &mut v[..N * V::W];
+pub(crate) fn store_n<V: Lanes, const N: usize>(v: &mut [f32], at: usize, values: [V; N]) {
+    let v = &mut v[at..at + N * V::W];
     for (c, x) in values.into_iter().enumerate() {
         // SAFETY: `v` holds `N W` values; this writes `W` from `c W`.
         unsafe { x.store(v.as_mut_ptr().add(c * V::W)) };
     }
 }
 
-/// `N` vectors of `W` consecutive values each, from the start of `v`
-/// (which must hold them: checked once, not per vector).
+/// `N` vectors of `W` consecutive values each, from `at` in `v` (which
+/// must hold them: one range check, not one per vector; a range with its
+/// end, so the check is one comparison the compiler can often fold).
 #[inline(always)]
-pub(crate) fn load_n<V: Lanes, const N: usize>(v: &[f32]) -> [V; N] {
-    let v = &v[..N * V::W];
+pub(crate) fn load_n<V: Lanes, const N: usize>(v: &[f32], at: usize) -> [V; N] {
+    let v = &v[at..at + N * V::W];
     let mut out = [V::splat(0.0); N];
     for (c, o) in out.iter_mut().enumerate() {
         // SAFETY: `v` holds `N W` values; this reads `W` from `c W`.

@@ -215,20 +215,20 @@ impl Pass<'_, '_> {
     /// Particle `i`'s position, weight and inverse mass in each lane.
     #[inline(always)]
     fn member<V: Lanes>(&self, i: usize) -> (V3<V>, V, V) {
-        let [x, y, z, inv_mass, w] = load_n::<V, PARTICLE>(&self.scratch.particles[i * PARTICLE * V::W..]);
+        let [x, y, z, inv_mass, w] = load_n::<V, PARTICLE>(&self.scratch.particles, i * PARTICLE * V::W);
         (V3 { x, y, z }, w, inv_mass)
     }
 
     /// Writes particle `i`'s position in each lane.
     #[inline(always)]
     fn set<V: Lanes>(&mut self, i: usize, x: V3<V>) {
-        store_n(&mut self.scratch.particles[i * PARTICLE * V::W..], [x.x, x.y, x.z]);
+        store_n(&mut self.scratch.particles, i * PARTICLE * V::W, [x.x, x.y, x.z]);
     }
 
     /// Bone `k`'s rotation in each lane (x, y, z, w).
     #[inline(always)]
     fn rotation<V: Lanes>(&self, k: usize) -> [V; 4] {
-        load_n(&self.scratch.rotations[k * 4 * V::W..])
+        load_n(&self.scratch.rotations, k * 4 * V::W)
     }
 
     /// Bone `k`'s world rotation in each lane: its rotation times its frame.
@@ -239,19 +239,19 @@ impl Pass<'_, '_> {
 
     #[inline(always)]
     fn set_rotation<V: Lanes>(&mut self, k: usize, q: [V; 4]) {
-        store_n(&mut self.scratch.rotations[k * 4 * V::W..], q);
+        store_n(&mut self.scratch.rotations, k * 4 * V::W, q);
     }
 
     /// Value `c` of bone `k`'s [`BONE`] in each lane.
     #[inline(always)]
     fn bone<V: Lanes>(&self, k: usize, c: usize) -> V {
-        V::from_slice(&self.scratch.bones[(k * BONE + c) * V::W..])
+        load_n::<V, 1>(&self.scratch.bones, (k * BONE + c) * V::W)[0]
     }
 
     /// Values `c..c + 3` of bone `k`'s [`BONE`] in each lane.
     #[inline(always)]
     fn bone3<V: Lanes>(&self, k: usize, c: usize) -> V3<V> {
-        let [x, y, z] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        let [x, y, z] = load_n(&self.scratch.bones, (k * BONE + c) * V::W);
         V3 { x, y, z }
     }
 

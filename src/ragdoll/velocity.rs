@@ -156,13 +156,14 @@ impl Velocities<'_, '_> {
         let mut driven = false;
         for l in 0..w {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
-            for (c, column) in [&*p.x, &*p.y, &*p.z, &*p.vx, &*p.vy, &*p.vz].iter().enumerate() {
-                for (i, &v) in column[..particles].iter().enumerate() {
-                    s.particles[(i * PARTICLE + c) * w + l] = v;
+            let (x, y, z) = (&p.x[..particles], &p.y[..particles], &p.z[..particles]);
+            let (vx, vy, vz, inv) =
+                (&p.vx[..particles], &p.vy[..particles], &p.vz[..particles], &p.inv_mass[..particles]);
+            for (i, to) in s.particles.chunks_exact_mut(PARTICLE * w).enumerate() {
+                let values = [x[i], y[i], z[i], vx[i], vy[i], vz[i], weight(inv[i])];
+                for (c, v) in values.into_iter().enumerate() {
+                    to[c * w + l] = v;
                 }
-            }
-            for (i, &inv_mass) in p.inv_mass[..particles].iter().enumerate() {
-                s.particles[(i * PARTICLE + 6) * w + l] = weight(inv_mass);
             }
             let (clusters, motors) = self.ragdolls[lane(l)].expect("a lane in use");
             let head = p.position(root_head);
@@ -178,11 +179,12 @@ impl Velocities<'_, '_> {
                 let (rate, target) = Motors::target(&s.motor, b);
                 driven |= rate > 0.0;
                 let force = if b == 0 { motors.max_force[b] * h2 } else { 0.0 };
-                let values = [rate, target.x, target.y, target.z, target.w, motors.max_torque[b] * h2];
-                let root = [root_error.x, root_error.y, root_error.z, force];
-                let now = rotation.to_array();
-                for (c, v) in values.into_iter().chain(root).chain(now).enumerate() {
-                    s.goals[(b * GOAL + c) * w + l] = v;
+                let torque = motors.max_torque[b] * h2;
+                let (t, r, q) = (target, root_error, rotation);
+                let values = [rate, t.x, t.y, t.z, t.w, torque, r.x, r.y, r.z, force, q.x, q.y, q.z, q.w];
+                let to = &mut s.goals[b * GOAL * w..(b + 1) * GOAL * w];
+                for (c, v) in values.into_iter().enumerate() {
+                    to[c * w + l] = v;
                 }
             }
         }
@@ -196,10 +198,9 @@ impl Velocities<'_, '_> {
         let (s, particles) = (&*self.scratch, self.built.positions.len());
         for l in 0..n {
             let p = self.views[first + l].as_deref_mut().expect("a lane in use");
-            for (c, column) in [&mut *p.vx, &mut *p.vy, &mut *p.vz].into_iter().enumerate() {
-                for (i, v) in column[..particles].iter_mut().enumerate() {
-                    *v = s.particles[(i * PARTICLE + 3 + c) * w + l];
-                }
+            let (vx, vy, vz) = (&mut p.vx[..particles], &mut p.vy[..particles], &mut p.vz[..particles]);
+            for (i, from) in s.particles.chunks_exact(PARTICLE * w).enumerate() {
+                (vx[i], vy[i], vz[i]) = (from[3 * w + l], from[4 * w + l], from[5 * w + l]);
             }
         }
     }
@@ -207,45 +208,45 @@ impl Velocities<'_, '_> {
     /// Particle `i`'s position, velocity and weight in each lane.
     #[inline(always)]
     fn particle<V: Lanes>(&self, i: usize) -> (V3<V>, V3<V>, V) {
-        let [x, y, z, vx, vy, vz, w] = load_n::<V, PARTICLE>(&self.scratch.particles[i * PARTICLE * V::W..]);
+        let [x, y, z, vx, vy, vz, w] = load_n::<V, PARTICLE>(&self.scratch.particles, i * PARTICLE * V::W);
         (V3 { x, y, z }, V3 { x: vx, y: vy, z: vz }, w)
     }
 
     /// Writes particle `i`'s velocity in each lane.
     #[inline(always)]
     fn set_velocity<V: Lanes>(&mut self, i: usize, v: V3<V>) {
-        store_n(&mut self.scratch.particles[(i * PARTICLE + 3) * V::W..], [v.x, v.y, v.z]);
+        store_n(&mut self.scratch.particles, (i * PARTICLE + 3) * V::W, [v.x, v.y, v.z]);
     }
 
     /// Member `m`'s arm in each lane.
     #[inline(always)]
     fn arm<V: Lanes>(&self, m: usize) -> V3<V> {
-        let [x, y, z] = load_n(&self.scratch.arms[m * 3 * V::W..]);
+        let [x, y, z] = load_n(&self.scratch.arms, m * 3 * V::W);
         V3 { x, y, z }
     }
 
     /// Value `c` of bone `k`'s [`BONE`] in each lane.
     #[inline(always)]
     fn bone<V: Lanes>(&self, k: usize, c: usize) -> V {
-        V::from_slice(&self.scratch.bones[(k * BONE + c) * V::W..])
+        load_n::<V, 1>(&self.scratch.bones, (k * BONE + c) * V::W)[0]
     }
 
     #[inline(always)]
     fn bone3<V: Lanes>(&self, k: usize, c: usize) -> V3<V> {
-        let [x, y, z] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        let [x, y, z] = load_n(&self.scratch.bones, (k * BONE + c) * V::W);
         V3 { x, y, z }
     }
 
     /// Values `c..c + 9` of bone `k`'s [`BONE`], a matrix by columns.
     #[inline(always)]
     fn bone_matrix<V: Lanes>(&self, k: usize, c: usize) -> [V3<V>; 3] {
-        let [xx, xy, xz, yx, yy, yz, zx, zy, zz] = load_n(&self.scratch.bones[(k * BONE + c) * V::W..]);
+        let [xx, xy, xz, yx, yy, yz, zx, zy, zz] = load_n(&self.scratch.bones, (k * BONE + c) * V::W);
         [V3 { x: xx, y: xy, z: xz }, V3 { x: yx, y: yy, z: yz }, V3 { x: zx, y: zy, z: zz }]
     }
 
     #[inline(always)]
     fn set_bone<V: Lanes>(&mut self, k: usize, c: usize, v: V) {
-        store_n(&mut self.scratch.bones[(k * BONE + c) * V::W..], [v]);
+        store_n(&mut self.scratch.bones, (k * BONE + c) * V::W, [v]);
     }
 
     #[inline(always)]
@@ -265,7 +266,7 @@ impl Velocities<'_, '_> {
     /// Value `c` of bone `k`'s [`GOAL`] in each lane.
     #[inline(always)]
     fn goal<V: Lanes>(&self, k: usize, c: usize) -> V {
-        V::from_slice(&self.scratch.goals[(k * GOAL + c) * V::W..])
+        load_n::<V, 1>(&self.scratch.goals, (k * GOAL + c) * V::W)[0]
     }
 
     /// Bone `k`'s velocities to its rigid motion (see `motion::motion` and
@@ -330,7 +331,7 @@ impl Velocities<'_, '_> {
 
     #[inline(always)]
     fn set_arm<V: Lanes>(&mut self, m: usize, r: V3<V>) {
-        store_n(&mut self.scratch.arms[m * 3 * V::W..], [r.x, r.y, r.z]);
+        store_n(&mut self.scratch.arms, m * 3 * V::W, [r.x, r.y, r.z]);
     }
 
     /// Bone `k`'s displacement and turn over the substep now, from its
@@ -405,7 +406,7 @@ impl Velocities<'_, '_> {
     /// Value `c..c + 4` of bone `k`'s [`GOAL`], a quaternion (x y z w).
     #[inline(always)]
     fn goal_quat<V: Lanes>(&self, k: usize, c: usize) -> [V; 4] {
-        load_n(&self.scratch.goals[(k * GOAL + c) * V::W..])
+        load_n(&self.scratch.goals, (k * GOAL + c) * V::W)
     }
 
     /// Bone `k`'s world rotation now: its rotation times its frame.
