@@ -6,6 +6,10 @@
 //! without a Godot binary (transform and shape conversion, the vertex-buffer
 //! bytes, winding, pin grouping, the ragdoll's bone mapping, fitting and
 //! offsets) is plain Rust in the other modules, with unit tests.
+//!
+//! World positions cross to sinew in `f64` ([`pose`] converts Godot's
+//! `real`), so with the `double-precision` feature (Godot's large-world
+//! builds) a scene far from the origin is as exact as one at it.
 
 pub mod nodes;
 pub mod pins;

@@ -22,10 +22,18 @@
 //! `motor target = animated bone · offset⁻¹` and
 //! `bone = simulated frame · offset`; at the rest pose the second gives back
 //! the skeleton's global rests (a test checks it to 1e-4).
+//!
+//! Far from the world's origin: the preset is fitted relative to the hips'
+//! rest place ([`Fit::origin`], `f64`), built there with
+//! `World::create_ragdoll_f64`, and every head goes to and from sinew in
+//! `f64`, so a skeleton 10 km out is fitted, posed and read back as one at
+//! the origin (in a double-precision build; a single one has `f32`'s
+//! millimetre there).
 
-use crate::pose::{Pose, compose, decompose, to_vec3};
+use crate::pose::{Pose, compose, decompose, to_dvec3};
+use glam::DVec3;
 use godot::builtin::Transform3D;
-use sinew::{Quat, RagdollDef, Vec3};
+use sinew::{BodyId, Quat, RagdollDef, Vec3, World};
 
 /// Godot's `SkeletonProfileHumanoid` names of sinew's preset bones, in
 /// sinew's bone order (pelvis, spine, chest, neck, head, upper_arm_l,
@@ -219,11 +227,14 @@ fn facing(heads: &[Vec3]) -> Result<Quat, String> {
 /// that matches the skeleton's rest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fit {
-    /// The preset, facing where the skeleton faces, scaled to its legs.
+    /// The world place the definition is relative to: the hips' rest.
+    pub origin: DVec3,
+    /// The preset, facing where the skeleton faces, scaled to its legs,
+    /// relative to `origin` (give both to `World::create_ragdoll_f64`).
     pub def: RagdollDef,
     /// Each bone's world transform (head, rotation) posed like the
-    /// skeleton's rest: give it to `World::set_ragdoll_pose`.
-    pub pose: Vec<(Vec3, Quat)>,
+    /// skeleton's rest: give it to `World::set_ragdoll_pose_f64`.
+    pub pose: Vec<(DVec3, Quat)>,
 }
 
 /// Fits sinew's humanoid to a skeleton: `rest` holds the world-space rest
@@ -240,7 +251,9 @@ pub fn fit_humanoid(rest: &[Transform3D]) -> Result<Fit, String> {
     if rest.len() != PROFILE_BONES.len() {
         return Err(format!("{} rest transforms for the {} humanoid bones", rest.len(), PROFILE_BONES.len()));
     }
-    let heads: Vec<Vec3> = rest.iter().map(|t| to_vec3(t.origin)).collect();
+    // Heads relative to the hips, so the fit is done at the body's size.
+    let origin = to_dvec3(rest[0].origin);
+    let heads: Vec<Vec3> = rest.iter().map(|t| (to_dvec3(t.origin) - origin).as_vec3()).collect();
     let leg = |hip: usize| heads[hip].distance(heads[hip + 1]) + heads[hip + 1].distance(heads[hip + 2]);
     let scale = (leg(11) + leg(14)) / (2.0 * PRESET_LEG);
     if !(scale.is_finite() && scale > 1e-3) {
@@ -276,11 +289,26 @@ pub fn fit_humanoid(rest: &[Transform3D]) -> Result<Fit, String> {
         }
         pose.push((head, rotation.normalize()));
     }
-    Ok(Fit { def, pose })
+    let pose = pose.into_iter().map(|(head, rotation)| (origin + head.as_dvec3(), rotation)).collect();
+    Ok(Fit { origin, def, pose })
+}
+
+/// Creates the fitted ragdoll in `world`, posed at `start` (each bone's
+/// world transform) or, when sinew refuses that, at the fitted rest pose
+/// (the error is returned beside the body).
+pub fn build(world: &mut World, fit: &Fit, start: &[(DVec3, Quat)]) -> sinew::Result<(BodyId, Option<sinew::Error>)> {
+    let body = world.create_ragdoll_f64(&fit.def, fit.origin)?;
+    match world.set_ragdoll_pose_f64(body, start, None) {
+        Ok(()) => Ok((body, None)),
+        Err(e) => {
+            world.set_ragdoll_pose_f64(body, &fit.pose, None)?;
+            Ok((body, Some(e)))
+        }
+    }
 }
 
 /// A sinew bone's world transform as Godot's (no scale).
-pub fn frame(position: Vec3, rotation: Quat) -> Transform3D {
+pub fn frame(position: DVec3, rotation: Quat) -> Transform3D {
     compose(&Pose { position, rotation, scale: Vec3::ONE })
 }
 
@@ -294,7 +322,7 @@ pub struct Rig {
 impl Rig {
     /// `pose`: the fitted pose ([`Fit::pose`]) of the world-space rest
     /// transforms `rest`.
-    pub fn new(pose: &[(Vec3, Quat)], rest: &[Transform3D]) -> Rig {
+    pub fn new(pose: &[(DVec3, Quat)], rest: &[Transform3D]) -> Rig {
         let offsets: Vec<Transform3D> =
             pose.iter().zip(rest).map(|(&(p, q), r)| frame(p, q).affine_inverse() * *r).collect();
         let inverse = offsets.iter().map(|o| o.affine_inverse()).collect();
@@ -313,13 +341,13 @@ impl Rig {
 
     /// The motor target of bone `b` (head, rotation) from its animated
     /// world transform.
-    pub fn target(&self, b: usize, animated: &Transform3D) -> (Vec3, Quat) {
+    pub fn target(&self, b: usize, animated: &Transform3D) -> (DVec3, Quat) {
         let p = decompose(&(*animated * self.inverse[b]));
         (p.position, p.rotation)
     }
 
     /// The world transform of bone `b`'s Godot bone from sinew's frame.
-    pub fn bone(&self, b: usize, position: Vec3, rotation: Quat) -> Transform3D {
+    pub fn bone(&self, b: usize, position: DVec3, rotation: Quat) -> Transform3D {
         frame(position, rotation) * self.offsets[b]
     }
 }
@@ -327,7 +355,7 @@ impl Rig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pose::{to_quaternion, to_vector3};
+    use crate::pose::{REAL_IS_F64, to_quaternion, to_vec3, to_vector3};
     use godot::builtin::{Basis, Vector3};
     use sinew::{World, WorldSettings};
     use std::f32::consts::{FRAC_PI_2, PI};
@@ -384,8 +412,13 @@ mod tests {
 
     /// The skeleton node: turned half a turn (facing world -Z), moved, scaled 1.5.
     fn skeleton_node() -> Transform3D {
+        skeleton_node_at(Vector3::new(3.0, 0.5, -2.0))
+    }
+
+    /// The skeleton node of [`skeleton_node`] with its origin at `at`.
+    fn skeleton_node_at(at: Vector3) -> Transform3D {
         let basis = Basis::from_quaternion(to_quaternion(Quat::from_rotation_y(PI))).scaled(Vector3::splat(1.5));
-        Transform3D::new(basis, Vector3::new(3.0, 0.5, -2.0))
+        Transform3D::new(basis, at)
     }
 
     fn max_diff(a: &Transform3D, b: &Transform3D) -> f32 {
@@ -413,16 +446,21 @@ mod tests {
     }
 
     fn fitted() -> Fitted {
+        fitted_at(skeleton_node())
+    }
+
+    /// What `SinewRagdoll3D::build` does, for the skeleton node `node` at its rest pose.
+    fn fitted_at(node: Transform3D) -> Fitted {
         let (names, parents, locals) = skeleton();
         let bones = find_bones(&bone_names(&[]), find(&names)).unwrap();
         let globals = globals_from_locals(&parents, &locals).unwrap();
-        let node = skeleton_node();
         let world_rest: Vec<Transform3D> = bones.iter().map(|&i| node * globals[i]).collect();
         let fit = fit_humanoid(&world_rest).unwrap();
         let rig = Rig::new(&fit.pose, &world_rest);
+        let start: Vec<(DVec3, Quat)> = world_rest.iter().enumerate().map(|(b, t)| rig.target(b, t)).collect();
         let mut world = World::new(WorldSettings::default()).unwrap();
-        let body = world.create_ragdoll(&fit.def).unwrap();
-        world.set_ragdoll_pose(body, &fit.pose, None).unwrap();
+        let (body, refused) = build(&mut world, &fit, &start).unwrap();
+        assert!(refused.is_none(), "{refused:?}");
         Fitted { parents, locals, bones, world_rest, rig, world, body }
     }
 
@@ -476,7 +514,7 @@ mod tests {
     #[test]
     fn the_fitted_preset_faces_the_skeleton_and_keeps_its_limits() {
         let f = fitted();
-        let def_bones: Vec<(Vec3, Quat)> = f.world.ragdoll_bones(f.body).unwrap().collect();
+        let def_bones: Vec<(DVec3, Quat)> = f.world.ragdoll_bones_f64(f.body).unwrap().collect();
         // The skeleton node faces world -Z: so does the fitted pelvis (tilted
         // 11 degrees: the skeleton's spine starts 2 cm behind the hips), and
         // its left is world -X.
@@ -485,7 +523,7 @@ mod tests {
         assert!((pelvis * Vec3::X).dot(Vec3::NEG_X) > 0.999, "{:?}", pelvis * Vec3::X);
         assert!((def_bones[5].0.x - 3.0) < -0.1, "upper_arm_l at x {}", def_bones[5].0.x);
         // The pelvis on the hips, bones pointing where the skeleton's do.
-        assert!((def_bones[0].0 - to_vec3(f.world_rest[0].origin)).length() < 1e-4);
+        assert!((def_bones[0].0 - to_dvec3(f.world_rest[0].origin)).length() < 1e-4);
         for (b, &(_, rotation)) in def_bones.iter().enumerate() {
             if let Some(t) = TAILS[b] {
                 let d = to_vec3(f.world_rest[t].origin - f.world_rest[b].origin).normalize();
@@ -509,7 +547,7 @@ mod tests {
         let globals = globals_from_locals(&f.parents, &f.locals).unwrap();
         let mut worst = 0.0f32;
         let mut driven = Vec::new();
-        for (b, (head, rotation)) in f.world.ragdoll_bones(f.body).unwrap().enumerate() {
+        for (b, (head, rotation)) in f.world.ragdoll_bones_f64(f.body).unwrap().enumerate() {
             let bone = f.rig.bone(b, head, rotation);
             worst = worst.max(max_diff(&bone, &f.world_rest[b]));
             // And in skeleton space, as the node writes it.
@@ -523,10 +561,82 @@ mod tests {
             assert!(max_diff(l, r) < 1e-4, "local pose of bone {b} off by {}", max_diff(l, r));
         }
         // The rest pose as motor targets is the ragdoll's own rest.
-        for (b, (head, rotation)) in f.world.ragdoll_bones(f.body).unwrap().enumerate() {
+        for (b, (head, rotation)) in f.world.ragdoll_bones_f64(f.body).unwrap().enumerate() {
             let (p, q) = f.rig.target(b, &f.world_rest[b]);
             assert!((p - head).length() < 1e-4 && q.dot(rotation).abs() > 1.0 - 1e-6, "bone {b}");
         }
+    }
+
+    /// How far the bones and the centre of mass of `moved` (the skeleton
+    /// node of `near` moved by `by`) fall in 1 s from where those of `near`
+    /// fall (worst bone, centre of mass), and how far its start is from
+    /// `near`'s moved by `by`.
+    fn fall_apart(by: Vector3) -> (f64, f64, f64) {
+        let near_node = skeleton_node();
+        let (mut near, mut moved) = (fitted_at(near_node), fitted_at(skeleton_node_at(near_node.origin + by)));
+        let shift = to_dvec3(near_node.origin + by) - to_dvec3(near_node.origin);
+        let bones = |f: &Fitted| f.world.ragdoll_bones_f64(f.body).unwrap().collect::<Vec<_>>();
+        let (near0, moved0) = (bones(&near), bones(&moved));
+        let start =
+            (0..near0.len()).map(|b| (moved0[b].0 - near0[b].0 - shift).abs().max_element()).fold(0.0, f64::max);
+        let (c_near0, c_moved0) = (centre_of_mass(&near), centre_of_mass(&moved));
+        for _ in 0..60 {
+            near.world.step(1.0 / 60.0).unwrap();
+            moved.world.step(1.0 / 60.0).unwrap();
+        }
+        let (near1, moved1) = (bones(&near), bones(&moved));
+        let bone = (0..near0.len())
+            .map(|b| ((moved1[b].0 - moved0[b].0) - (near1[b].0 - near0[b].0)).abs().max_element())
+            .fold(0.0, f64::max);
+        let fall_near = centre_of_mass(&near) - c_near0;
+        assert!(-fall_near.y > 4.0, "the near ragdoll fell {} m", -fall_near.y);
+        let com = ((centre_of_mass(&moved) - c_moved0) - fall_near).abs().max_element();
+        (bone, com, start)
+    }
+
+    /// The centre of mass of a ragdoll's particles, in `f64`.
+    fn centre_of_mass(f: &Fitted) -> DVec3 {
+        let (mut sum, mut mass) = (DVec3::ZERO, 0.0);
+        for (x, &w) in f.world.positions_f64(f.body).unwrap().zip(f.world.inv_masses(f.body).unwrap()) {
+            let m = 1.0 / f64::from(w);
+            sum += x * m;
+            mass += m;
+        }
+        sum / mass
+    }
+
+    #[test]
+    fn a_skeleton_10_km_out_is_fitted_read_back_and_falls_as_one_at_the_origin() {
+        // 10 km out along x and z, a whole number of the core's 4 m grid
+        // steps away, so both ragdolls keep (nearly) the same offsets from
+        // their grid points. Godot computes the bones' rest in `real`: in a
+        // double build the far skeleton is the near one moved, to f64's
+        // rounding; in a single one it is rounded to f32's millimetre at
+        // 10 km before sinew sees it.
+        let far = skeleton_node_at(skeleton_node().origin + Vector3::new(10_000.0, 0.0, -10_000.0));
+        let f = fitted_at(far);
+        let mut rest = 0.0f32;
+        for (b, (head, rotation)) in f.world.ragdoll_bones_f64(f.body).unwrap().enumerate() {
+            rest = rest.max(max_diff(&f.rig.bone(b, head, rotation), &f.world_rest[b]));
+        }
+        let (bone, com, start) = fall_apart(Vector3::new(10_000.0, 0.0, -10_000.0));
+        eprintln!(
+            "10 km out (real is f{}): rest read back {rest:.2e} m off, start {start:.2e} m off the near one's; \
+             1 s fall off the near one's: a bone {bone:.2e} m, the centre of mass {com:.2e} m",
+            if REAL_IS_F64 { 64 } else { 32 },
+        );
+        // Where double precision shows: the fit, the start and the read-back.
+        let (rest_bar, start_bar) = if REAL_IS_F64 { (1e-6, 1e-6) } else { (1e-2, 1e-2) };
+        assert!(rest < rest_bar, "rest read back {rest} m off");
+        assert!(start <= start_bar, "the far ragdoll starts {start} m off the near one");
+        // The fall is no finer a test: the ragdoll carries a one-ulp
+        // difference of its start through a second of joint limits and
+        // motors to a tenth of a millimetre, centre of mass too (at the
+        // origin, moved by (4, 0, -4) m, one grid step: a bone 5e-4 m, the
+        // centre of mass 1.5e-4 m; by (4, 0, 0) m: 0, the offsets round
+        // alike). So the bars are those of that spread.
+        assert!(bone <= 2e-3, "a far bone falls {bone} m off the near one's");
+        assert!(com <= 1e-3, "the far centre of mass falls {com} m off the near one's");
     }
 
     #[test]
@@ -547,18 +657,18 @@ mod tests {
         let hand = to_vec3(posed[f.bones[7]].origin - posed[f.bones[6]].origin);
         assert!(hand.z > 0.2 && hand.x.abs() < 0.02, "the hand goes forward: {hand:?}");
 
-        let targets: Vec<(Vec3, Quat)> =
+        let targets: Vec<(DVec3, Quat)> =
             f.bones.iter().enumerate().map(|(b, &i)| f.rig.target(b, &(node * posed[i]))).collect();
         // The figure hangs in a world without a floor: its place is animated
         // too (root motion, an opt-in), so the bones can be compared locally.
         f.world.set_ragdoll_root_motion(f.body, true).unwrap();
         for _ in 0..60 {
-            f.world.set_ragdoll_motor_targets(f.body, &targets).unwrap();
+            f.world.set_ragdoll_motor_targets_f64(f.body, &targets).unwrap();
             f.world.step(1.0 / 60.0).unwrap();
         }
         let driven: Vec<(usize, Transform3D)> = f
             .world
-            .ragdoll_bones(f.body)
+            .ragdoll_bones_f64(f.body)
             .unwrap()
             .enumerate()
             .map(|(b, (head, rotation))| (f.bones[b], node.affine_inverse() * f.rig.bone(b, head, rotation)))

@@ -6,6 +6,14 @@
 //! counter-clockwise ones by default); sinew's triangles are
 //! counter-clockwise seen from the front, which is where its normals point.
 //! Reversing each triangle keeps the same front side in both.
+//!
+//! Vertex buffers hold `f32` positions even in Godot's double builds, so the
+//! cloth's vertices are written relative to its body's origin (a grid point
+//! near the cloth, [`render_positions`]) and the node is placed there: the
+//! far part of every position travels in the node's transform, in `real`.
+
+use glam::DVec3;
+use sinew::{BodyId, Vec3, World};
 
 /// A Godot index buffer (clockwise triangles; empty for a non-indexed
 /// surface of `vertex_count` vertices) as sinew triangles (counter-clockwise).
@@ -26,6 +34,18 @@ pub fn sinew_to_godot_indices(triangles: &[[u32; 3]]) -> Vec<i32> {
     triangles.iter().flat_map(|t| [t[0] as i32, t[2] as i32, t[1] as i32]).collect()
 }
 
+/// The frame a cloth's render mesh is written in, and each particle's
+/// position in it: the body's origin (a grid point near the cloth, exact in
+/// `f32` and in `f64`) and the particles relative to it, which is how the
+/// core keeps them (no rounding at world scale). Returns the origin; `out`
+/// is refilled.
+pub fn render_positions(world: &World, body: BodyId, out: &mut Vec<Vec3>) -> sinew::Result<DVec3> {
+    let origin = world.body_origin(body)?.as_dvec3();
+    out.clear();
+    out.extend(world.positions_f64(body)?.map(|p| (p - origin).as_vec3()));
+    Ok(origin)
+}
+
 /// UVs of a sinew grid's vertices (vertex `r * columns + c`): u along the
 /// columns, v down the rows, both from 0 to 1.
 pub fn grid_uvs(columns: u32, rows: u32) -> Vec<[f32; 2]> {
@@ -36,7 +56,9 @@ pub fn grid_uvs(columns: u32, rows: u32) -> Vec<[f32; 2]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sinew::{GridDef, Vec3, World, WorldSettings};
+    use crate::pose::{REAL_IS_F64, decompose, from_dvec3, to_dvec3};
+    use godot::builtin::{Basis, Transform3D, Vector3};
+    use sinew::{GridDef, WorldSettings};
 
     #[test]
     fn winding_round_trips_and_reverses() {
@@ -73,6 +95,68 @@ mod tests {
         }
         // The grid faces +Z in its frame, so a camera at +Z sees the front.
         assert!(normals.iter().all(|n| (*n - Vec3::Z).length() < 1e-6));
+    }
+
+    /// What `SinewCloth3D` does for a grid cloth on a node with transform
+    /// `t`: where Godot draws its vertices (world space, `f64`) when built
+    /// and after 60 physics frames.
+    fn grid_cloth_on(t: &Transform3D) -> (Vec<DVec3>, Vec<DVec3>) {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let pose = decompose(t);
+        let def = GridDef { columns: 5, rows: 4, spacing: 0.1, pins: 0, rotation: pose.rotation, ..GridDef::default() };
+        let body = world.create_cloth_grid_f64(&def, pose.position).unwrap();
+        let before = rendered(&world, body);
+        for _ in 0..60 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        (before, rendered(&world, body))
+    }
+
+    /// Where Godot draws the cloth's vertices: the node, placed at the
+    /// render origin in `real` (a grid point, exact in either precision),
+    /// plus each vertex in the node's frame.
+    fn rendered(world: &World, body: BodyId) -> Vec<DVec3> {
+        let mut local = Vec::new();
+        let origin = render_positions(world, body, &mut local).unwrap();
+        let node = from_dvec3(origin);
+        assert_eq!(to_dvec3(node), origin);
+        local.iter().map(|p| to_dvec3(node) + p.as_dvec3()).collect()
+    }
+
+    #[test]
+    fn a_cloth_10_km_out_renders_where_its_node_is_and_falls_as_one_at_the_origin() {
+        // A node turned about Y, 0.123 456 789 m past a point of the core's
+        // 4 m grid, and the same node 10 km out (a whole number of grid
+        // steps): in a double build both cloths have the same offsets from
+        // their grid points, so they move the same to the bit. A single
+        // build rounds the far node's place to f32's 1 mm first, and the
+        // fluttering cloth (air drag) carries that difference on.
+        let basis = Basis::from_axis_angle(Vector3::UP, 0.5);
+        let near = Transform3D::new(basis, from_dvec3(DVec3::new(1.123_456_789, 2.0, -0.75)));
+        let far = Transform3D::new(basis, near.origin + Vector3::new(10_000.0, 0.0, -10_000.0));
+        let (near0, near1) = grid_cloth_on(&near);
+        let (far0, far1) = grid_cloth_on(&far);
+        // The first vertex is the node's origin: it comes back where Godot
+        // put it (to the f32 rounding of its offset from the body's grid
+        // point in a double build; at f32's 1 mm at 10 km in a single one).
+        let placed = (far0[0] - to_dvec3(far.origin)).abs().max_element();
+        let moved = to_dvec3(far.origin) - to_dvec3(near.origin);
+        let mut worst_rest = 0.0f64;
+        let mut worst_fall = 0.0f64;
+        for k in 0..near0.len() {
+            worst_rest = worst_rest.max((far0[k] - near0[k] - moved).abs().max_element());
+            worst_fall = worst_fall.max(((far1[k] - far0[k]) - (near1[k] - near0[k])).abs().max_element());
+        }
+        let fell = near0[0].y - near1[0].y;
+        eprintln!(
+            "cloth 10 km out (real is f{}): node origin back {placed:.2e} m off, shape {worst_rest:.2e} m, 1 s fall {worst_fall:.2e} m off the origin's ({fell:.3} m)",
+            if REAL_IS_F64 { 64 } else { 32 }
+        );
+        assert!(fell > 4.0, "the near cloth fell {fell} m");
+        let (place_bar, fall_bar) = if REAL_IS_F64 { (1e-6, 1e-6) } else { (1e-3, 1e-2) };
+        assert!(placed <= place_bar, "the far cloth's first vertex is {placed} m from its node");
+        assert!(worst_rest <= place_bar, "the far cloth's shape is {worst_rest} m off the near one's");
+        assert!(worst_fall <= fall_bar, "the far cloth's fall is {worst_fall} m off the near one's");
     }
 
     #[test]

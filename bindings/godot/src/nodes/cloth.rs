@@ -1,17 +1,23 @@
 //! `SinewCloth3D`: a MeshInstance3D whose vertices are a sinew cloth.
 //!
 //! Like Godot's SoftBody3D (`SoftBodyRenderingServerHandler`), the node turns
-//! top-level with an identity transform once the cloth is built, keeps a mesh
-//! of its own whose vertices are in world space, and each frame rewrites the
-//! surface's vertex buffer with `RenderingServer.mesh_surface_update_vertex_region`
-//! (positions, then octahedral normals: [`crate::stream`]) and sets a custom
-//! AABB so culling follows the cloth.
+//! top-level once the cloth is built, keeps a mesh of its own, and each
+//! frame rewrites the surface's vertex buffer with
+//! `RenderingServer.mesh_surface_update_vertex_region` (positions, then
+//! octahedral normals: [`crate::stream`]) and sets a custom AABB so culling
+//! follows the cloth. Unlike SoftBody3D its transform is not the identity
+//! but a translation to the body's origin, a grid point near the cloth, and
+//! the vertices are relative to it ([`crate::surface::render_positions`]):
+//! vertex buffers are `f32` even in a double build, the node's transform is
+//! `real`. The cloth is built, pinned and read in `f64` (`*_f64` calls).
 
 use super::{SinewWorld3D, find_world};
 use crate::pins;
-use crate::pose::{decompose, to_vec3, to_vector3, transform_point};
+use crate::pose::{decompose, from_dvec3, to_vec3, to_vector3, transform_offset};
 use crate::stream::{self, Layout};
-use crate::surface::{godot_to_sinew_triangles, grid_uvs, sinew_to_godot_indices};
+use crate::surface::{godot_to_sinew_triangles, grid_uvs, render_positions, sinew_to_godot_indices};
+use glam::DVec3;
+use godot::builtin::RealConv;
 use godot::classes::mesh::{ArrayFormat, ArrayType, PrimitiveType};
 use godot::classes::{
     ArrayMesh, Engine, IMeshInstance3D, Material, Mesh, MeshInstance3D, Node, Node3D, RenderingServer,
@@ -99,6 +105,9 @@ struct ClothState {
     frames: Vec<(Gd<Node3D>, u32, Transform3D)>,
     mesh: Gd<ArrayMesh>,
     layout: Layout,
+    /// Where the node stands: the body's origin when last streamed.
+    origin: DVec3,
+    /// Particle positions relative to `origin`.
     positions: Vec<Vec3>,
     bytes: Vec<u8>,
 }
@@ -180,7 +189,7 @@ impl SinewCloth3D {
     #[func]
     fn get_particle_positions(&self) -> PackedVector3Array {
         let Some(s) = &self.state else { return PackedVector3Array::new() };
-        s.positions.iter().map(|&p| to_vector3(p)).collect()
+        s.positions.iter().map(|&p| from_dvec3(s.origin + p.as_dvec3())).collect()
     }
 
     fn options(&self) -> ClothOptions {
@@ -253,8 +262,8 @@ impl SinewCloth3D {
             let indices: PackedInt32Array = arrays.at(ArrayType::INDEX.ord() as usize).try_to().unwrap_or_default();
             let uvs: PackedVector2Array = arrays.at(ArrayType::TEX_UV.ord() as usize).try_to().unwrap_or_default();
             let n = vertices.len();
-            let world_vertices: Vec<Vec3> =
-                vertices.as_slice().iter().map(|&v| transform_point(&t, to_vec3(v))).collect();
+            // Relative to the node's origin; the far part goes in `f64` below.
+            let offsets: Vec<Vec3> = vertices.as_slice().iter().map(|&v| transform_offset(&t, to_vec3(v))).collect();
             let triangles = godot_to_sinew_triangles(indices.as_slice(), n)?;
             let mut mask = vec![false; n];
             for (i, &v) in self.pin_vertices.as_slice().iter().enumerate() {
@@ -266,20 +275,25 @@ impl SinewCloth3D {
             let def = MeshDef {
                 position: Vec3::ZERO,
                 rotation: Quat::IDENTITY,
-                vertices: &world_vertices,
+                vertices: &offsets,
                 triangles: &triangles,
                 weld_tolerance: self.weld_tolerance,
                 inv_masses: None,
                 pinned: Some(&mask),
                 options: self.options(),
             };
-            let body = world.create_cloth_mesh(&def).map_err(|e| e.to_string())?;
-            let uvs = if uvs.len() == n { uvs.as_slice().iter().map(|v| [v.x, v.y]).collect() } else { Vec::new() };
+            let body = world.create_cloth_mesh_f64(&def, pose.position).map_err(|e| e.to_string())?;
+            let uvs = if uvs.len() == n {
+                uvs.as_slice().iter().map(|v| [v.x.as_f32(), v.y.as_f32()]).collect()
+            } else {
+                Vec::new()
+            };
             let godot_indices = if indices.is_empty() { Vec::new() } else { indices.as_slice().to_vec() };
             (body, uvs, godot_indices, Vec::new())
         } else {
-            let body =
-                world.create_cloth_grid(&self.grid_def(pose.position, pose.rotation)).map_err(|e| e.to_string())?;
+            let body = world
+                .create_cloth_grid_f64(&self.grid_def(Vec3::ZERO, pose.rotation), pose.position)
+                .map_err(|e| e.to_string())?;
             let grid_pinned: Vec<i32> = world
                 .inv_masses(body)
                 .map_err(|e| e.to_string())?
@@ -324,12 +338,14 @@ impl SinewCloth3D {
             };
             let t = node.get_global_transform();
             let p = decompose(&t);
-            let frame = world.attach_to_frame(body, &particles, p.position, p.rotation).map_err(|e| e.to_string())?;
+            let frame =
+                world.attach_to_frame_f64(body, &particles, p.position, p.rotation).map_err(|e| e.to_string())?;
             frames.push((node, frame, t));
         }
 
-        // The render mesh, in world space, and where its bytes go.
-        let positions: Vec<Vec3> = world.positions(body).map_err(|e| e.to_string())?.collect();
+        // The render mesh, relative to the body's origin, and where its bytes go.
+        let mut positions = Vec::new();
+        let origin = render_positions(world, body, &mut positions).map_err(|e| e.to_string())?;
         let normals = world.cloth_normals(body).map_err(|e| e.to_string())?;
         let vertex_positions: Vec<Vec3> = vertex_map.iter().map(|&p| positions[p as usize]).collect();
         let vertex_normals: Vec<Vec3> = vertex_map.iter().map(|&p| normals[p as usize]).collect();
@@ -338,10 +354,10 @@ impl SinewCloth3D {
         let mut base = self.base_mut();
         base.set_mesh(&mesh);
         base.set_as_top_level(true);
-        base.set_global_transform(Transform3D::IDENTITY);
+        base.set_global_transform(Transform3D::new(Basis::IDENTITY, from_dvec3(origin)));
         drop(base);
         let bytes = vec![0; layout.region_len()];
-        Ok(ClothState { body, vertex_map, frames, mesh, layout, positions, bytes })
+        Ok(ClothState { body, vertex_map, frames, mesh, layout, origin, positions, bytes })
     }
 
     /// Builds on the first frame, then moves the pins. Called by the world before each step.
@@ -369,7 +385,7 @@ impl SinewCloth3D {
             }
             *last = t;
             let p = decompose(&t);
-            if let Err(e) = world.set_frame(s.body, *frame, p.position, p.rotation) {
+            if let Err(e) = world.set_frame_f64(s.body, *frame, p.position, p.rotation) {
                 godot_error!("SinewCloth3D: {e}");
             }
         }
@@ -380,18 +396,28 @@ impl SinewCloth3D {
         }
     }
 
-    /// Streams positions and normals to the RenderingServer. Called by the world after each step.
+    /// Streams positions and normals to the RenderingServer, and moves the
+    /// node when the body's origin moved (the core moves it by a grid step
+    /// when the cloth strays more than one from it). Called by the world
+    /// after each step.
     pub(crate) fn after_step(&mut self, world: &World) {
         let Some(s) = &mut self.state else { return };
-        let (Ok(positions), Ok(normals)) = (world.positions(s.body), world.cloth_normals(s.body)) else { return };
-        s.positions.clear();
-        s.positions.extend(positions);
+        let Ok(normals) = world.cloth_normals(s.body) else { return };
+        let Ok(origin) = render_positions(world, s.body, &mut s.positions) else { return };
         stream::pack(&s.layout, &s.vertex_map, &s.positions, &normals, &mut s.bytes);
         let rid = s.mesh.get_rid();
         let mut rs = RenderingServer::singleton();
         rs.mesh_surface_update_vertex_region(rid, 0, 0, &PackedByteArray::from(&s.bytes[..]));
-        if let Ok((lo, hi)) = world.body_bounds(s.body) {
+        if let Ok((lo, hi)) = world.body_bounds_f64(s.body) {
+            let (lo, hi) = ((lo - origin).as_vec3(), (hi - origin).as_vec3());
             rs.mesh_set_custom_aabb(rid, Aabb::new(to_vector3(lo), to_vector3(hi - lo)));
+        }
+        if std::mem::replace(&mut s.origin, origin) != origin {
+            // The vertices moved back by what the node moves on: no
+            // interpolation between the old place and the new one.
+            let mut base = self.base_mut();
+            base.set_global_transform(Transform3D::new(Basis::IDENTITY, from_dvec3(origin)));
+            base.reset_physics_interpolation();
         }
     }
 }
@@ -412,7 +438,8 @@ fn surface_mesh(
     arrays.set(ArrayType::VERTEX.ord() as usize, &v.to_variant());
     arrays.set(ArrayType::NORMAL.ord() as usize, &n.to_variant());
     if !uvs.is_empty() {
-        let uv: PackedVector2Array = uvs.iter().map(|&[u, v]| Vector2::new(u, v)).collect();
+        let uv: PackedVector2Array =
+            uvs.iter().map(|&[u, v]| Vector2::new(real::from_f32(u), real::from_f32(v))).collect();
         arrays.set(ArrayType::TEX_UV.ord() as usize, &uv.to_variant());
     }
     if !indices.is_empty() {

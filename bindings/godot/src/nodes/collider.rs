@@ -1,7 +1,8 @@
-//! `SinewCollider3D`: a Godot shape as a sinew collider, following the node.
+//! `SinewCollider3D`: a Godot shape as a sinew collider, following the node
+//! (placed in `f64`, so exact far out in a double-precision build).
 
 use super::{SinewWorld3D, find_world};
-use crate::pose::{decompose, to_vec3};
+use crate::pose::{decompose, to_f32, to_vec3};
 use crate::shape::{GodotShape, to_collider_shape};
 use godot::classes::{BoxShape3D, CapsuleShape3D, INode3D, Node3D, Shape3D, SphereShape3D, WorldBoundaryShape3D};
 use godot::prelude::*;
@@ -36,17 +37,17 @@ pub struct SinewCollider3D {
 /// The defining numbers of a supported Godot shape.
 fn describe(shape: &Gd<Shape3D>) -> Result<GodotShape, String> {
     if let Ok(s) = shape.clone().try_cast::<SphereShape3D>() {
-        return Ok(GodotShape::Sphere { radius: s.get_radius() });
+        return Ok(GodotShape::Sphere { radius: to_f32(s.get_radius()) });
     }
     if let Ok(s) = shape.clone().try_cast::<BoxShape3D>() {
         return Ok(GodotShape::Box { size: to_vec3(s.get_size()) });
     }
     if let Ok(s) = shape.clone().try_cast::<CapsuleShape3D>() {
-        return Ok(GodotShape::Capsule { radius: s.get_radius(), height: s.get_height() });
+        return Ok(GodotShape::Capsule { radius: to_f32(s.get_radius()), height: to_f32(s.get_height()) });
     }
     if let Ok(s) = shape.clone().try_cast::<WorldBoundaryShape3D>() {
         let p = s.get_plane();
-        return Ok(GodotShape::WorldBoundary { normal: to_vec3(p.normal), d: p.d });
+        return Ok(GodotShape::WorldBoundary { normal: to_vec3(p.normal), d: to_f32(p.d) });
     }
     Err(format!(
         "{} is not supported (SphereShape3D, BoxShape3D, CapsuleShape3D, WorldBoundaryShape3D are)",
@@ -132,7 +133,7 @@ impl SinewCollider3D {
             if self.last_transform == Some(t) {
                 return;
             }
-            match world.set_collider_transform(id, pose.position, pose.rotation) {
+            match world.set_collider_transform_f64(id, pose.position, pose.rotation) {
                 Ok(()) => self.last_transform = Some(t),
                 Err(e) => self.report(e.to_string()),
             }
@@ -141,7 +142,7 @@ impl SinewCollider3D {
         if let Some(id) = self.id.take() {
             let _ = world.destroy_collider(id);
         }
-        match world.create_collider(wanted.0.clone(), pose.position, pose.rotation, wanted.1) {
+        match world.create_collider_at_f64(wanted.0.clone(), pose.position, pose.rotation, wanted.1) {
             Ok(id) => {
                 self.id = Some(id);
                 self.current = Some(wanted);

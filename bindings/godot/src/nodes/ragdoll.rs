@@ -8,14 +8,17 @@
 //! `_physics_process`: before the step it hands sinew the latest targets and
 //! motor settings (`before_step`), after it copies the simulated bones out
 //! (`after_step`), so the modifier never touches the world. The fitting,
-//! offsets and pose conversion are [`crate::ragdoll`].
+//! offsets and pose conversion are [`crate::ragdoll`]. Heads go to and from
+//! sinew in `f64` (`*_f64` calls), so a double-precision build keeps a
+//! ragdoll far from the origin exact.
 
 use super::{SinewWorld3D, find_world};
-use crate::pose::{decompose, to_quaternion, to_vector3};
+use crate::pose::{decompose, from_dvec3, to_quaternion};
 use crate::ragdoll::{Rig, bone_names, find_bones, fit_humanoid, locals_from_globals};
+use glam::DVec3;
 use godot::classes::{Engine, ISkeletonModifier3D, Node, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use sinew::{BodyId, Quat, Vec3, World};
+use sinew::{BodyId, Quat, World};
 
 /// sinew's humanoid ragdoll on the parent `Skeleton3D`, fitted to the
 /// skeleton's rest pose when the world first steps (see [`crate::ragdoll`]). `strength` blends from
@@ -55,10 +58,10 @@ pub struct SinewRagdoll3D {
     failed: bool,
     motor_changed: bool,
     /// The animated pose as motor targets, from the last modification.
-    targets: Vec<(Vec3, Quat)>,
+    targets: Vec<(DVec3, Quat)>,
     targets_fresh: bool,
     /// The simulated bones after the last step.
-    simulated: Vec<(Vec3, Quat)>,
+    simulated: Vec<(DVec3, Quat)>,
     base: Base<SkeletonModifier3D>,
 }
 
@@ -151,7 +154,7 @@ impl ISkeletonModifier3D for SinewRagdoll3D {
             let p = decompose(&locals[i]);
             skeleton.set_bone_pose_rotation(i as i32, to_quaternion(p.rotation));
             if b == 0 {
-                skeleton.set_bone_pose_position(i as i32, to_vector3(p.position));
+                skeleton.set_bone_pose_position(i as i32, from_dvec3(p.position));
             }
         }
     }
@@ -201,17 +204,16 @@ impl SinewRagdoll3D {
         let rest: Vec<Transform3D> = bones.iter().map(|&i| node * skeleton.get_bone_global_rest(i as i32)).collect();
         let fit = fit_humanoid(&rest)?;
         let rig = Rig::new(&fit.pose, &rest);
-        let body = world.create_ragdoll(&fit.def).map_err(|e| e.to_string())?;
         // Start where the animation is (or else at the skeleton's rest), so
         // nothing jumps on the first frame.
-        let pose: Vec<(Vec3, Quat)> = bones
+        let pose: Vec<(DVec3, Quat)> = bones
             .iter()
             .enumerate()
             .map(|(b, &i)| rig.target(b, &(node * skeleton.get_bone_global_pose(i as i32))))
             .collect();
-        if let Err(e) = world.set_ragdoll_pose(body, &pose, None) {
+        let (body, refused) = crate::ragdoll::build(world, &fit, &pose).map_err(|e| e.to_string())?;
+        if let Some(e) = refused {
             godot_warn!("SinewRagdoll3D: starting at the skeleton's rest pose ({e})");
-            world.set_ragdoll_pose(body, &fit.pose, None).map_err(|e| e.to_string())?;
         }
         Ok(RagdollState { body, rig, bones, parents })
     }
@@ -241,7 +243,7 @@ impl SinewRagdoll3D {
             }
         }
         if std::mem::take(&mut self.targets_fresh)
-            && let Err(e) = world.set_ragdoll_motor_targets(s.body, &self.targets)
+            && let Err(e) = world.set_ragdoll_motor_targets_f64(s.body, &self.targets)
         {
             godot_error!("SinewRagdoll3D: {e}");
         }
@@ -250,7 +252,7 @@ impl SinewRagdoll3D {
     /// Copies the simulated bones out. Called by the world after each step.
     pub(crate) fn after_step(&mut self, world: &World) {
         let Some(s) = &self.state else { return };
-        if let Ok(bones) = world.ragdoll_bones(s.body) {
+        if let Ok(bones) = world.ragdoll_bones_f64(s.body) {
             self.simulated.clear();
             self.simulated.extend(bones);
         }

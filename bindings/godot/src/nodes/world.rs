@@ -2,7 +2,7 @@
 //! with the physics delta.
 
 use super::{SinewCloth3D, SinewCollider3D, SinewRagdoll3D};
-use crate::pose::to_vec3;
+use crate::pose::{to_vec3, to_vector3};
 use godot::classes::{Engine, INode3D, Node3D};
 use godot::prelude::*;
 use sinew::{World, WorldSettings};
@@ -45,7 +45,7 @@ impl INode3D for SinewWorld3D {
     fn init(base: Base<Node3D>) -> Self {
         let d = WorldSettings::default();
         SinewWorld3D {
-            gravity: Vector3::new(d.gravity.x, d.gravity.y, d.gravity.z),
+            gravity: to_vector3(d.gravity),
             wind: Vector3::ZERO,
             substeps: d.substeps as i32,
             iterations: d.iterations as i32,
