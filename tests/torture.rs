@@ -29,6 +29,7 @@ use sinew::{
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::f32::consts::FRAC_PI_2;
+use std::ptr;
 
 // ---------------------------------------------------------------------------
 // Memory: this thread's allocations and live bytes while `COUNTING` is on.
@@ -922,4 +923,131 @@ fn every_kind_created_destroyed_and_recreated() {
         energy_tolerance: (0.01, 1.0),
     };
     torture(scene, steps(378));
+}
+
+/// The engine of [`creating_and_destroying_inside_a_steps_callbacks_is_refused`]:
+/// runs each task inline and, every time sinew hands it one, tries to
+/// create and destroy bodies and colliders on the stepping world.
+struct Meddler {
+    world: std::sync::atomic::AtomicPtr<sinew::ffi::SinewWorld>,
+    /// A body and a collider that live between steps, for the destroys.
+    body: std::sync::Mutex<sinew::ffi::SinewBodyId>,
+    collider: std::sync::Mutex<sinew::ffi::SinewColliderId>,
+    attempts: std::sync::atomic::AtomicU32,
+    /// Calls answered other than `SINEW_RESULT_WORLD_LOCKED`.
+    answered: std::sync::Mutex<Vec<sinew::ffi::SinewResult>>,
+}
+
+unsafe extern "C" fn meddle(
+    task: Option<unsafe extern "C" fn(u32, u32, u32, *mut std::ffi::c_void)>,
+    items: u32,
+    _min_range: u32,
+    task_context: *mut std::ffi::c_void,
+    user_context: *mut std::ffi::c_void,
+) -> *mut std::ffi::c_void {
+    use sinew::ffi::*;
+    use std::sync::atomic::Ordering;
+    // SAFETY: `user_context` is the test's `Meddler`, alive while the world is.
+    let m = unsafe { &*(user_context as *const Meddler) };
+    let world = m.world.load(Ordering::Acquire);
+    let at = SinewVec3 { x: 3.0, y: 1.0, z: 0.0 };
+    let pose = SinewTransform { position: at, rotation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 } };
+    let (mut body, mut collider) = (SinewBodyId::default(), SinewColliderId::default());
+    let grid = sinew_default_cloth_grid_def();
+    // SAFETY: live locals; the world is alive (it is stepping) and refuses them.
+    let codes = unsafe {
+        [
+            sinew_body_create_particles(world, &at, ptr::null(), 1, &mut body),
+            sinew_cloth_create_grid(world, &grid, &mut body),
+            sinew_ragdoll_create_humanoid(world, pose, 1.8, &mut body),
+            sinew_collider_create_sphere(world, at, 0.5, 0.5, &mut collider),
+            sinew_body_destroy(world, *m.body.lock().unwrap()),
+            sinew_collider_destroy(world, *m.collider.lock().unwrap()),
+        ]
+    };
+    m.attempts.fetch_add(codes.len() as u32, Ordering::Relaxed);
+    m.answered.lock().unwrap().extend(codes.into_iter().filter(|&c| c != SINEW_RESULT_WORLD_LOCKED));
+    // SAFETY: sinew's task and context, all of its items at once.
+    unsafe { task.expect("a task")(0, items, 0, task_context) };
+    ptr::null_mut()
+}
+
+unsafe extern "C" fn meddled(_: *mut std::ffi::c_void, _: *mut std::ffi::c_void) {}
+
+/// Every body kind and a collider created and destroyed from inside a
+/// step's callbacks (the engine's task callbacks, the only user code that
+/// runs during a step) through the C ABI: each call is refused with
+/// `SINEW_RESULT_WORLD_LOCKED` and changes nothing; between steps the same
+/// calls churn the world. The world steps to the same state hash as one
+/// without the engine's meddling, finite and without recoveries.
+#[test]
+fn creating_and_destroying_inside_a_steps_callbacks_is_refused() {
+    use sinew::ffi::*;
+    use std::sync::atomic::Ordering;
+    let meddler = Meddler {
+        world: std::sync::atomic::AtomicPtr::new(ptr::null_mut()),
+        body: std::sync::Mutex::new(SinewBodyId::default()),
+        collider: std::sync::Mutex::new(SinewColliderId::default()),
+        attempts: std::sync::atomic::AtomicU32::new(0),
+        answered: std::sync::Mutex::new(Vec::new()),
+    };
+    let n = steps(120) as u32;
+    let mut hashes = Vec::new();
+    for meddling in [false, true] {
+        let mut def = sinew_default_world_def();
+        def.simd_level = SINEW_SIMD_SCALAR;
+        def.worker_count = 2;
+        if meddling {
+            def.enqueue_task = Some(meddle);
+            def.finish_task = Some(meddled);
+            def.user_task_context = &meddler as *const Meddler as *mut std::ffi::c_void;
+        }
+        let mut world = ptr::null_mut();
+        let mut trail = Vec::new();
+        // SAFETY: plain calls with live locals; the world outlives them.
+        unsafe {
+            assert_eq!(sinew_world_create(&def, &mut world), SINEW_RESULT_OK);
+            meddler.world.store(world, Ordering::Release);
+            let mut floor = SinewColliderId::default();
+            let up = SinewVec3 { x: 0.0, y: 1.0, z: 0.0 };
+            assert_eq!(sinew_collider_create_plane(world, up, 0.0, 0.5, &mut floor), SINEW_RESULT_OK);
+            let mut grid = sinew_default_cloth_grid_def();
+            grid.columns = 32;
+            grid.rows = 32;
+            let mut cloth = SinewBodyId::default();
+            assert_eq!(sinew_cloth_create_grid(world, &grid, &mut cloth), SINEW_RESULT_OK);
+            for k in 0..n {
+                // Between steps: a body and a collider made, the last ones destroyed.
+                let mut body = meddler.body.lock().unwrap();
+                let mut collider = meddler.collider.lock().unwrap();
+                if k % 2 == 0 {
+                    let at = SinewVec3 { x: -3.0, y: 1.0, z: 0.0 };
+                    let pose = SinewTransform { position: at, rotation: SinewQuat { x: 0.0, y: 0.0, z: 0.0, w: 1.0 } };
+                    assert_eq!(sinew_ragdoll_create_humanoid(world, pose, 1.8, &mut *body), SINEW_RESULT_OK);
+                    let beside = SinewVec3 { x: -3.0, y: 0.3, z: 2.0 };
+                    assert_eq!(sinew_collider_create_sphere(world, beside, 0.3, 0.5, &mut *collider), SINEW_RESULT_OK);
+                } else {
+                    assert_eq!(sinew_body_destroy(world, *body), SINEW_RESULT_OK);
+                    assert_eq!(sinew_collider_destroy(world, *collider), SINEW_RESULT_OK);
+                }
+                drop((body, collider));
+                assert_eq!(sinew_world_step(world, 1.0 / 60.0), SINEW_RESULT_OK);
+                let mut hash = 0;
+                assert_eq!(sinew_world_state_hash(world, &mut hash), SINEW_RESULT_OK);
+                trail.push(hash);
+            }
+            let mut recoveries = 0;
+            assert_eq!(sinew_world_recovery_count(world, &mut recoveries), SINEW_RESULT_OK);
+            assert_eq!(recoveries, 0);
+            sinew_world_destroy(world);
+        }
+        hashes.push(trail);
+    }
+    let attempts = meddler.attempts.load(Ordering::Relaxed);
+    assert!(attempts > 0, "the engine got no task");
+    assert_eq!(*meddler.answered.lock().unwrap(), Vec::<SinewResult>::new(), "calls inside the step not refused");
+    assert_eq!(hashes[0], hashes[1], "the refused calls changed the world");
+    common::note(&format!(
+        "torture callbacks: {n} steps, {attempts} creates and destroys inside the steps, all refused"
+    ));
 }
