@@ -133,7 +133,7 @@ pub fn long_tests() -> bool {
 /// Prints one line on the process's real stdout. `cargo test` captures
 /// `print!` and `eprint!` of passing tests and shows nothing of them, but
 /// not writes to the stdout handle: this line shows up in the run's output.
-fn note(line: &str) {
+pub fn note(line: &str) {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
