@@ -20,9 +20,8 @@
 //!
 //! Not here yet: three scenes of issue 25's list fail these checks (ropes
 //! jointed 4 m to a ragdoll, and a mixed scene, under dt changing every
-//! step between 1e-4 and 0.1 s; a chain of 1:10^4 masses). They are on the
-//! branch `torture25-failing` with what each measures, and come here with
-//! their fixes.
+//! step between 1e-4 and 0.1 s; a chain of 1:10^4 masses): issue 25 tracks
+//! them with what each measures, and each comes here with its fix.
 
 mod common;
 
