@@ -20,7 +20,7 @@
 //!
 //! Not here yet: three scenes of issue 25's list fail these checks (ropes
 //! jointed 4 m to a ragdoll, and a mixed scene, under dt changing every
-//! step between 1e-4 and 0.1 s; a chain of 1:10^4 masses): issue 25 tracks
+//! step between 1e-4 and 0.1 s; a chain alternating 1:10^4 masses): issue 25 tracks
 //! them with what each measures, and each comes here with its fix.
 
 mod common;
@@ -548,6 +548,46 @@ fn particles_at_300_m_per_s_through_thin_walls() {
         energy_tolerance: (1e-3, 1.0),
     };
     torture(scene, steps(240));
+}
+
+/// Issue 25's extreme mass ratio, 1:10^4 on one stick: a 1 kg particle and
+/// a 10 t one on a rigid 1.02 m stick, dropped tilted onto the ground; and
+/// a 1 kg particle hung from a pin with a 1 t one on a stick below it,
+/// swinging down from level. Not yet: the hung pair at 1:10^4 gains 18.7
+/// kJ (4 % of its energy) by step 139 and reaches 160 m/s, as a chain of
+/// such masses blows up (issue 25: the tree solve's Newton steps where a
+/// light particle lies straight between a pin and a heavy one); 1:10^2
+/// and 1:10^3 hold.
+#[test]
+fn extreme_mass_ratio_on_one_stick() {
+    let mut w = world();
+    floor(&mut w, 0.0);
+    let stick = w.create_particles(&[Vec3::new(5.0, 0.5, 0.0), Vec3::new(5.2, 1.5, 0.0)], Some(&[1.0, 1e-4])).unwrap();
+    w.add_distance_constraints(stick, &[DistanceConstraint { a: 0, b: 1, rest_length: -1.0, compliance: 0.0 }])
+        .unwrap();
+    let hung = w
+        .create_particles(
+            &[Vec3::new(-3.0, 3.0, 0.0), Vec3::new(-2.6, 3.0, 0.0), Vec3::new(-1.6, 3.0, 0.0)],
+            Some(&[0.0, 1.0, 1e-3]),
+        )
+        .unwrap();
+    let sticks = [
+        DistanceConstraint { a: 0, b: 1, rest_length: -1.0, compliance: 0.0 },
+        DistanceConstraint { a: 1, b: 2, rest_length: -1.0, compliance: 0.0 },
+    ];
+    w.add_distance_constraints(hung, &sticks).unwrap();
+    let scene = Scene {
+        name: "1:10^4 masses on one stick, 1:10^3 hung from a pin",
+        world: w,
+        state: (),
+        dt: sixtieth,
+        drive: no_drive,
+        depth: below_ground,
+        margin: 0.01,
+        work: no_work,
+        energy_tolerance: (0.01, 1.0),
+    };
+    torture(scene, steps(300));
 }
 
 /// Sticks of rest length zero (each starts satisfied: a stick that starts
