@@ -36,7 +36,7 @@
 //! inverse inertia the joints use (its rest one, turned).
 
 use super::build::Built;
-use crate::constraints::shape_match::{ClusterSet, MIN_INV_MASS, PINNED_MASS, RestInertia};
+use crate::constraints::shape_match::{ClusterSet, RestInertia, weight};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
 use crate::simd::atan2;
@@ -172,8 +172,7 @@ impl Pass<'_, '_> {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
             let (x, y, z, inv) = (&p.x[..particles], &p.y[..particles], &p.z[..particles], &p.inv_mass[..particles]);
             for (i, to) in s.particles.chunks_exact_mut(PARTICLE * w).enumerate() {
-                let weight = if inv[i] > 0.0 { 1.0 / inv[i].max(MIN_INV_MASS) } else { PINNED_MASS };
-                for (c, v) in [x[i], y[i], z[i], inv[i], weight].into_iter().enumerate() {
+                for (c, v) in [x[i], y[i], z[i], inv[i], weight(inv[i])].into_iter().enumerate() {
                     to[c * w + l] = v;
                 }
             }
