@@ -501,8 +501,9 @@ enum Part {
 /// Only for sets run scalar at every level (below `MIN_VECTOR_STICKS`),
 /// so each set gets the same bits at every level. Why not the lanes: the
 /// residuals' loads and stores and TwoSum's six additions per coordinate
-/// made cloth-128 at the defaults 19 % slower (8.9 to 10.6 ms a step,
-/// process CPU time, AVX-512); a cloth's sticks keep today's rounding.
+/// made cloth-128 at the defaults 16 % slower (8.67 to 10.07 ms a step,
+/// best of 3, process CPU time, AVX-512); a cloth's sticks keep today's
+/// rounding, through the kernel's code as it was.
 struct Pass<'s, const CAPTURE: bool> {
     set: &'s DistanceSet,
     /// The set's multipliers (taken out of it for the pass).
@@ -991,23 +992,31 @@ impl<const CAPTURE: bool> Pass<'_, CAPTURE> {
         let dlambda = len.sub(rest).neg().sub(alpha_tilde.mul(lambda)).div(w.mul(n_dot_g).add(alpha_tilde));
         let (si, sj) = (wi.mul(dlambda), wj.mul(dlambda));
         let new_lambda = V::select(skip, lambda, lambda.add(dlambda));
-        // The moves, by TwoSum when they keep what rounding takes of them
-        // (see `Pass`): `x + -m` is `x - m`, bit for bit, either way.
+        if !CAPTURE {
+            let new_i = xi.zip(g, |x, g| x.sub(si.mul(g))).zip(xi, |new, old| V::select(skip, old, new));
+            let new_j = xj.zip(g, |x, g| x.add(sj.mul(g))).zip(xj, |new, old| V::select(skip, old, new));
+            // SAFETY: the caller's.
+            unsafe {
+                at.put(Of::K, lambda_of, new_lambda);
+                V3::put_pair(new_i, new_j, at, p.x, p.y, p.z);
+            }
+            return;
+        }
+        // The same moves by TwoSum, keeping what rounding takes of them
+        // (see `Pass`): `x + -m` is `x - m`, bit for bit.
         let (moved_i, lost_i) = two_sums(xi, g.map(|g| si.mul(g).neg()));
         let (moved_j, lost_j) = two_sums(xj, g.map(|g| sj.mul(g)));
         let new_i = moved_i.zip(xi, |new, old| V::select(skip, old, new));
         let new_j = moved_j.zip(xj, |new, old| V::select(skip, old, new));
         // SAFETY: the caller's.
         unsafe {
+            let ei = V3::<V>::get(at, Of::I, p.ex, p.ey, p.ez);
+            let ej = V3::<V>::get(at, Of::J, p.ex, p.ey, p.ez);
+            let new_ei = ei.zip(lost_i, |e, l| V::select(skip, e, e.add(l)));
+            let new_ej = ej.zip(lost_j, |e, l| V::select(skip, e, e.add(l)));
             at.put(Of::K, lambda_of, new_lambda);
             V3::put_pair(new_i, new_j, at, p.x, p.y, p.z);
-            if CAPTURE {
-                let ei = V3::<V>::get(at, Of::I, p.ex, p.ey, p.ez);
-                let ej = V3::<V>::get(at, Of::J, p.ex, p.ey, p.ez);
-                let new_ei = ei.zip(lost_i, |e, l| V::select(skip, e, e.add(l)));
-                let new_ej = ej.zip(lost_j, |e, l| V::select(skip, e, e.add(l)));
-                V3::put_pair(new_ei, new_ej, at, p.ex, p.ey, p.ez);
-            }
+            V3::put_pair(new_ei, new_ej, at, p.ex, p.ey, p.ez);
         }
     }
 
