@@ -258,6 +258,17 @@ pub trait Lanes: Copy {
     fn any(m: Self::M) -> bool;
 }
 
+/// `(s, e)` with `s = a + b` rounded and `a + b = s + e` exactly (Knuth's
+/// TwoSum, Handbook of Floating-Point Arithmetic 4.3.2): six additions,
+/// whatever the magnitudes, no branch, so every level gives the same bits.
+#[inline(always)]
+pub fn two_sum<V: Lanes>(a: V, b: V) -> (V, V) {
+    let s = a.add(b);
+    let b_virtual = s.sub(a);
+    let a_virtual = s.sub(b_virtual);
+    (s, a.sub(a_virtual).add(b.sub(b_virtual)))
+}
+
 #[inline(always)]
 fn unreachable_lanes<V>(_: V) -> (V, V) {
     unreachable!("unzip/zip called on lanes without permutes")

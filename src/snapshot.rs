@@ -752,6 +752,8 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     let [x, y, z, vx, vy, vz, inv_mass]: [Vec<f32>; 7] = arrays.try_into().expect("7 arrays");
     // Where the substep began: the step overwrites it before reading.
     (store.px, store.py, store.pz) = (x.clone(), y.clone(), z.clone());
+    // Scratch of a substep's passes, zeroed by its prediction.
+    (store.ex, store.ey, store.ez) = (vec![0.0; total], vec![0.0; total], vec![0.0; total]);
     store.x = x;
     store.y = y;
     store.z = z;

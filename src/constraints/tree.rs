@@ -252,13 +252,15 @@ impl StickTree {
                 let dl = self.dlambda[k];
                 let g = self.g[k];
                 // The kernel's order of operations (distance.rs), so that a
-                // lone stick gives its bits.
+                // lone stick gives its positions' bits (`x + -m` is `x - m`);
+                // the moves keep what rounding takes of them, for the
+                // velocities (`ParticlesMut::move_by`).
                 let (si, sj) = (p.inv_mass[i] * dl, p.inv_mass[j] * dl);
                 match mode {
                     Mode::Position => {
                         lambda[k] += dl;
-                        p.set_position(i, p.position(i) - g * si);
-                        p.set_position(j, p.position(j) + g * sj);
+                        p.move_by(i, -(g * si));
+                        p.move_by(j, g * sj);
                     }
                     Mode::Velocity => {
                         p.set_velocity(i, p.velocity(i) - g * si);

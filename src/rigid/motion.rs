@@ -91,14 +91,19 @@ fn invert(inertia: Mat3) -> Option<Mat3> {
 }
 
 /// The centre of mass of cluster `k`, summed in `f64` so that the
-/// difference of two is the particles' net move to f32's rounding.
+/// difference of two is the particles' net move to f32's rounding. Each
+/// position counts what rounding took from the substep's moves (the
+/// residual of `ParticlesMut::move_by`), as the velocities will: a move
+/// kept whole is not a rounding of the centre, and taking it out of the
+/// velocity as one would count it twice.
 pub(crate) fn center_f64(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> DVec3 {
     let (mut mass, mut sum) = (0.0f64, DVec3::ZERO);
     for m in clusters.members(k) {
         let i = clusters.particle[m] as usize;
         let w = f64::from(weight(p.inv_mass[i]));
         mass += w;
-        sum += p.position(i).as_dvec3() * w;
+        let lost = DVec3::new(f64::from(p.ex[i]), f64::from(p.ey[i]), f64::from(p.ez[i]));
+        sum += (p.position(i).as_dvec3() + lost) * w;
     }
     sum / mass
 }

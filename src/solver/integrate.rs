@@ -22,7 +22,9 @@
 //! them, and their velocity is what that move was.
 //!
 //! After the passes, the velocity takes only what they moved the particle
-//! by (`update_velocities`): `v += (x - x_pred) / h`. A particle no pass
+//! by (`update_velocities`): `v += ((x - x_pred) + e) / h`, where `e` is
+//! what rounding took from the moves made through
+//! `ParticlesMut::move_by` (the prediction zeroes it). A particle no pass
 //! touched keeps its velocity bit for bit, instead of re-reading it from
 //! two large positions (see `particles`).
 
@@ -52,6 +54,9 @@ pub fn predict(p: &mut ParticlesMut, damping: f32, kick: Vec3, h: f32) {
             *x = if moving { next } else { now };
         }
     }
+    for e in [&mut *p.ex, &mut *p.ey, &mut *p.ez] {
+        e.fill(0.0);
+    }
 }
 
 /// Adds the kick of forces `f` (N, one per particle of the body from its
@@ -64,17 +69,22 @@ pub fn kick_forces(p: &mut ParticlesMut, forces: &[Vec3], k: f32) {
     }
 }
 
-/// `v += (x - x_pred) / h`, with `x_pred = x_prev + v h` recomputed as
-/// [`predict`] computed it (the same operations, so the same bits): the
-/// velocity takes the substep's corrections and nothing else. A pinned
+/// `v += ((x - x_pred) + e) / h`, with `x_pred = x_prev + v h` recomputed
+/// as [`predict`] computed it (the same operations, so the same bits) and
+/// `e` what rounding took from the passes' moves: the velocity takes the
+/// substep's corrections and nothing else. `x - x_pred` is exact (the two
+/// are within a factor of two, Sterbenz), so with `e` the velocity gets
+/// the moves as computed, not as rounded to the position's ulp. A pinned
 /// particle (`v = 0` after the prediction) gets `(x - x_prev) / h`, the
 /// engine's move of it.
 pub fn update_velocities(p: &mut ParticlesMut) {
     let (h, inv_h) = (p.h, p.inv_h);
-    for (x, px, v) in [(&*p.x, &*p.px, &mut *p.vx), (&*p.y, &*p.py, &mut *p.vy), (&*p.z, &*p.pz, &mut *p.vz)] {
-        for ((&x, &px), v) in x.iter().zip(px).zip(v.iter_mut()) {
+    for (x, px, v, e) in
+        [(&*p.x, &*p.px, &mut *p.vx, &*p.ex), (&*p.y, &*p.py, &mut *p.vy, &*p.ey), (&*p.z, &*p.pz, &mut *p.vz, &*p.ez)]
+    {
+        for (((&x, &px), v), &e) in x.iter().zip(px).zip(v.iter_mut()).zip(e) {
             let predicted = px + *v * h;
-            *v += (x - predicted) * inv_h;
+            *v += ((x - predicted) + e) * inv_h;
         }
     }
 }
