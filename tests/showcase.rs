@@ -243,7 +243,7 @@ fn every_scene_ends_as_its_title_says() {
                 assert!(lowest > 1.0, "bridge: a plank fell to {lowest} m");
             }
             "chain" => {
-                // Three chains at rest on the terrain (0.003 to 0.026 m/s),
+                // Three chains at rest on the terrain (0.009 to 0.018 m/s),
                 // their links' centres a radius (3 cm) above its hills (the
                 // scene's `hills`; its 0.2 m facets stray from them by 2 mm).
                 let hills = |x: f32, z: f32| {
