@@ -241,6 +241,16 @@ struct Local {
     turns: Vec<Quat>,
     /// The island's bodies' candidate colliders, set aside meanwhile.
     candidates: Vec<Candidates>,
+    /// The sizes of the unit's islands, in order (one island, or a pack).
+    sizes: Vec<u32>,
+    /// Per body of the unit, as its island decides: settled after a long
+    /// step; its inherited corrections taken out of the velocities; its
+    /// step's length changed.
+    long: Vec<bool>,
+    split: Vec<bool>,
+    changed: Vec<bool>,
+    /// The islands still settling (see [`settle`]).
+    active: Vec<bool>,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -589,6 +599,8 @@ impl Shared<'_> {
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
         local.clock.lap(Stage::BroadPhase, t);
+        local.sizes.clear();
+        local.sizes.extend(unit.iter().map(|&k| self.islands.get(k as usize).len() as u32));
         solve_island(&mut island, &mut views, &mut cviews, island_joints, &placed, ctx, local, workers);
         // The first island's slots: a pack holds no cloth, so no pairs.
         remember_sides(&mut island, self.islands.get(k), &local.pairs);
@@ -656,6 +668,11 @@ fn solve_island(
         inherited,
         turns,
         candidates,
+        sizes,
+        long,
+        split,
+        changed,
+        active,
         ragdoll: scratch,
         ..
     } = local;
@@ -670,7 +687,30 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
-    if island.iter().any(|b| b.h_prev > SETTLE_RATIO * ctx.h) {
+    // Each island of the unit decides for its bodies (a pack's islands are
+    // independent, and which islands share a pack depends on the lanes'
+    // width: a decision for the whole pack gave a ragdoll other bits at
+    // another SIMD level, or restored from a snapshot).
+    let per_island = |flag: &mut Vec<bool>, of: &dyn Fn(&Body) -> bool| {
+        flag.clear();
+        let mut at = 0;
+        for &n in sizes.iter() {
+            let r = at..at + n as usize;
+            let on = island[r.clone()].iter().any(|b| of(b));
+            flag.extend(r.map(|_| on));
+            at += n as usize;
+        }
+    };
+    // The corrections of inherited error are taken out of the velocities
+    // after a long step, and after any change of step whose inherited error
+    // would give more than a push-out may (a long step's error outlives the
+    // short step after it when the passes converge slowly). A step as long
+    // as the last, or a body's first, is stepped as ever.
+    per_island(long, &|b| b.h_prev > SETTLE_RATIO * ctx.h);
+    per_island(changed, &|b| b.h_prev > 0.0 && b.h_prev != ctx.h);
+    split.clear();
+    split.extend_from_slice(long);
+    if long.contains(&true) {
         let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
         let prepared = |b: usize| colliders[b].substep(0);
         t = settle(
@@ -681,24 +721,19 @@ fn solve_island(
             &prepared,
             ctx,
             rigid_passes,
+            (sizes, long, active),
             settled,
+            turns,
             workers,
             scratch,
             clock,
             t,
         );
     }
-    // The corrections of inherited error are taken out of the velocities
-    // after a long step, and after any change of step whose inherited error
-    // would give more than a push-out may (a long step's error outlives the
-    // short step after it when the passes converge slowly). A step as long
-    // as the last, or a body's first, is stepped as ever.
-    let mut split = island.iter().any(|b| b.h_prev > SETTLE_RATIO * ctx.h);
-    let changed = island.iter().any(|b| b.h_prev > 0.0 && b.h_prev != ctx.h);
     for substep in 0..ctx.substeps {
         t = clock.lap(Stage::Predict, t);
         let prepared = |b: usize| colliders[b].substep(substep);
-        if split || (substep == 0 && changed) {
+        if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
             let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
             t = inherited_corrections(
                 island,
@@ -717,8 +752,20 @@ fn solve_island(
                 clock,
                 t,
             );
+            // An island whose inherited corrections would give more than a
+            // push-out may keeps them out for the rest of the step.
             let fix = MAX_PUSH_SPEED * ctx.h;
-            split |= inherited.iter().any(|d| d.length_squared() > fix * fix);
+            let (mut body, mut at) = (0, 0);
+            for &n in sizes.iter() {
+                let bodies = body..body + n as usize;
+                let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
+                let asks = split[body] || (substep == 0 && changed[body]);
+                if asks && inherited[at..at + count].iter().any(|d| d.length_squared() > fix * fix) {
+                    split[bodies].fill(true);
+                }
+                body += n as usize;
+                at += count;
+            }
         }
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter_mut())
         {
@@ -776,13 +823,13 @@ fn solve_island(
         let mut at = 0;
         for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
             integrate::update_velocities(p);
-            if split {
+            if split[b] {
                 let inv_h = 1.0 / ctx.h;
                 for i in 0..p.len() {
                     p.set_velocity(i, p.velocity(i) - inherited[at + i] * inv_h);
                 }
-                at += p.len();
             }
+            at += p.len();
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
 
             let prepared = prepared(b);
@@ -1030,7 +1077,9 @@ fn settle<'a>(
     prepared: &impl Fn(usize) -> &'a Prepared,
     ctx: &StepContext,
     rigid_passes: u32,
+    (sizes, long, active): (&[u32], &[bool], &mut Vec<bool>),
     before: &mut Vec<Vec3>,
+    turns: &mut Vec<Quat>,
     workers: &dyn Workers,
     scratch: &mut ragdoll::Scratch,
     clock: &mut Clock,
@@ -1058,20 +1107,49 @@ fn settle<'a>(
     joint::begin_substep(links.joints);
     pairs::begin_substep(links.rigid_pairs);
     bodies::begin_substep(links.body_contacts);
+    // Each island of the unit settles as it would alone: one that did not
+    // take a long step, or has settled, has each later round undone.
+    active.clear();
+    active.extend_from_slice(long);
     for _ in 0..SETTLE_ROUNDS {
+        if !active.contains(&true) {
+            break;
+        }
         before.clear();
         before.extend(views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
+        save_rotations(island, turns);
         t = relax(island, views, cviews, links, prepared, ctx, rigid_passes, false, workers, scratch, clock, t);
         cviews.iter_mut().for_each(ContactsMut::clear);
-        let mut moved = 0.0f32;
-        let mut at = 0;
-        for p in views.iter() {
-            let was = &before[at..at + p.len()];
-            at += p.len();
-            moved = was.iter().enumerate().map(|(i, &x)| (p.position(i) - x).length_squared()).fold(moved, f32::max);
-        }
-        if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
-            break;
+        let (mut body, mut at, mut turned) = (0, 0, 0);
+        for &n in sizes {
+            let bodies = body..body + n as usize;
+            let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
+            let turning: usize = cluster_rotations(&island[bodies.clone()]).map(<[Quat]>::len).sum();
+            if active[body] {
+                let mut moved = 0.0f32;
+                let mut k = at;
+                for p in &views[bodies.clone()] {
+                    for i in 0..p.len() {
+                        moved = moved.max((p.position(i) - before[k]).length_squared());
+                        k += 1;
+                    }
+                }
+                if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
+                    active[bodies.clone()].fill(false);
+                }
+            } else {
+                let mut k = at;
+                for p in &mut views[bodies.clone()] {
+                    for i in 0..p.len() {
+                        p.set_position(i, before[k]);
+                        k += 1;
+                    }
+                }
+                recover_rotations(&mut island[bodies.clone()], &turns[turned..turned + turning]);
+            }
+            body += n as usize;
+            at += count;
+            turned += turning;
         }
     }
     t
