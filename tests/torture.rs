@@ -18,10 +18,10 @@
 //! runs 10,000 steps of each (`.ci/run` does when the variable is set).
 //! Every figure is printed on one line per scene.
 //!
-//! Not here yet: three scenes of issue 25's list fail these checks (ropes
-//! jointed 4 m to a ragdoll, and a mixed scene, under dt changing every
-//! step between 1e-4 and 0.1 s; a chain alternating 1:10^4 masses): issue 25 tracks
-//! them with what each measures, and each comes here with its fix.
+//! Not here yet: two scenes of issue 25's list fail these checks (ropes
+//! jointed 4 m to a ragdoll under dt changing every step between 1e-4 and
+//! 0.1 s; a chain alternating 1:10^4 masses): issue 25 tracks them with
+//! what each measures, and each comes here with its fix.
 
 mod common;
 
@@ -707,6 +707,88 @@ fn a_scene_10_km_out() {
         energy_tolerance: (0.01, 1.0),
     };
     torture(scene, steps(300));
+}
+
+/// A deterministic dt for step `k` between 1e-4 and 0.1 s, log-uniform (an
+/// engine's hitches, a long frame then short ones): splitmix64 of the step.
+fn hitch_dt(k: u64) -> f32 {
+    let mut z = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    let u = (z >> 40) as f32 / (1u64 << 24) as f32;
+    1e-4 * 1000f32.powf(u)
+}
+
+/// How far the lowest point of what collides is below `height`: the bone
+/// capsules of each ragdoll (`def` its preset, for the radii; the hinge
+/// partners, colliding with nothing, are left out), the collision spheres
+/// of each rigid box of half extent `half` (spheres of radius `half / 2`,
+/// the default, inside its faces: its corners are rounded), and the
+/// particles of every other body.
+fn colliding_below(w: &World, height: f32, def: &RagdollDef, half: f32) -> f32 {
+    let mut worst = f32::NEG_INFINITY;
+    for b in w.bodies() {
+        let x: Vec<Vec3> = w.positions(b).unwrap().collect();
+        let lowest = match w.body_kind(b).unwrap() {
+            sinew::BodyKind::Ragdoll => (0..def.bones.len() as u32)
+                .map(|k| {
+                    let (h, t) = w.ragdoll_bone_particles(b, k).unwrap();
+                    x[h as usize].y.min(x[t as usize].y) - def.bones[k as usize].radius
+                })
+                .fold(f32::INFINITY, f32::min),
+            sinew::BodyKind::Rigid => {
+                let (at, turn) = w.rigid_transform(b).unwrap();
+                let r = half / 2.0;
+                let sign = |k: u32, bit: u32| if k >> bit & 1 == 0 { -1.0 } else { 1.0 };
+                let centre = |k: u32| Vec3::new(sign(k, 0), sign(k, 1), sign(k, 2)) * (half - r);
+                (0..8).map(|k| (at + turn * centre(k)).y - r).fold(f32::INFINITY, f32::min)
+            }
+            _ => x.iter().map(|p| p.y).fold(f32::INFINITY, f32::min),
+        };
+        worst = worst.max(height - lowest);
+    }
+    worst
+}
+
+/// The fastest a particle of `w` can move when nothing does work on the
+/// scene and its particles stay above the ground at 0: all the energy
+/// gravity can release (the start's kinetic and potential energy, less the
+/// least potential, every particle on the ground: 0), plus the energy
+/// check's `tolerance`, in its lightest particle.
+fn speed_bound(w: &World, tolerance: f64) -> f32 {
+    let start = energies(w, 0.0, &mut Vec::new()).0;
+    let heaviest_inv = w.bodies().flat_map(|b| w.inv_masses(b).unwrap().to_vec()).fold(0.0, f32::max);
+    let lightest = 1.0 / f64::from(heaviest_inv);
+    (2.0 * (start + tolerance) / lightest).sqrt() as f32
+}
+
+/// The mixed scene with dt changing every step between 1e-4 and 0.1 s (a
+/// long step, then short ones: what the long one left unconverged used to
+/// become velocity over the short `h`, 11 J gained at step 7 and the cloth
+/// at 1,646 m/s). What must hold the ground: the humanoid's bone capsules,
+/// the box's collision spheres, the cloth and the chain. No particle faster
+/// than all the energy gravity can release in the lightest one.
+#[test]
+fn dt_changing_every_step() {
+    let lying = Quat::from_rotation_x(-FRAC_PI_2);
+    let w = mixed(Vec3::ZERO, 1.0);
+    let bound = speed_bound(&w, 0.01 * energies(&w, 0.0, &mut Vec::new()).1 + 1.0);
+    let scene = Scene {
+        name: "dt 1e-4..0.1 s every step",
+        world: w,
+        state: RagdollDef::humanoid(Vec3::new(0.0, 0.3, 0.0), lying, 1.8),
+        dt: hitch_dt,
+        drive: no_drive,
+        depth: |w, def| colliding_below(w, 0.0, def, 0.2),
+        margin: 0.01,
+        work: no_work,
+        energy_tolerance: (0.01, 1.0),
+    };
+    let report = run(scene, steps(600));
+    common::note(&format!("torture dt 1e-4..0.1 s every step: speed bound {bound:.1} m/s"));
+    assert!(report.failures.is_empty(), "mixed:\n  {}", report.failures.join("\n  "));
+    assert!(report.fastest < bound, "mixed: a particle at {} m/s, bound {bound} m/s", report.fastest);
 }
 
 /// The bodies of the churn scene, one slot per kind, `None` while destroyed.

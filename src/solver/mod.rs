@@ -14,8 +14,11 @@
 //!     broad phase: colliders each body may reach          (once per step)
 //!     cloth pairs: vertex-triangle pairs that may meet     cloth/self_collision.rs
 //!       (on the sides their cloths remember from the last step)
-//!     settle          after a long step: ragdolls, rigid bodies   (positions only)
+//!     settle          after a long step: the island's passes    (positions only)
 //!     for each of `substeps` substeps, h = dt / substeps:
+//!       inherited       after a change of step: the passes from the
+//!                       substep's start with no motion, undone; what
+//!                       they moved is taken out of the velocities
 //!       predict         leapfrog: forces, gravity, damping          integrate.rs
 //!       wind            drag and lift from the velocities          cloth/aero.rs
 //!       targets         interpolate, place kinematic particles     constraints/target.rs
@@ -38,7 +41,8 @@
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
 //!         rigid pairs   spheres of one rigid body in another's solid rigid/pairs.rs
-//!       velocities      what the passes moved, over h              integrate.rs
+//!       velocities      what the passes moved, over h, less the    integrate.rs
+//!                       inherited corrections
 //!                       no relative velocity along rigid sticks    constraints/distance.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
 //!                       (particles, rigid points, rigid pairs)
@@ -62,8 +66,8 @@ pub mod workers;
 use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder, Side};
-use crate::collision::friction::{self, ContactsMut, SharedContacts};
-use crate::collision::{self, Collider, Material, PassContext, Prepared, StepColliders, bodies};
+use crate::collision::friction::{self, ContactsMut, MAX_PUSH_SPEED, SharedContacts};
+use crate::collision::{self, Candidates, Collider, Material, PassContext, Prepared, StepColliders, bodies};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::{MAX_COORDINATE, MAX_SPEED};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
@@ -230,6 +234,23 @@ struct Local {
     clock: Clock,
     /// Positions before a settling round (see [`settle`]).
     settled: Vec<Vec3>,
+    /// What a substep's passes moved its start by, with no motion (see
+    /// [`inherited_corrections`]).
+    inherited: Vec<Vec3>,
+    /// The cluster rotations at a substep's start, likewise.
+    turns: Vec<Quat>,
+    /// The island's bodies' candidate colliders, set aside meanwhile.
+    candidates: Vec<Candidates>,
+    /// The sizes of the unit's islands, in order (one island, or a pack).
+    sizes: Vec<u32>,
+    /// Per body of the unit, as its island decides: settled after a long
+    /// step; its inherited corrections taken out of the velocities; its
+    /// step's length changed.
+    long: Vec<bool>,
+    split: Vec<bool>,
+    changed: Vec<bool>,
+    /// The islands still settling (see [`settle`]).
+    active: Vec<bool>,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -578,6 +599,8 @@ impl Shared<'_> {
         save(&views, &mut local.backup);
         save_rotations(&island, &mut local.backup_rotations);
         local.clock.lap(Stage::BroadPhase, t);
+        local.sizes.clear();
+        local.sizes.extend(unit.iter().map(|&k| self.islands.get(k as usize).len() as u32));
         solve_island(&mut island, &mut views, &mut cviews, island_joints, &placed, ctx, local, workers);
         // The first island's slots: a pack holds no cloth, so no pairs.
         remember_sides(&mut island, self.islands.get(k), &local.pairs);
@@ -634,7 +657,25 @@ fn solve_island(
     local: &mut Local,
     workers: &dyn Workers,
 ) {
-    let Local { aero: accel, pairs, rigid_pairs, body_contacts, frames, clock, settled, ragdoll: scratch, .. } = local;
+    let Local {
+        aero: accel,
+        pairs,
+        rigid_pairs,
+        body_contacts,
+        frames,
+        clock,
+        settled,
+        inherited,
+        turns,
+        candidates,
+        sizes,
+        long,
+        split,
+        changed,
+        active,
+        ragdoll: scratch,
+        ..
+    } = local;
     let mut t = clock.start();
     accel.resize_with(island.len(), Vec::new);
     for (body, p) in island.iter_mut().zip(views.iter()) {
@@ -646,14 +687,86 @@ fn solve_island(
     // substep): bodies in contact with each other make a second round.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
     let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
-    for (((body, p), c), colliders) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(colliders) {
-        if (body.ragdoll.is_some() || body.rigid.is_some()) && body.h_prev > SETTLE_RATIO * ctx.h {
-            t = settle(body, p, c, colliders.substep(0), ctx, rigid_passes, settled, scratch, clock, t);
+    // Each island of the unit decides for its bodies (a pack's islands are
+    // independent, and which islands share a pack depends on the lanes'
+    // width: a decision for the whole pack gave a ragdoll other bits at
+    // another SIMD level, or restored from a snapshot).
+    let per_island = |flag: &mut Vec<bool>, of: &dyn Fn(&Body) -> bool| {
+        flag.clear();
+        let mut at = 0;
+        for &n in sizes.iter() {
+            let r = at..at + n as usize;
+            let on = island[r.clone()].iter().any(|b| of(b));
+            flag.extend(r.map(|_| on));
+            at += n as usize;
         }
+    };
+    // The corrections of inherited error are taken out of the velocities
+    // after a long step, and after any change of step whose inherited error
+    // would give more than a push-out may (a long step's error outlives the
+    // short step after it when the passes converge slowly). A step as long
+    // as the last, or a body's first, is stepped as ever.
+    per_island(long, &|b| b.h_prev > SETTLE_RATIO * ctx.h);
+    per_island(changed, &|b| b.h_prev > 0.0 && b.h_prev != ctx.h);
+    split.clear();
+    split.extend_from_slice(long);
+    if long.contains(&true) {
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+        let prepared = |b: usize| colliders[b].substep(0);
+        t = settle(
+            island,
+            views,
+            cviews,
+            &mut links,
+            &prepared,
+            ctx,
+            rigid_passes,
+            (sizes, long, active),
+            settled,
+            turns,
+            workers,
+            scratch,
+            clock,
+            t,
+        );
     }
     for substep in 0..ctx.substeps {
         t = clock.lap(Stage::Predict, t);
         let prepared = |b: usize| colliders[b].substep(substep);
+        if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
+            let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+            t = inherited_corrections(
+                island,
+                views,
+                cviews,
+                &mut links,
+                &prepared,
+                ctx,
+                rigid_passes,
+                settled,
+                inherited,
+                turns,
+                candidates,
+                workers,
+                scratch,
+                clock,
+                t,
+            );
+            // An island whose inherited corrections would give more than a
+            // push-out may keeps them out for the rest of the step.
+            let fix = MAX_PUSH_SPEED * ctx.h;
+            let (mut body, mut at) = (0, 0);
+            for &n in sizes.iter() {
+                let bodies = body..body + n as usize;
+                let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
+                let asks = split[body] || (substep == 0 && changed[body]);
+                if asks && inherited[at..at + count].iter().any(|d| d.length_squared() > fix * fix) {
+                    split[bodies].fill(true);
+                }
+                body += n as usize;
+                at += count;
+            }
+        }
         for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter_mut())
         {
             // Half the last substep and half this one; a body whose
@@ -690,53 +803,35 @@ fn solve_island(
         pairs::begin_substep(rigid_pairs);
         bodies::begin_substep(body_contacts);
         t = clock.lap(Stage::Predict, t);
-        // Bodies that touch each other take their ragdoll passes in turn,
-        // each followed by the contacts between them, so the bones' fits
-        // take those in as they take the ground's; a body alone runs its
-        // passes at once.
-        let interleave = !body_contacts.is_empty();
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
         for _ in 0..ctx.iterations {
-            for (body, p) in island.iter_mut().zip(views.iter_mut()) {
-                constraints_pass(body, p, ctx, workers);
-            }
-            t = clock.lap(Stage::Constraints, t);
-            // The ragdoll passes of every body at once, stage by stage
-            // across them: bodies apart are independent (each gets the bits
-            // it would alone); bodies that touch take the contacts between
-            // them after each pass.
-            for _ in 0..PASSES {
-                t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
-                if interleave {
-                    bodies::project(island, views, body_contacts, frames);
-                    t = clock.lap(Stage::Couplings, t);
-                }
-            }
-            for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
-                let material = body.material;
-                let pass = pass_context(&material, body.ragdoll.is_some(), prepared(b), ctx);
-                t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
-            }
-            joint::project(views, joints, ctx.inv_h2);
-            self_collision::project(views, pairs);
-            bodies::project(island, views, body_contacts, frames);
-            if !rigid_pairs.is_empty() {
-                // Rigid bodies in contact: each pass the pairs, then every
-                // body's collisions and shape, so stacks converge.
-                for pass in 0..rigid::PASSES {
-                    pairs::project(island, views, rigid_pairs, frames, ctx.h, pass % 2 == 1);
-                    for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
-                        let Body { rigid, candidates, distances, .. } = &mut **body;
-                        if let Some(r) = rigid {
-                            r.project(p, distances, candidates, prepared(b), ctx.inv_h2, rigid_passes);
-                        }
-                    }
-                }
-            }
-            t = clock.lap(Stage::Couplings, t);
+            t = relax(
+                island,
+                views,
+                cviews,
+                &mut links,
+                &prepared,
+                ctx,
+                rigid_passes,
+                true,
+                workers,
+                scratch,
+                clock,
+                t,
+            );
         }
+        let mut at = 0;
         for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
             integrate::update_velocities(p);
+            if split[b] {
+                let inv_h = 1.0 / ctx.h;
+                for i in 0..p.len() {
+                    p.set_velocity(i, p.velocity(i) - inherited[at + i] * inv_h);
+                }
+            }
+            at += p.len();
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
+
             let prepared = prepared(b);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
@@ -769,19 +864,196 @@ fn solve_island(
     clock.lap(Stage::Finish, t);
 }
 
-/// A substep this many times shorter than the body's last one (a long
-/// frame, a hitch, then short ones again) has its ragdoll or rigid body
-/// settled first (see [`settle`]).
+/// What couples the bodies of an island within a pass.
+struct Links<'a> {
+    joints: &'a mut [(u32, Resolved)],
+    /// Cloth vertex-triangle pairs.
+    pairs: &'a mut [Pair],
+    rigid_pairs: &'a mut [pairs::Pair],
+    body_contacts: &'a mut [bodies::Contact],
+    frames: &'a mut Vec<pairs::Frame>,
+}
+
+/// One relaxation pass over an island: each body's constraints (its
+/// targets' pulls only when `targets`), its ragdoll passes, its contacts,
+/// then what couples the bodies. Times its stages from `t` on, and returns
+/// when it ended.
+#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
+fn relax<'a>(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    links: &mut Links,
+    prepared: &impl Fn(usize) -> &'a Prepared,
+    ctx: &StepContext,
+    rigid_passes: u32,
+    targets: bool,
+    workers: &dyn Workers,
+    scratch: &mut ragdoll::Scratch,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
+    // Bodies that touch each other take their ragdoll passes in turn,
+    // each followed by the contacts between them, so the bones' fits
+    // take those in as they take the ground's; a body alone runs its
+    // passes at once.
+    let interleave = !links.body_contacts.is_empty();
+    for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+        constraints_pass(body, p, ctx, targets, workers);
+    }
+    t = clock.lap(Stage::Constraints, t);
+    // The ragdoll passes of every body at once, stage by stage
+    // across them: bodies apart are independent (each gets the bits
+    // it would alone); bodies that touch take the contacts between
+    // them after each pass.
+    for _ in 0..PASSES {
+        t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
+        if interleave {
+            bodies::project(island, views, links.body_contacts, links.frames);
+            t = clock.lap(Stage::Couplings, t);
+        }
+    }
+    for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
+        let material = body.material;
+        let pass = pass_context(&material, body.ragdoll.is_some(), prepared(b), ctx);
+        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
+    }
+    joint::project(views, links.joints, ctx.inv_h2);
+    self_collision::project(views, links.pairs);
+    bodies::project(island, views, links.body_contacts, links.frames);
+    if !links.rigid_pairs.is_empty() {
+        // Rigid bodies in contact: each pass the pairs, then every
+        // body's collisions and shape, so stacks converge.
+        for pass in 0..rigid::PASSES {
+            pairs::project(island, views, links.rigid_pairs, links.frames, ctx.h, pass % 2 == 1);
+            for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
+                let Body { rigid, candidates, distances, .. } = &mut **body;
+                if let Some(r) = rigid {
+                    r.project(p, distances, candidates, prepared(b), ctx.inv_h2, rigid_passes);
+                }
+            }
+        }
+    }
+    clock.lap(Stage::Couplings, t)
+}
+
+/// What the passes of a substep move its start by when nothing moves:
+/// the correction of the error the substep inherits (`out`, per particle
+/// of the island), which must not become velocity. Run before the predict,
+/// from the substep's start with `x_prev = x`, and then undone: the
+/// substep's own passes make the correction again, with the motion's, and
+/// the velocity stage takes this one back out.
+///
+/// Why the difference of two runs and not a positions-only settle: passes
+/// that do not converge (a taut rope holding a heavy body, a cloth's long
+/// range) leave error a settle cannot remove, which the substep's passes
+/// then turn into velocity at the error over `h`. The passes are nearly
+/// linear in the start, so the substep's correction less this one is the
+/// motion's, converged or not: the split impulse of position solvers.
+/// Without the contacts, whose push-outs cap their own speed (see the
+/// call).
+///
+/// Measured (tests/torture.rs, the mixed scene under dt changing every
+/// step between 1e-4 and 0.1 s): before, 11 J gained at step 7 and the
+/// pinned cloth at 1,646 m/s; after, never above the start's energy and
+/// 6.9 m/s at most. It costs `iterations` passes more per substep, only
+/// in steps whose `h` differs from the last.
+#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
+fn inherited_corrections<'a>(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    links: &mut Links,
+    prepared: &impl Fn(usize) -> &'a Prepared,
+    ctx: &StepContext,
+    rigid_passes: u32,
+    start: &mut Vec<Vec3>,
+    out: &mut Vec<Vec3>,
+    turns: &mut Vec<Quat>,
+    candidates: &mut Vec<Candidates>,
+    workers: &dyn Workers,
+    scratch: &mut ragdoll::Scratch,
+    clock: &mut Clock,
+    mut t: Option<Instant>,
+) -> Option<Instant> {
+    start.clear();
+    save_rotations(island, turns);
+    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+        for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
+            px.copy_from_slice(x);
+        }
+        c.clear();
+        start.extend((0..p.len()).map(|i| p.position(i)));
+    }
+    for body in island.iter_mut() {
+        body.distances.begin_substep();
+        body.bends.begin_substep();
+    }
+    joint::begin_substep(links.joints);
+    pairs::begin_substep(links.rigid_pairs);
+    bodies::begin_substep(links.body_contacts);
+    // Without the contacts: a push-out of what the substep inherits caps
+    // its own speed (`friction::MAX_PUSH_SPEED`), and which contacts hold
+    // differs between a run with motion and one without (a particle resting
+    // on the ground is pushed in one, not in the other), which would count
+    // the difference as motion.
+    candidates.clear();
+    candidates.extend(island.iter_mut().map(|b| std::mem::take(&mut b.candidates)));
+    let mut constraints = Links {
+        joints: &mut *links.joints,
+        pairs: &mut [],
+        rigid_pairs: &mut [],
+        body_contacts: &mut [],
+        frames: &mut *links.frames,
+    };
+    for _ in 0..ctx.iterations {
+        t = relax(
+            island,
+            views,
+            cviews,
+            &mut constraints,
+            prepared,
+            ctx,
+            rigid_passes,
+            false,
+            workers,
+            scratch,
+            clock,
+            t,
+        );
+    }
+    for (b, c) in island.iter_mut().zip(candidates.drain(..)) {
+        b.candidates = c;
+    }
+    out.clear();
+    let mut at = 0;
+    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+        for i in 0..p.len() {
+            out.push(p.position(i) - start[at + i]);
+            p.set_position(i, start[at + i]);
+        }
+        at += p.len();
+        c.clear();
+    }
+    recover_rotations(island, turns);
+    t
+}
+
+/// A substep this many times shorter than a body's last one (a long
+/// frame, a hitch, then short ones again) has its island settled first
+/// (see [`settle`]) and its inherited corrections taken out of the
+/// velocities (see [`inherited_corrections`]).
 const SETTLE_RATIO: f32 = 2.0;
 /// Most rounds of a settling, and the largest move (m) of a round that ends it.
 const SETTLE_ROUNDS: usize = 30;
 const SETTLE_TOLERANCE: f32 = 1.0e-4;
 
-/// Settles a ragdoll or a rigid body after a long step, before the
-/// substeps of a short one: its passes and contacts, round after round,
-/// moving positions only (the predict that follows starts each substep's
-/// displacement from here, so no move of these counts as velocity), as a
-/// pre-stabilisation does.
+/// Settles an island after a long step, before the substeps of a short
+/// one: its passes (constraints, ragdolls, rigid bodies, contacts, joints
+/// and the couplings between its bodies, without the targets' pulls),
+/// round after round, moving positions only (the predict that follows
+/// starts each substep's displacement from here, so no move of these
+/// counts as velocity), as a pre-stabilisation does.
 ///
 /// With long substeps a resting body comes to rest where its few passes
 /// balance a large `g h^2` against the ground: lower than with short ones
@@ -792,17 +1064,23 @@ const SETTLE_TOLERANCE: f32 = 1.0e-4;
 /// left the ground at 3.5 to 11 m/s and rose 0.45 to 2.4 m (one step of
 /// 0.5 or 1 s after 1/60 s frames, 8 or 32 substeps), the crate tipped
 /// over. It ends when a round moves no particle by more than
-/// `SETTLE_TOLERANCE`. Particle bodies and cloth need none: their contacts
-/// cap what a push-out gives (`friction::MAX_PUSH_SPEED`).
-#[allow(clippy::too_many_arguments)] // a body's parts, the scratch and the clock
-fn settle(
-    body: &mut Body,
-    p: &mut ParticlesMut,
-    c: &mut ContactsMut,
-    prepared: &Prepared,
+/// `SETTLE_TOLERANCE`. Ropes, cloth and joints are settled with the rest
+/// of their island: their sticks too are left strained by a long step. What
+/// a settle cannot converge (a cloth's long range, a taut rope holding a
+/// heavy body) is left to [`inherited_corrections`].
+#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
+fn settle<'a>(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    links: &mut Links,
+    prepared: &impl Fn(usize) -> &'a Prepared,
     ctx: &StepContext,
     rigid_passes: u32,
+    (sizes, long, active): (&[u32], &[bool], &mut Vec<bool>),
     before: &mut Vec<Vec3>,
+    turns: &mut Vec<Quat>,
+    workers: &dyn Workers,
     scratch: &mut ragdoll::Scratch,
     clock: &mut Clock,
     mut t: Option<Instant>,
@@ -814,24 +1092,64 @@ fn settle(
     // began, the contacts what it pushed): not state, so a world restored
     // from a snapshot (`x_prev = x`, no contacts) settled differently
     // (found by the fuzz driver).
-    for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
-        px.copy_from_slice(x);
-    }
-    c.clear();
-    let material = body.material;
-    let pass = pass_context(&material, body.ragdoll.is_some(), prepared, ctx);
-    for _ in 0..SETTLE_ROUNDS {
-        before.clear();
-        before.extend((0..p.len()).map(|i| p.position(i)));
-        for _ in 0..PASSES {
-            let (view, contacts) = (std::slice::from_mut(p), std::slice::from_mut(c));
-            t = ragdoll_passes(&mut [&mut *body], view, contacts, &|_| prepared, ctx, scratch, clock, t);
+    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+        for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
+            px.copy_from_slice(x);
         }
-        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
         c.clear();
-        let moved = before.iter().enumerate().map(|(i, &x)| (p.position(i) - x).length_squared()).fold(0.0, f32::max);
-        if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
+    }
+    // The multipliers start once: the rounds are one substep's passes,
+    // as many as it takes, with no motion in it.
+    for body in island.iter_mut() {
+        body.distances.begin_substep();
+        body.bends.begin_substep();
+    }
+    joint::begin_substep(links.joints);
+    pairs::begin_substep(links.rigid_pairs);
+    bodies::begin_substep(links.body_contacts);
+    // Each island of the unit settles as it would alone: one that did not
+    // take a long step, or has settled, has each later round undone.
+    active.clear();
+    active.extend_from_slice(long);
+    for _ in 0..SETTLE_ROUNDS {
+        if !active.contains(&true) {
             break;
+        }
+        before.clear();
+        before.extend(views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
+        save_rotations(island, turns);
+        t = relax(island, views, cviews, links, prepared, ctx, rigid_passes, false, workers, scratch, clock, t);
+        cviews.iter_mut().for_each(ContactsMut::clear);
+        let (mut body, mut at, mut turned) = (0, 0, 0);
+        for &n in sizes {
+            let bodies = body..body + n as usize;
+            let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
+            let turning: usize = cluster_rotations(&island[bodies.clone()]).map(<[Quat]>::len).sum();
+            if active[body] {
+                let mut moved = 0.0f32;
+                let mut k = at;
+                for p in &views[bodies.clone()] {
+                    for i in 0..p.len() {
+                        moved = moved.max((p.position(i) - before[k]).length_squared());
+                        k += 1;
+                    }
+                }
+                if moved <= SETTLE_TOLERANCE * SETTLE_TOLERANCE {
+                    active[bodies.clone()].fill(false);
+                }
+            } else {
+                let mut k = at;
+                for p in &mut views[bodies.clone()] {
+                    for i in 0..p.len() {
+                        p.set_position(i, before[k]);
+                        k += 1;
+                    }
+                }
+                recover_rotations(&mut island[bodies.clone()], &turns[turned..turned + turning]);
+            }
+            body += n as usize;
+            at += count;
+            turned += turning;
         }
     }
     t
@@ -854,9 +1172,12 @@ fn pass_context<'a>(
     }
 }
 
-/// A body's own constraints, one relaxation pass.
-fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, workers: &dyn Workers) {
-    body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
+/// A body's own constraints, one relaxation pass; its targets' pulls when
+/// `targets`.
+fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, targets: bool, workers: &dyn Workers) {
+    if targets {
+        body.targets.project(p, ctx.inv_h2, ctx.h2, ctx.exec.simd);
+    }
     // A rigid body's sticks are its shape: what they move its centre by is
     // rounding (see `rigid::motion`).
     let shape = body.rigid.as_ref().map(|r| r.shape_center(p));
