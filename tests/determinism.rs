@@ -157,6 +157,26 @@ fn large_scene() -> World {
     w
 }
 
+/// Runs `scene` under every execution (SIMD level and worker count), each
+/// copy stepped by `drive`, and asserts every copy ends on the same bits
+/// without a recovery; returns those bits.
+fn same_bits_everywhere(scene: impl Fn() -> World, drive: impl Fn(&mut World)) -> u64 {
+    let mut hashes = Vec::new();
+    for (level, workers, exec) in executions() {
+        let mut w = scene();
+        w.set_execution(exec);
+        drive(&mut w);
+        assert_eq!(w.recovery_count(), 0, "{level:?} with {workers} workers");
+        hashes.push((level, workers, w.state_hash()));
+    }
+    assert!(hashes.len() >= 3);
+    let reference = hashes[0].2;
+    for (level, workers, hash) in &hashes {
+        assert_eq!(*hash, reference, "{level:?} with {workers} workers differs from scalar with one");
+    }
+    reference
+}
+
 /// The large scene through hitches: a long step, then short ones (the
 /// solver's settle and the inherited corrections it takes out of the
 /// velocities run only when the step changes).
@@ -164,20 +184,7 @@ fn large_scene() -> World {
 fn a_large_scene_through_hitches_steps_to_the_same_bits_at_every_simd_level_and_worker_count() {
     let steps = [1.0 / 60.0; 10].into_iter().chain([0.1, 1e-3, 1e-3, 2e-4, 0.05, 5e-4, 1.0 / 60.0, 1.0 / 60.0]);
     let steps: Vec<f32> = steps.collect();
-    let mut hashes = Vec::new();
-    for (level, workers, exec) in executions() {
-        let mut w = large_scene();
-        w.set_execution(exec);
-        for &dt in &steps {
-            w.step(dt).unwrap();
-        }
-        assert_eq!(w.recovery_count(), 0, "{level:?} with {workers} workers");
-        hashes.push((level, workers, w.state_hash()));
-    }
-    let reference = hashes[0].2;
-    for (level, workers, hash) in &hashes {
-        assert_eq!(*hash, reference, "{level:?} with {workers} workers differs from scalar with one");
-    }
+    same_bits_everywhere(large_scene, |w| steps.iter().for_each(|&dt| w.step(dt).unwrap()));
 }
 
 #[test]
@@ -286,12 +293,9 @@ fn a_crowd_of_ragdolls_in_lanes_steps_to_the_same_bits_at_every_simd_level_and_w
 /// differently (the FFI fuzz test found it).
 #[test]
 fn a_crowd_through_hitches_steps_to_the_same_bits_at_every_simd_level_and_worker_count() {
-    let mut hashes = Vec::new();
-    for (level, workers, exec) in executions() {
-        let mut w = crowd();
-        w.set_execution(exec);
-        for dt in [1.0 / 60.0; 5] {
-            w.step(dt).unwrap();
+    same_bits_everywhere(crowd, |w| {
+        for _ in 0..5 {
+            w.step(1.0 / 60.0).unwrap();
         }
         for k in 0..6 {
             let at = Vec3::new(6.0 + 0.7 * k as f32, 0.4, -4.0 + 1000.0 * (k % 2) as f32);
@@ -300,13 +304,7 @@ fn a_crowd_through_hitches_steps_to_the_same_bits_at_every_simd_level_and_worker
         for dt in [0.1, 1e-3, 2e-4, 0.05, 1.0 / 60.0, 1.0 / 70.0, 1.0 / 60.0] {
             w.step(dt).unwrap();
         }
-        assert_eq!(w.recovery_count(), 0, "{level:?} with {workers} workers");
-        hashes.push((level, workers, w.state_hash()));
-    }
-    let reference = hashes[0].2;
-    for (level, workers, hash) in &hashes {
-        assert_eq!(*hash, reference, "{level:?} with {workers} workers differs from scalar with one");
-    }
+    });
 }
 
 /// Issue 29: clones share their pool, and two clones stepped on two threads

@@ -978,20 +978,8 @@ fn inherited_corrections<'a>(
 ) -> Option<Instant> {
     start.clear();
     save_rotations(island, turns);
-    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
-        for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
-            px.copy_from_slice(x);
-        }
-        c.clear();
-        start.extend((0..p.len()).map(|i| p.position(i)));
-    }
-    for body in island.iter_mut() {
-        body.distances.begin_substep();
-        body.bends.begin_substep();
-    }
-    joint::begin_substep(links.joints);
-    pairs::begin_substep(links.rigid_pairs);
-    bodies::begin_substep(links.body_contacts);
+    start.extend(views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
+    begin_still_substep(island, views, cviews, links);
     // Without the contacts: a push-out of what the substep inherits caps
     // its own speed (`friction::MAX_PUSH_SPEED`), and which contacts hold
     // differs between a run with motion and one without (a particle resting
@@ -1092,21 +1080,9 @@ fn settle<'a>(
     // began, the contacts what it pushed): not state, so a world restored
     // from a snapshot (`x_prev = x`, no contacts) settled differently
     // (found by the fuzz driver).
-    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
-        for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
-            px.copy_from_slice(x);
-        }
-        c.clear();
-    }
     // The multipliers start once: the rounds are one substep's passes,
     // as many as it takes, with no motion in it.
-    for body in island.iter_mut() {
-        body.distances.begin_substep();
-        body.bends.begin_substep();
-    }
-    joint::begin_substep(links.joints);
-    pairs::begin_substep(links.rigid_pairs);
-    bodies::begin_substep(links.body_contacts);
+    begin_still_substep(island, views, cviews, links);
     // Each island of the unit settles as it would alone: one that did not
     // take a long step, or has settled, has each later round undone.
     active.clear();
@@ -1153,6 +1129,30 @@ fn settle<'a>(
         }
     }
     t
+}
+
+/// Starts a substep with no motion in it, for passes that move positions
+/// only (a settle, the inherited corrections): each particle's start is
+/// where it is, no contact yet, every multiplier at zero.
+fn begin_still_substep(
+    island: &mut [&mut Body],
+    views: &mut [ParticlesMut],
+    cviews: &mut [ContactsMut],
+    links: &mut Links,
+) {
+    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+        for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
+            px.copy_from_slice(x);
+        }
+        c.clear();
+    }
+    for body in island.iter_mut() {
+        body.distances.begin_substep();
+        body.bends.begin_substep();
+    }
+    joint::begin_substep(links.joints);
+    pairs::begin_substep(links.rigid_pairs);
+    bodies::begin_substep(links.body_contacts);
 }
 
 /// What a body's contacts with the colliders need in a pass.
