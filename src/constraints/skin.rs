@@ -73,7 +73,18 @@ impl SkinSet {
 
     /// Interpolates this substep's skin (`substep` of `substeps`).
     pub fn begin_substep(&mut self, substep: u32, substeps: u32) {
-        let s = (substep + 1) as f32 / substeps as f32;
+        self.interpolate((substep + 1) as f32 / substeps as f32);
+    }
+
+    /// Holds the skin where the step starts, for the rounds that move no
+    /// time (a settle): what the last substep of the last step left, and
+    /// what a skin just given or restored from a snapshot never had.
+    pub fn begin_still(&mut self) {
+        self.interpolate(0.0);
+    }
+
+    /// The skin a fraction `s` of the way through the step.
+    fn interpolate(&mut self, s: f32) {
         let n = self.to.len();
         self.current.resize(n, Vec3::ZERO);
         self.current_normal.resize(n, Vec3::ZERO);

@@ -1149,6 +1149,9 @@ fn begin_still_substep(
     for body in island.iter_mut() {
         body.distances.begin_substep();
         body.bends.begin_substep();
+        if body.skin.is_active() {
+            body.skin.begin_still();
+        }
     }
     joint::begin_substep(links.joints);
     pairs::begin_substep(links.rigid_pairs);
