@@ -707,7 +707,7 @@ fn solve_island(
             for _ in 0..PASSES {
                 t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
                 if interleave {
-                    bodies::project(island, views, body_contacts, frames);
+                    bodies::project(island, views, body_contacts, frames, false);
                     t = clock.lap(Stage::Couplings, t);
                 }
             }
@@ -718,7 +718,7 @@ fn solve_island(
             }
             joint::project(views, joints, ctx.inv_h2);
             self_collision::project(views, pairs);
-            bodies::project(island, views, body_contacts, frames);
+            bodies::project(island, views, body_contacts, frames, true);
             if !rigid_pairs.is_empty() {
                 // Rigid bodies in contact: each pass the pairs, then every
                 // body's collisions and shape, so stacks converge.
