@@ -668,8 +668,8 @@ fn closest_on_triangle(p: Vec3, t: [Vec3; 3]) -> Vec3 {
         .unwrap()
 }
 
-/// How far any capsule's surface is past a triangle of `cloth` (metres,
-/// >= 0; resting on the sheet it keeps `thickness` off), from 33 points
+/// How far any capsule's surface is past a triangle of `cloth` (metres, at
+/// least 0; resting on the sheet it keeps `thickness` off), from 33 points
 /// along each capsule's axis.
 fn deepest_in_sheet(w: &World, cloth: BodyId, thickness: f32, caps: &[(Vec3, Vec3, f32)]) -> f32 {
     let x: Vec<Vec3> = w.positions(cloth).unwrap().collect();
