@@ -172,8 +172,27 @@ pub fn segment_contact(
     if n == Vec3::ZERO {
         return segment_closest(a, b, t, r, Vec3::Y);
     }
+    let sigma = side(n.dot((a0 + b0) * 0.5 - t[0]), r, one_sided);
+    segment_contact_on_side(a, b, a0, b0, r, t, n, sigma, one_sided)
+}
+
+/// [`segment_contact`] with the triangle's unit [`normal`] `n` (not zero)
+/// and the side the stick belongs to (`sigma`, +1 for the front, -1 for the
+/// back) already known: a moving triangle's (a cloth's) side is kept for a
+/// whole step, as its plane turns under the stick.
+#[allow(clippy::too_many_arguments)] // a stick's two ends twice, then the triangle
+pub fn segment_contact_on_side(
+    a: Vec3,
+    b: Vec3,
+    a0: Vec3,
+    b0: Vec3,
+    r: f32,
+    t: &[Vec3; 3],
+    n: Vec3,
+    sigma: f32,
+    one_sided: bool,
+) -> Option<(f32, Vec3, f32)> {
     let o = t[0];
-    let sigma = side(n.dot((a0 + b0) * 0.5 - o), r, one_sided);
     let out = n * sigma;
     // Signed distances, positive on the stick's side.
     let (sa, sb) = (sigma * n.dot(a - o), sigma * n.dot(b - o));
