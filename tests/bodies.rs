@@ -274,14 +274,16 @@ fn a_cloth_drapes_over_a_lying_ragdoll() {
         let highest = w.positions(cloth).unwrap().map(|x| x.y).fold(f32::MIN, f32::max);
         let caps = capsules(&w, body, &def);
         let inside = w.positions(cloth).unwrap().map(|x| deepest(&caps, &[(x, x, 0.0)])).fold(0.0f32, f32::max);
+        let past = deepest_in_sheet(&w, cloth, thickness, &caps);
         println!(
-            "cloth over a ragdoll at {origin}: highest vertex {:.3} m (body's top {:.3}), deepest vertex in a bone {inside:.4} m",
+            "cloth over a ragdoll at {origin}: highest vertex {:.3} m (body's top {:.3}), deepest vertex in a bone {inside:.4} m, deepest bone past a triangle {past:.4} m",
             highest - origin.y,
             top - origin.y
         );
         assert!(highest > top, "at {origin}: the cloth's highest vertex {highest} is below the body's top {top}");
         // Measured 0: the bound is the cloth's thickness (what may show), plus 5 mm.
         assert!(inside <= thickness + 0.005, "at {origin}: a vertex {inside} m inside a bone");
+        assert!(past <= thickness + 0.01, "at {origin}: a bone {past} m past a triangle");
         assert_eq!(w.recovery_count(), 0);
     }
 }
@@ -644,5 +646,177 @@ fn bodies_spawned_into_each_other_keep_8_contacts_per_piece() {
             assert!(speed <= 1.0, "{what}: a particle moves at {speed} m/s, beyond the 1 m/s push-out cap");
             assert_eq!(w.recovery_count(), 0, "{what}");
         }
+    }
+}
+
+/// The point of triangle `t` nearest `p` (Ericson, "Real-Time Collision
+/// Detection" 5.1.5, by projection and the three edges: a measurement
+/// apart from the library's).
+fn closest_on_triangle(p: Vec3, t: [Vec3; 3]) -> Vec3 {
+    let n = (t[1] - t[0]).cross(t[2] - t[0]).normalize();
+    let q = p - n * n.dot(p - t[0]);
+    let inside = (0..3).all(|k| n.dot((t[(k + 1) % 3] - t[k]).cross(q - t[k])) >= 0.0);
+    if inside {
+        return q;
+    }
+    (0..3)
+        .map(|k| {
+            let (a, d) = (t[k], t[(k + 1) % 3] - t[k]);
+            a + d * ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+        })
+        .min_by(|x, y| (p - *x).length_squared().total_cmp(&(p - *y).length_squared()))
+        .unwrap()
+}
+
+/// How far any capsule's surface is past a triangle of `cloth` (metres, at
+/// least 0; resting on the sheet it keeps `thickness` off), from 33 points
+/// along each capsule's axis.
+fn deepest_in_sheet(w: &World, cloth: BodyId, thickness: f32, caps: &[(Vec3, Vec3, f32)]) -> f32 {
+    let x: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    let mut worst = 0.0f32;
+    for &[i, j, k] in w.cloth_triangles(cloth).unwrap() {
+        let t = [x[i as usize], x[j as usize], x[k as usize]];
+        let (lo, hi) = (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2]));
+        for &(p, q, r) in caps {
+            let reach = r + thickness;
+            if (p.min(q) - reach).cmpgt(hi).any() || (p.max(q) + reach).cmplt(lo).any() {
+                continue;
+            }
+            for s in 0..=32 {
+                let a = p.lerp(q, s as f32 / 32.0);
+                worst = worst.max(r - (a - closest_on_triangle(a, t)).length());
+            }
+        }
+    }
+    worst
+}
+
+/// How far the lowest point of any capsule's axis is above the sheet of
+/// `cloth` straight below it (metres; negative: under the sheet, through it),
+/// over the axes' points above the sheet.
+fn lowest_above_sheet(w: &World, cloth: BodyId, caps: &[(Vec3, Vec3, f32)]) -> f32 {
+    let x: Vec<Vec3> = w.positions(cloth).unwrap().collect();
+    let mut lowest = f32::INFINITY;
+    for &[i, j, k] in w.cloth_triangles(cloth).unwrap() {
+        let t = [x[i as usize], x[j as usize], x[k as usize]];
+        for &(p, q, _) in caps {
+            for s in 0..=32 {
+                let a = p.lerp(q, s as f32 / 32.0);
+                // Barycentric coordinates of `a` seen from above.
+                let flat = |v: Vec3| glam::Vec2::new(v.x, v.z);
+                let (e0, e1, d) = (flat(t[1] - t[0]), flat(t[2] - t[0]), flat(a - t[0]));
+                let det = e0.perp_dot(e1);
+                if det.abs() < 1e-9 {
+                    continue;
+                }
+                let (v, u) = (d.perp_dot(e1) / det, e0.perp_dot(d) / det);
+                if v < 0.0 || u < 0.0 || u + v > 1.0 {
+                    continue;
+                }
+                let below = t[0].y + v * (t[1].y - t[0].y) + u * (t[2].y - t[0].y);
+                lowest = lowest.min(a.y - below);
+            }
+        }
+    }
+    lowest
+}
+
+/// A humanoid dropped flat onto a 3 m, 16 x 16 cloth (cells 20 cm wide,
+/// wider than every limb's capsule) lying on a 2.4 m square table 0.8 m
+/// high (a box collider), or held at its four corners 2 m up (`table`
+/// false, a cloth of `mass` kg): the deepest any capsule went into the
+/// sheet at any frame, how far the lowest capsule axis was above the sheet
+/// below it at any frame and at the end, the largest rise of the bodies'
+/// energy above its start (joules), and the pelvis's height at the end.
+fn on_a_sheet(origin: Vec3, table: bool, mass: f32) -> (f32, f32, f32, f32, f32) {
+    let mut w = world(origin, Vec3::new(0.0, -9.81, 0.0));
+    let thickness = 0.01;
+    let n = 16;
+    let height = if table { 1.0 } else { 2.0 };
+    let grid = GridDef {
+        position: origin + Vec3::new(-1.5, height, -1.5),
+        columns: n,
+        rows: n,
+        spacing: 3.0 / (n - 1) as f32,
+        pins: 0,
+        options: ClothOptions { thickness, mass, ..ClothOptions::default() },
+        ..GridDef::default()
+    }
+    .in_xz_plane();
+    let cloth = w.create_cloth_grid(&grid).unwrap();
+    if table {
+        let half_extents = Vec3::new(1.2, 0.4, 1.2);
+        w.create_collider(ColliderShape::Box { half_extents }, origin + Vec3::new(0.0, 0.4, 0.0), Quat::IDENTITY, 0.5)
+            .unwrap();
+        for _ in 0..60 {
+            w.step(DT).unwrap();
+        }
+    } else {
+        for corner in [0, n - 1, n * (n - 1), n * n - 1] {
+            w.set_inv_masses(cloth, corner, &[0.0]).unwrap();
+        }
+    }
+    let (body, def) = lying(&mut w, origin + Vec3::new(0.0, height + 0.5, 0.0), 0.3);
+    let masses: Vec<(BodyId, Vec<f32>)> =
+        [cloth, body].iter().map(|&b| (b, w.inv_masses(b).unwrap().to_vec())).collect();
+    let energy = |w: &World| -> f32 {
+        let mut e = 0.0;
+        for (b, inv) in &masses {
+            let (x, v) = (w.positions(*b).unwrap(), w.velocities(*b).unwrap());
+            for ((x, v), &im) in x.zip(v).zip(inv).filter(|(_, im)| **im > 0.0) {
+                e += (0.5 * v.length_squared() + 9.81 * (x.y - origin.y)) / im;
+            }
+        }
+        e
+    };
+    let start = energy(&w);
+    let (mut deepest, mut lowest, mut gain) = (0.0f32, f32::INFINITY, 0.0f32);
+    for frame in 0..240 {
+        w.step(DT).unwrap();
+        gain = gain.max(energy(&w) - start);
+        if frame % 3 == 0 {
+            let caps = capsules(&w, body, &def);
+            deepest = deepest.max(deepest_in_sheet(&w, cloth, thickness, &caps));
+            lowest = lowest.min(lowest_above_sheet(&w, cloth, &caps));
+        }
+    }
+    assert_eq!(w.recovery_count(), 0);
+    let caps = capsules(&w, body, &def);
+    let end = lowest_above_sheet(&w, cloth, &caps);
+    let pelvis = w.positions(body).unwrap().next().unwrap().y - origin.y;
+    (deepest, lowest, end, gain, pelvis)
+}
+
+#[test]
+fn a_humanoid_lies_on_a_coarse_cloth() {
+    for origin in [Vec3::ZERO, Vec3::new(-3000.0, 40.0, 2000.0)] {
+        // The cloth on a table: the capsules' contacts with the cloth's
+        // triangles and the box's with its vertices hold them apart.
+        let (deepest, lowest, end, gain, pelvis) = on_a_sheet(origin, true, 1.0);
+        println!(
+            "on a cloth on a table at {origin}: deepest capsule past a triangle {deepest:.4} m, lowest axis above the sheet {lowest:.4} m (at the end {end:.4} m), energy above its start {gain:.2} J, pelvis at {pelvis:.3} m"
+        );
+        // Measured 5.3 mm (1.04 cm with triangles listed against every
+        // capsule): a capsule's 4 g triangles yield to its 5 kg particles,
+        // and the box under them holds the capsule at its top. The bound is
+        // the cloth's thickness plus 1 cm.
+        assert!(deepest <= 0.01 + 0.01, "at {origin}: a capsule {deepest} m past the sheet");
+        assert!(lowest > 0.0, "at {origin}: a capsule's axis {lowest} m under the sheet: through it");
+        assert!(gain <= 1.0, "at {origin}: the bodies gained {gain} J");
+        assert!(pelvis > 0.8, "at {origin}: the pelvis at {pelvis} m, under the table's top");
+        // Held at its corners, a hammock: with the vertices alone the body
+        // falls through between them to the ground (axis 2.27 m under the
+        // sheet, measured). The cloth weighs 20 kg: a 1 kg sheet under a
+        // 70 kg body stretches to the ground (its own stretch limit, not
+        // the contacts).
+        let (deepest, lowest, end, gain, pelvis) = on_a_sheet(origin, false, 20.0);
+        println!(
+            "hammock at {origin}: deepest capsule past a triangle {deepest:.4} m, lowest axis above the sheet {lowest:.4} m (at the end {end:.4} m), energy above its start {gain:.2} J, pelvis at {pelvis:.3} m"
+        );
+        // Measured 0, and the energy never above its start.
+        assert!(deepest <= 0.01 + 0.01, "at {origin}: a capsule {deepest} m past the sheet");
+        assert!(lowest > 0.0, "at {origin}: a capsule's axis {lowest} m under the sheet: through it");
+        assert!(gain <= 1.0, "at {origin}: the bodies gained {gain} J");
+        assert!(pelvis > 1.0, "at {origin}: the pelvis at {pelvis} m, through the sheet");
     }
 }

@@ -8,7 +8,15 @@
 //! - **sticks**: the capsule around two particles (a ragdoll's bone
 //!   capsules, a chain's collision sticks);
 //! - **the solid** of a rigid body (its box, ball, capsule or convex hull
-//!   where its fit puts it), as against another rigid body (`rigid::pairs`).
+//!   where its fit puts it), as against another rigid body (`rigid::pairs`);
+//! - **triangles** of a cloth, as thick as its vertices, against sticks
+//!   only: a capsule fits between the vertices of a sheet whose cells are
+//!   wider than it, so a ragdoll on a coarse cloth would fall through it
+//!   and a limb poke through a cloth draped on it. The stick meets the
+//!   triangle as it meets a collider's (closest points, or its end pushed
+//!   back through the plane to the side it was on when the step began), and
+//!   the triangle's share is spread over its vertices by the barycentric
+//!   weights of its point, as any point's (below).
 //!
 //! A ragdoll collides through its sticks alone (its joint particles sit inside
 //! them), a rigid body through its solid alone. Two rigid bodies meet in
@@ -43,8 +51,9 @@
 //! hangs from) and still collide with the others.
 
 use crate::body::Body;
-use crate::collision::friction::MAX_PUSH_SPEED;
+use crate::collision::friction::{ContactsMut, MAX_PUSH_SPEED};
 use crate::collision::segment;
+use crate::collision::triangle;
 use crate::constraints::joint::Resolved;
 use crate::particles::ParticlesMut;
 use crate::rigid::Rigid;
@@ -69,6 +78,9 @@ pub enum Piece {
     Ball(u32),
     /// The capsule around two particles.
     Stick(u32, u32),
+    /// A cloth's triangle (its three vertices), as thick as its vertices'
+    /// radius: it collides with sticks only (a vertex does with the rest).
+    Triangle(u32, u32, u32),
     /// A rigid body's solid.
     Solid,
 }
@@ -91,6 +103,11 @@ pub struct Contact {
     pub normal: Vec3,
     pub s_a: f32,
     pub s_b: f32,
+    /// The weights of the point of a triangle piece (either side), and the
+    /// side of its plane the stick it meets belongs to for the step (+1
+    /// the front: see [`triangle::segment_contact_on_side`]).
+    pub tri: [f32; 3],
+    pub side: f32,
     pub at: Vec3,
     /// The deepest push-out of a substep this step, and the fastest
     /// approach along the normal (m/s, >= 0), for the readback.
@@ -100,6 +117,13 @@ pub struct Contact {
     /// pieces' approach does not explain, without a velocity (at most
     /// `MAX_PUSH_SPEED h`: see [`project`]).
     pub shifted: f32,
+}
+
+impl Contact {
+    /// Whether one of its pieces is a triangle.
+    fn with_triangle(&self) -> bool {
+        matches!((self.piece_a, self.piece_b), (Piece::Triangle(..), _) | (_, Piece::Triangle(..)))
+    }
 }
 
 /// Two bodies that touched during a step, for the contact readback.
@@ -143,6 +167,8 @@ pub struct Scratch {
     apart: Vec<f32>,
     base: Vec<usize>,
     nearest: Vec<Nearest>,
+    /// The contacts with triangles, moved after the others.
+    triangles: Vec<Contact>,
 }
 
 /// A piece that may meet the other body: its radius, swept box and its
@@ -220,8 +246,17 @@ fn overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 }
 
 /// The pieces of `body` whose swept boxes (grown by their radius and
-/// `slack`) reach into `region`.
-fn pieces_near(body: &Body, p: &ParticlesMut, region: (Vec3, Vec3), ahead: f32, slack: f32, out: &mut Vec<Near>) {
+/// `slack`) reach into `region`; a cloth's triangles too when `triangles`
+/// (the other body has sticks).
+fn pieces_near(
+    body: &Body,
+    p: &ParticlesMut,
+    region: (Vec3, Vec3),
+    ahead: f32,
+    slack: f32,
+    triangles: bool,
+    out: &mut Vec<Near>,
+) {
     out.clear();
     match kind(body) {
         Some(Kind::Solid) => {
@@ -247,17 +282,52 @@ fn pieces_near(body: &Body, p: &ParticlesMut, region: (Vec3, Vec3), ahead: f32, 
                     out.push((Piece::Stick(s.a, s.b), s.radius, lo, hi, (body.count + k) as u32));
                 }
             }
+            if let (true, Some(cloth)) = (triangles, &body.cloth) {
+                let first = body.count + body.sticks.len();
+                for (k, &[i, j, l]) in cloth.triangles.iter().enumerate() {
+                    let r = [i, j, l].iter().fold(0.0f32, |m, &v| m.max(ball_radius(body, v as usize)));
+                    if [i, j, l].iter().any(|&v| ball_radius(body, v as usize) < 0.0) {
+                        continue; // a vertex that collides with nothing
+                    }
+                    let (lo, hi) = swept(p, &[i, j, l], ahead, r + slack);
+                    if overlap((lo, hi), region) {
+                        out.push((Piece::Triangle(i, j, l), r, lo, hi, (first + k) as u32));
+                    }
+                }
+            }
         }
         None => {}
     }
 }
 
 /// The particles of a piece (a solid: none listed, see [`joined`]).
-fn particles_of(piece: Piece) -> ([u32; 2], usize) {
+fn particles_of(piece: Piece) -> ([u32; 3], usize) {
     match piece {
-        Piece::Ball(i) => ([i, i], 1),
-        Piece::Stick(a, b) => ([a, b], 2),
-        Piece::Solid => ([0, 0], 0),
+        Piece::Ball(i) => ([i, i, i], 1),
+        Piece::Stick(a, b) => ([a, b, b], 2),
+        Piece::Triangle(a, b, c) => ([a, b, c], 3),
+        Piece::Solid => ([0, 0, 0], 0),
+    }
+}
+
+/// The pieces of a body that collide with others here: its particles and
+/// sticks, and a cloth's triangles.
+fn piece_count(b: &Body) -> usize {
+    b.count + b.sticks.len() + b.cloth.as_ref().map_or(0, |c| c.triangles.len())
+}
+
+/// Whether a body has sticks (its pieces meet a cloth's triangles).
+fn has_sticks(b: &Body) -> bool {
+    b.rigid.is_none() && !b.sticks.is_empty()
+}
+
+/// Whether two pieces are a pair this module collides: a triangle meets
+/// sticks only.
+fn pairable(a: Piece, b: Piece) -> bool {
+    match (a, b) {
+        (Piece::Triangle(..), Piece::Stick(..)) | (Piece::Stick(..), Piece::Triangle(..)) => true,
+        (Piece::Triangle(..), _) | (_, Piece::Triangle(..)) => false,
+        _ => true,
     }
 }
 
@@ -274,6 +344,33 @@ fn joined(joined: &[(u32, u32, u32, u32)], a: u32, pa: Piece, b: u32, pb: Piece)
         let hi = joined.partition_point(|&j| j <= (a, i, b, u32::MAX));
         if pb == Piece::Solid { lo < hi } else { joined[lo..hi].iter().any(|j| ib[..nb].contains(&j.3)) }
     })
+}
+
+/// Whether a stick of radius `r_stick` could reach more than half of a
+/// triangle's thickness `r` past its face between its vertices, which keep
+/// it `r + r_stick` off (true for pieces other than triangles). A point of
+/// the triangle is at most its circumradius `D` from the nearest vertex, so
+/// the stick's axis stays `sqrt((r + r_stick)^2 - D^2)` off the face: on a
+/// sheet finer than the stick the vertices do the work alone (a torso on
+/// a 5 cm cape), and the triangles are not listed.
+fn fits_through(p: &ParticlesMut, piece: Piece, r: f32, r_stick: f32) -> bool {
+    let Piece::Triangle(i, j, k) = piece else { return true };
+    let [a, b, c] = [i, j, k].map(|i| p.position(i as usize));
+    let area2 = (b - a).cross(c - a).length_squared(); // (2 area)^2
+    let edges = (b - a).length_squared() * (c - b).length_squared() * (a - c).length_squared();
+    let reach = r + r_stick;
+    // D^2 = edges / (4 area)^2 = edges / (4 area2); the stick gets past
+    // the half thickness when sqrt(reach^2 - D^2) < r_stick - r / 2.
+    let off = r_stick - 0.5 * r;
+    off <= 0.0 || edges > (reach * reach - off * off) * 4.0 * area2
+}
+
+/// Whether `piece` of member `a` is a triangle with a corner held by a
+/// joint to member `b`: it does not collide with `b` (a cape's corner
+/// triangles at the shoulders it hangs from, pressed by the wind into the
+/// capsules around the joint, jittered against the joint's hold).
+fn held(joins: &[(u32, u32, u32, u32)], a: u32, piece: Piece, b: u32) -> bool {
+    matches!(piece, Piece::Triangle(..)) && joined(joins, a, piece, b, Piece::Solid)
 }
 
 /// A bone a body passes through: (island, member, the ragdoll's member,
@@ -314,13 +411,13 @@ pub fn find(
     if pairs.peek().is_none() {
         return;
     }
-    let Scratch { near_a, near_b, joined: joins, kept, apart, base, nearest } = scratch;
+    let Scratch { near_a, near_b, joined: joins, kept, apart, base, nearest, triangles } = scratch;
     apart.clear();
     base.clear();
     let mut pieces = 0;
     for body in island {
         base.push(pieces);
-        pieces += body.count + body.sticks.len();
+        pieces += piece_count(body);
     }
     nearest.clear();
     nearest.resize(pieces, Nearest::default());
@@ -342,11 +439,11 @@ pub fn find(
         if !region.0.cmple(region.1).all() {
             continue;
         }
-        pieces_near(ba, pa, region, ahead, slack, near_a);
+        pieces_near(ba, pa, region, ahead, slack, has_sticks(bb), near_a);
         if near_a.is_empty() {
             continue;
         }
-        pieces_near(bb, pb, region, ahead, slack, near_b);
+        pieces_near(bb, pb, region, ahead, slack, has_sticks(ba), near_b);
         // Side a is the one with more pieces (a cloth's vertices against a
         // ragdoll's capsules): each of its pieces keeps the nearest few of
         // the other's (below). A solid stays side b.
@@ -366,14 +463,18 @@ pub fn find(
                 if blo.x > ahi.x {
                     break;
                 }
-                if !overlap((alo, ahi), (blo, bhi)) {
+                if !overlap((alo, ahi), (blo, bhi)) || !pairable(piece_a, piece_b) {
                     continue;
                 }
                 if (pinned(pa, piece_a) && pinned(pb, piece_b)) || radius_a + radius_b <= 0.0 && piece_b != Piece::Solid
                 {
                     continue;
                 }
-                if joined(joins, a, piece_a, b, piece_b)
+                if !fits_through(pa, piece_a, radius_a, radius_b)
+                    || !fits_through(pb, piece_b, radius_b, radius_a)
+                    || joined(joins, a, piece_a, b, piece_b)
+                    || held(joins, a, piece_a, b)
+                    || held(joins, b, piece_b, a)
                     || ignores(ignored, a, b, piece_b)
                     || ignores(ignored, b, a, piece_a)
                 {
@@ -405,6 +506,8 @@ pub fn find(
                 normal: Vec3::Y,
                 s_a: 0.0,
                 s_b: 0.0,
+                tri: [1.0, 0.0, 0.0],
+                side: side_of(pa, piece_a, pb, piece_b),
                 at: Vec3::ZERO,
                 step_depth: 0.0,
                 speed: 0.0,
@@ -420,6 +523,14 @@ pub fn find(
     if dropped {
         out.retain(|c| c.a != u32::MAX);
     }
+    // The contacts with triangles last, in their order: the passes that
+    // leave them out ([`project`]) stop before them.
+    triangles.clear();
+    triangles.extend(out.iter().filter(|c| c.with_triangle()));
+    if !triangles.is_empty() {
+        out.retain(|c| !c.with_triangle());
+        out.extend_from_slice(triangles);
+    }
 }
 
 /// Where contact `c`'s pieces touch, `(s_a, s_b, normal into a, depth)`;
@@ -429,20 +540,95 @@ fn touch(island: &[&mut Body], pa: &ParticlesMut, pb: &ParticlesMut, center: Vec
     if c.piece_b == Piece::Solid {
         let rb = solid(island[c.b as usize]);
         match c.piece_a {
-            Piece::Ball(_) => pairs::touch(rb, pb, center, ea.0, c.radius_a).map(|(n, d)| (0.0, 0.0, n, d)),
-            _ => pairs::touch_stick(rb, pb, center, ea.0, ea.1, c.radius_a).map(|(s, n, d)| (s, 0.0, n, d)),
+            Piece::Ball(_) => pairs::touch(rb, pb, center, ea.0, c.radius_a).map(|(n, d)| (0.0, 0.0, n, d, c.tri)),
+            _ => pairs::touch_stick(rb, pb, center, ea.0, ea.1, c.radius_a).map(|(s, n, d)| (s, 0.0, n, d, c.tri)),
         }
+    } else if let Piece::Triangle(i, j, k) = c.piece_a {
+        let Piece::Stick(a, b) = c.piece_b else { return None };
+        // The stick's push, turned into a's.
+        let (s, tri, n, depth) = stick_triangle(pb, (a, b), pa, [i, j, k], c.radius_a + c.radius_b, c.side)?;
+        Some((tri[0], s, -n, depth, tri))
+    } else if let Piece::Triangle(i, j, k) = c.piece_b {
+        let Piece::Stick(a, b) = c.piece_a else { return None };
+        let (s, tri, n, depth) = stick_triangle(pa, (a, b), pb, [i, j, k], c.radius_a + c.radius_b, c.side)?;
+        Some((s, tri[0], n, depth, tri))
     } else {
         // Coincident centres: apart the way they came from.
         let fallback = (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b)))
             .try_normalize()
             .unwrap_or(Vec3::Y);
-        capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback)
+        capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback).map(|(s, t, n, d)| (s, t, n, d, c.tri))
     }
 }
 
-/// `(s_a, s_b, normal into a, depth)` of a contact that touches.
-type Hit = (f32, f32, Vec3, f32);
+/// `(s_a, s_b, normal into a, depth, weights of a triangle's point)` of a
+/// contact that touches.
+type Hit = (f32, f32, Vec3, f32, [f32; 3]);
+
+/// A stick (particles `stick` of `ps`) against a cloth's triangle
+/// (particles `tri` of `pt`) with `r` their radii summed, the stick on
+/// `side` of the plane: `(s, weights of the triangle's point, the stick's
+/// push direction, depth)`, or `None` apart.
+///
+/// The stick against the triangle as against a collider's
+/// ([`triangle::segment_contact_on_side`]: closest points, or the deepest
+/// end pushed back through the plane), the triangle's motion over the
+/// substep taken out of the stick's so its reach tests see their relative
+/// motion; the triangle's point is the one nearest the stick's.
+fn stick_triangle(
+    ps: &ParticlesMut,
+    (a, b): (u32, u32),
+    pt: &ParticlesMut,
+    tri: [u32; 3],
+    r: f32,
+    side: f32,
+) -> Option<(f32, [f32; 3], Vec3, f32)> {
+    let t = tri.map(|i| pt.position(i as usize));
+    let moved = (0..3).map(|k| t[k] - pt.previous(tri[k] as usize)).sum::<Vec3>() / 3.0;
+    let (xa, xb) = (ps.position(a as usize), ps.position(b as usize));
+    let (a0, b0) = (ps.previous(a as usize) + moved, ps.previous(b as usize) + moved);
+    // Apart when the stick is farther from the triangle's bounding ball
+    // than the reach of the tests below (`r`, or `r` and the stick's motion
+    // behind the plane), as most listed pairs are in most passes (a limb
+    // lying on a sheet is near the plane of every triangle around it).
+    let centre = (t[0] + t[1] + t[2]) / 3.0;
+    let spread = t.iter().fold(0.0f32, |m, &v| m.max(v.distance_squared(centre))).sqrt();
+    let motion = xa.distance_squared(a0).max(xb.distance_squared(b0)).sqrt();
+    let reach = spread + 2.0 * r + motion + 1e-3;
+    let ab = xb - xa;
+    let len2 = ab.length_squared();
+    let along = if len2 > 0.0 { ((centre - xa).dot(ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    if centre.distance_squared(xa + ab * along) > reach * reach {
+        return None;
+    }
+    let n = triangle::normal(&t);
+    if n == Vec3::ZERO {
+        return None; // a sliver: its vertices collide as balls
+    }
+    // Both ends on the stick's side, `r` or more from the plane: every
+    // point of it is as far from the triangle (a limb lying on a sheet is
+    // near many triangles, over most of them).
+    if side * n.dot(xa - t[0]) >= r && side * n.dot(xb - t[0]) >= r {
+        return None;
+    }
+    let (s, dir, depth) = triangle::segment_contact_on_side(xa, xb, a0, b0, r, &t, n, side, false)?;
+    Some((s, barycentric(triangle::closest_point(xa.lerp(xb, s), &t), &t), dir, depth))
+}
+
+/// The barycentric weights of a point of the triangle `t` (clamped to it,
+/// summing to 1).
+fn barycentric(q: Vec3, t: &[Vec3; 3]) -> [f32; 3] {
+    let (e0, e1, d) = (t[1] - t[0], t[2] - t[0], q - t[0]);
+    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+    let (d20, d21) = (d.dot(e0), d.dot(e1));
+    let denom = d00 * d11 - d01 * d01;
+    if denom <= 1e-12 * d00 * d11 || denom <= 0.0 {
+        return [1.0 / 3.0; 3];
+    }
+    let v = ((d11 * d20 - d01 * d21) / denom).clamp(0.0, 1.0);
+    let w = ((d00 * d21 - d01 * d20) / denom).clamp(0.0, 1.0 - v);
+    [1.0 - v - w, v, w]
+}
 
 /// Enters contact `at` of `out` (ranked by its distance `apart[at]`, then
 /// the other body and piece) among its piece's nearest; the one that falls
@@ -458,7 +644,7 @@ fn keep_nearest(keeps: &mut Nearest, out: &mut [Contact], apart: &[f32], at: usi
         return false;
     }
     let rank = |k: u32| (apart[k as usize], out[k as usize].b, key(out[k as usize].piece_b));
-    let cmp = |p: (f32, u32, (u32, u32, u32)), q: (f32, u32, (u32, u32, u32))| {
+    let cmp = |p: (f32, u32, (u32, u32, u32, u32)), q: (f32, u32, (u32, u32, u32, u32))| {
         p.0.total_cmp(&q.0).then((p.1, p.2).cmp(&(q.1, q.2)))
     };
     let far = (0..MAX_PAIRS_PER_PIECE).max_by(|&i, &j| cmp(rank(keeps.at[i]), rank(keeps.at[j]))).expect("full");
@@ -472,12 +658,38 @@ fn keep_nearest(keeps: &mut Nearest, out: &mut [Contact], apart: &[f32], at: usi
 }
 
 /// A piece's place in a fixed order (ties of the sorts above).
-fn key(piece: Piece) -> (u32, u32, u32) {
+fn key(piece: Piece) -> (u32, u32, u32, u32) {
     match piece {
-        Piece::Ball(i) => (0, i, 0),
-        Piece::Stick(a, b) => (1, a, b),
-        Piece::Solid => (2, 0, 0),
+        Piece::Ball(i) => (0, i, 0, 0),
+        Piece::Stick(a, b) => (1, a, b, 0),
+        Piece::Solid => (2, 0, 0, 0),
+        Piece::Triangle(a, b, c) => (3, a, b, c),
     }
+}
+
+/// The side of a triangle's plane a stick belongs to for the step (+1 the
+/// front, the winding normal's), for a triangle piece met by a stick (1
+/// for other pairs): the side its point nearest the triangle is on at the
+/// step's start. A
+/// stick pressed into a sheet during the step is pushed back to the side
+/// it came from even past the sheet's middle, as a collider's triangle
+/// does with the side a stick starts a substep on; the sheet moves too, so
+/// its side is read once where the last step left it.
+fn side_of(pa: &ParticlesMut, piece_a: Piece, pb: &ParticlesMut, piece_b: Piece) -> f32 {
+    let (tri, stick) = match (piece_a, piece_b) {
+        (Piece::Triangle(i, j, k), Piece::Stick(a, b)) => ((pa, [i, j, k]), (pb, a, b)),
+        (Piece::Stick(a, b), Piece::Triangle(i, j, k)) => ((pb, [i, j, k]), (pa, a, b)),
+        _ => return 1.0,
+    };
+    let t = tri.1.map(|i| tri.0.position(i as usize));
+    let (a, b) = (stick.0.position(stick.1 as usize), stick.0.position(stick.2 as usize));
+    // The stick's point nearest the triangle's centre: a long stick's
+    // middle may be past the plane of a small tilted triangle by its end.
+    let centre = (t[0] + t[1] + t[2]) / 3.0;
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let along = if len2 > 0.0 { ((centre - a).dot(ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    if triangle::normal(&t).dot(a + ab * along - centre) < 0.0 { -1.0 } else { 1.0 }
 }
 
 /// Forgets the last substep's push-outs.
@@ -493,13 +705,14 @@ fn ends(p: &ParticlesMut, piece: Piece) -> (Vec3, Vec3) {
     match piece {
         Piece::Ball(i) => (p.position(i as usize), p.position(i as usize)),
         Piece::Stick(a, b) => (p.position(a as usize), p.position(b as usize)),
+        Piece::Triangle(a, ..) => (p.position(a as usize), p.position(a as usize)),
         Piece::Solid => (Vec3::ZERO, Vec3::ZERO),
     }
 }
 
 /// `(s_a, s_b, normal into a, depth)` of two capsules (a ball is a capsule
 /// of one point) that touch.
-fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<Hit> {
+fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<(f32, f32, Vec3, f32)> {
     // Apart when their bounding balls are: every point of a segment is
     // within half its length of its middle. Most listed pairs are apart in
     // most passes, and this is a tenth of the search below; the margin
@@ -538,17 +751,22 @@ fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) 
     Some((s, t, n, r - dist))
 }
 
-/// The piece's particles with their weights for the point at `s` along it.
-fn weights(piece: Piece, s: f32) -> ([u32; 2], [f32; 2], usize) {
+/// A piece's particles with the weights of one of its points.
+type Weights = ([u32; 3], [f32; 3], usize);
+
+/// The piece's particles with their weights for the point at `s` along it
+/// (a triangle: with weights `tri`).
+fn weights(piece: Piece, s: f32, tri: [f32; 3]) -> Weights {
     match piece {
-        Piece::Ball(i) => ([i, i], [1.0, 0.0], 1),
-        Piece::Stick(a, b) => ([a, b], [1.0 - s, s], 2),
-        Piece::Solid => ([0, 0], [0.0, 0.0], 0),
+        Piece::Ball(i) => ([i, i, i], [1.0, 0.0, 0.0], 1),
+        Piece::Stick(a, b) => ([a, b, b], [1.0 - s, s, 0.0], 2),
+        Piece::Triangle(a, b, c) => ([a, b, c], tri, 3),
+        Piece::Solid => ([0, 0, 0], [0.0, 0.0, 0.0], 0),
     }
 }
 
 /// `sum c_i^2 w_i`: the inverse mass of a piece at the point with weights `c`.
-fn inv_mass(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> f32 {
+fn inv_mass(p: &ParticlesMut, (ids, c, n): Weights) -> f32 {
     (0..n).map(|k| c[k] * c[k] * p.inv_mass[ids[k] as usize]).sum()
 }
 
@@ -566,7 +784,7 @@ enum Move {
 
 /// Moves a piece's point (weights `c`) by `push / w_total`'s share: each
 /// particle by `c_i w_i push`, as `how` says.
-fn move_piece(p: &mut ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize), push: Vec3, how: Move) {
+fn move_piece(p: &mut ParticlesMut, (ids, c, n): Weights, push: Vec3, how: Move) {
     for k in 0..n {
         let i = ids[k] as usize;
         let dx = push * (c[k] * p.inv_mass[i]);
@@ -582,7 +800,11 @@ fn solid(body: &Body) -> &Rigid {
     body.rigid.as_deref().expect("a solid is a rigid body")
 }
 
-/// One pass over the contacts; `frames` is scratch.
+/// One pass over the contacts; `frames` is scratch. With `triangles`
+/// false, a cloth's triangles are left for a later pass: the passes between
+/// a ragdoll's own (`solver`) take the contacts of its sticks with balls
+/// and solids, the pass after them those with triangles too (a sheet
+/// under a pile lists thousands, each costing a segment-triangle search).
 ///
 /// Of a contact's penetration, what its pieces' approach since the substep
 /// began (`x - x'` along the normal) explains is pushed out at once, which
@@ -600,7 +822,14 @@ pub fn project(
     views: &mut [ParticlesMut],
     contacts: &mut [Contact],
     frames: &mut Vec<Frame>,
+    supports: Option<&[ContactsMut]>,
 ) {
+    let contacts = if supports.is_some() {
+        contacts
+    } else {
+        let others = contacts.partition_point(|c| !c.with_triangle());
+        &mut contacts[..others]
+    };
     if contacts.is_empty() {
         return;
     }
@@ -611,14 +840,14 @@ pub fn project(
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = pairs::two(views, a, b);
         let center = if c.piece_b == Piece::Solid { frames[b].center } else { Vec3::ZERO };
-        let Some((s_a, s_b, n, inside)) = touch(island, pa, pb, center, c) else { continue };
-        let wa_ids = weights(c.piece_a, s_a);
+        let Some((s_a, s_b, n, inside, tri)) = touch(island, pa, pb, center, c) else { continue };
+        let wa_ids = weights(c.piece_a, s_a, tri);
         // How far the pieces moved into each other since the substep began
         // (`x - x'`, which a fix without a velocity leaves alone): a solid
         // by its centre of mass.
         let moved_b = match c.piece_b {
             Piece::Solid => solid_moved(solid(island[b]), pb),
-            piece => moved_since(pb, weights(piece, s_b)),
+            piece => moved_since(pb, weights(piece, s_b, tri)),
         };
         let approach = (-n.dot(moved_since(pa, wa_ids) - moved_b)).max(0.0);
         let fresh = inside.min(approach);
@@ -633,12 +862,18 @@ pub fn project(
             // still those the substep began with.
             let vb = match c.piece_b {
                 Piece::Solid => mean_velocity(solid(island[b]), pb),
-                piece => velocity(pb, weights(piece, s_b)),
+                piece => velocity(pb, weights(piece, s_b, tri)),
             };
             c.speed = c.speed.max(-(velocity(pa, wa_ids) - vb).dot(n));
         }
-        let ea = ends(pa, c.piece_a);
-        let q = ea.0.lerp(ea.1, s_a) - n * c.radius_a;
+        let q = match c.piece_a {
+            Piece::Triangle(..) => point(pa, wa_ids),
+            piece => {
+                let ea = ends(pa, piece);
+                ea.0.lerp(ea.1, s_a)
+            }
+        } - n * c.radius_a;
+        let wa_ids = holding(c.piece_a, wa_ids, supports.map(|s| &s[a]), n);
         let wa = inv_mass(pa, wa_ids);
         let w = if c.piece_b == Piece::Solid {
             let fb = &mut frames[b];
@@ -653,7 +888,7 @@ pub fn project(
             }
             w
         } else {
-            let wb_ids = weights(c.piece_b, s_b);
+            let wb_ids = holding(c.piece_b, weights(c.piece_b, s_b, tri), supports.map(|s| &s[b]), -n);
             let w = wa + inv_mass(pb, wb_ids);
             if w <= 0.0 {
                 continue;
@@ -672,8 +907,28 @@ pub fn project(
         c.normal = n;
         c.s_a = s_a;
         c.s_b = s_b;
+        c.tri = tri;
         c.at = q;
     }
+}
+
+/// A triangle's weights with those of its vertices that a collider pushed
+/// against `push` this substep made 0: held, they do not give way, and the
+/// other piece takes the whole push. A sheet lying on the ground under a
+/// body gave way to it, into the ground, whose push in the next pass went
+/// back into the body: the two ended 2.3 cm into each other, the sheet
+/// 1.3 cm under the ground (tests/torture.rs, ragdolls piled on cloth).
+/// (Shock propagation, Guendelman et al. 2003, for one layer.)
+fn holding(piece: Piece, w: Weights, supports: Option<&ContactsMut>, push: Vec3) -> Weights {
+    let (Piece::Triangle(..), Some(s)) = (piece, supports) else { return w };
+    let (ids, mut c, n) = w;
+    for k in 0..n {
+        let i = ids[k] as usize;
+        if (s.depth[i] > 0.0 || s.step_depth[i] > 0.0) && push.dot(Vec3::new(s.nx[i], s.ny[i], s.nz[i])) < 0.0 {
+            c[k] = 0.0;
+        }
+    }
+    (ids, c, n)
 }
 
 /// The first particle of a piece (for a fallback direction).
@@ -681,13 +936,18 @@ fn ends_first(piece: Piece) -> usize {
     particles_of(piece).0[0] as usize
 }
 
+/// Where a piece's point with weights `c` is.
+fn point(p: &ParticlesMut, (ids, c, n): Weights) -> Vec3 {
+    (0..n).map(|k| p.position(ids[k] as usize) * c[k]).sum()
+}
+
 /// The displacement over the substep of a piece's point with weights `c`.
-fn moved(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+fn moved(p: &ParticlesMut, (ids, c, n): Weights) -> Vec3 {
     (0..n).map(|k| p.displacement(ids[k] as usize) * c[k]).sum()
 }
 
 /// How far a piece's point with weights `c` moved since the substep began.
-fn moved_since(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+fn moved_since(p: &ParticlesMut, (ids, c, n): Weights) -> Vec3 {
     (0..n).map(|k| (p.position(ids[k] as usize) - p.previous(ids[k] as usize)) * c[k]).sum()
 }
 
@@ -704,7 +964,7 @@ fn solid_moved(r: &Rigid, p: &ParticlesMut) -> Vec3 {
 }
 
 /// The velocity of a piece's point with weights `c`.
-fn velocity(p: &ParticlesMut, (ids, c, n): ([u32; 2], [f32; 2], usize)) -> Vec3 {
+fn velocity(p: &ParticlesMut, (ids, c, n): Weights) -> Vec3 {
     (0..n).map(|k| p.velocity(ids[k] as usize) * c[k]).sum()
 }
 
@@ -731,14 +991,14 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], contacts: &mut
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = pairs::two(views, a, b);
         let h = pa.h;
-        let wa_ids = weights(c.piece_a, c.s_a);
+        let wa_ids = weights(c.piece_a, c.s_a, c.tri);
         let wa = inv_mass(pa, wa_ids);
         let relative = |pa: &ParticlesMut, pb: &ParticlesMut| {
             let moved_b = if c.piece_b == Piece::Solid {
                 let m = crate::ragdoll::motion::motion(&solid(island[b]).clusters, 0, pb);
                 m.as_ref().map_or(Vec3::ZERO, |m| m.displacement + m.turn.cross(c.at - m.center))
             } else {
-                moved(pb, weights(c.piece_b, c.s_b))
+                moved(pb, weights(c.piece_b, c.s_b, c.tri))
             };
             moved(pa, wa_ids) - moved_b
         };
@@ -764,7 +1024,7 @@ fn take_back(island: &[&mut Body], pa: &mut ParticlesMut, pb: &mut ParticlesMut,
         return;
     }
     let t = cut / len;
-    let wa_ids = weights(c.piece_a, c.s_a);
+    let wa_ids = weights(c.piece_a, c.s_a, c.tri);
     if c.piece_b == Piece::Solid {
         let r = solid(island[c.b as usize]);
         let mut f = pairs::frame(r, pb);
@@ -775,7 +1035,7 @@ fn take_back(island: &[&mut Body], pa: &mut ParticlesMut, pb: &mut ParticlesMut,
         pairs::shove(r, &mut f, pb, c.at, cut / w, true);
         move_piece(pa, wa_ids, -cut / w, Move::Displacement);
     } else {
-        let wb_ids = weights(c.piece_b, c.s_b);
+        let wb_ids = weights(c.piece_b, c.s_b, c.tri);
         let w = wa + inv_mass(pb, wb_ids);
         if w <= 0.0 {
             return;

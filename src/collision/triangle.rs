@@ -24,10 +24,24 @@ const DEGENERATE: f32 = 1e-6;
 /// its front: a particle resting on it with `r = 0` sits at `s = 0 +- rounding`.
 const SIDE_BIAS: f32 = 1e-4;
 
-/// Crossing tests reach at least this far (metres) beyond a triangle's edges,
-/// so a particle crossing exactly over an edge shared by two triangles is
-/// caught by at least one of them despite rounding.
-const MIN_EDGE_MARGIN: f32 = 1e-3;
+/// Crossing tests reach at least this far beyond a triangle's edges, as a
+/// fraction of its longest edge and at most [`MAX_EDGE_MARGIN`] metres, so a
+/// particle crossing exactly over an edge shared by two triangles is caught
+/// by at least one of them despite rounding. (An absolute 1 mm reached over
+/// a whole millimetre-scale scene: a bone pushed onto the plane of a cloth
+/// triangle it was beside, through the ground.)
+const EDGE_MARGIN: f32 = 1e-3;
+
+/// The edge margin of triangles longer than 1 m (metres).
+const MAX_EDGE_MARGIN: f32 = 1e-3;
+
+/// How far crossing tests reach beyond the edges of `t` for a body of
+/// radius `r`.
+fn edge_margin(t: &[Vec3; 3], r: f32) -> f32 {
+    let [a, b, c] = *t;
+    let longest2 = (b - a).length_squared().max((c - a).length_squared()).max((c - b).length_squared());
+    r.max(MAX_EDGE_MARGIN.min(EDGE_MARGIN * longest2.sqrt()))
+}
 
 /// The unit normal of the winding, `(b - a) x (c - a)` normalised; zero for a
 /// degenerate (zero-area, collinear or sliver below [`DEGENERATE`]) triangle.
@@ -140,7 +154,7 @@ pub fn point_contact_with_normal(
     if sigma * s1 >= 0.0 {
         return ball_contact(p, closest_in_plane(p - n * s1, t, n), r, out);
     }
-    let margin = r.max(MIN_EDGE_MARGIN);
+    let margin = edge_margin(t, r);
     // Where start->p meets the plane; a start already behind (within the
     // bias) is its own crossing point.
     let u = if sigma * s0 > 0.0 { s0 / (s0 - s1) } else { 0.0 };
@@ -172,12 +186,31 @@ pub fn segment_contact(
     if n == Vec3::ZERO {
         return segment_closest(a, b, t, r, Vec3::Y);
     }
+    let sigma = side(n.dot((a0 + b0) * 0.5 - t[0]), r, one_sided);
+    segment_contact_on_side(a, b, a0, b0, r, t, n, sigma, one_sided)
+}
+
+/// [`segment_contact`] with the triangle's unit [`normal`] `n` (not zero)
+/// and the side the stick belongs to (`sigma`, +1 for the front, -1 for the
+/// back) already known: a moving triangle's (a cloth's) side is kept for a
+/// whole step, as its plane turns under the stick.
+#[allow(clippy::too_many_arguments)] // a stick's two ends twice, then the triangle
+pub fn segment_contact_on_side(
+    a: Vec3,
+    b: Vec3,
+    a0: Vec3,
+    b0: Vec3,
+    r: f32,
+    t: &[Vec3; 3],
+    n: Vec3,
+    sigma: f32,
+    one_sided: bool,
+) -> Option<(f32, Vec3, f32)> {
     let o = t[0];
-    let sigma = side(n.dot((a0 + b0) * 0.5 - o), r, one_sided);
     let out = n * sigma;
     // Signed distances, positive on the stick's side.
     let (sa, sb) = (sigma * n.dot(a - o), sigma * n.dot(b - o));
-    let margin = r.max(MIN_EDGE_MARGIN);
+    let margin = edge_margin(t, r);
     let reach = |sx: f32, x: Vec3, x0: Vec3| one_sided || -sx <= r + (x - x0).length();
 
     let mut deepest: Option<(f32, f32)> = None;

@@ -909,7 +909,7 @@ fn relax<'a>(
     for _ in 0..PASSES {
         t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
         if interleave {
-            bodies::project(island, views, links.body_contacts, links.frames);
+            bodies::project(island, views, links.body_contacts, links.frames, None);
             t = clock.lap(Stage::Couplings, t);
         }
     }
@@ -920,7 +920,7 @@ fn relax<'a>(
     }
     joint::project(views, links.joints, ctx.inv_h2);
     self_collision::project(views, links.pairs);
-    bodies::project(island, views, links.body_contacts, links.frames);
+    bodies::project(island, views, links.body_contacts, links.frames, Some(cviews));
     if !links.rigid_pairs.is_empty() {
         // Rigid bodies in contact: each pass the pairs, then every
         // body's collisions and shape, so stacks converge.
