@@ -723,3 +723,49 @@ fn a_pile_of_overlapping_colliding_cloths_stays_finite() {
         assert!(positions(&world, c).iter().all(|p| p.is_finite()));
     }
 }
+
+#[test]
+fn a_thrown_spinning_cloth_falls_as_a_rigid_body_would() {
+    // Internal friction (cloth/internal_friction.rs) acts only on motion
+    // relative to the cloth's rigid motion: a cloth thrown flat, turning
+    // about its normal, keeps its centre on the parabola and its spin, as
+    // the free-fall tests' particles do (air and damping off).
+    let settings = WorldSettings { damping: 0.0, air_density: 0.0, ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let def = GridDef { columns: 16, rows: 16, spacing: 0.05, pins: 0, ..GridDef::default() }.in_xz_plane();
+    let cloth = world.create_cloth_grid(&def).unwrap();
+    let start = positions(&world, cloth);
+    let centre0 = start.iter().copied().sum::<Vec3>() / start.len() as f32;
+    let (v0, spin) = (Vec3::new(2.0, 3.0, -1.0), Vec3::new(0.0, 1.5, 0.0));
+    let velocities: Vec<Vec3> = start.iter().map(|&x| v0 + spin.cross(x - centre0)).collect();
+    world.set_velocities(cloth, 0, &velocities).unwrap();
+    let angular = |w: &World| {
+        let (x, v): (Vec<Vec3>, Vec<Vec3>) = (positions(w, cloth), w.velocities(cloth).unwrap().collect());
+        let c = x.iter().copied().sum::<Vec3>() / x.len() as f32;
+        x.iter().zip(&v).map(|(x, v)| (*x - c).cross(*v)).sum::<Vec3>()
+    };
+    let l0 = angular(&world);
+    run(&mut world, 1.0);
+    let x = positions(&world, cloth);
+    let centre = x.iter().copied().sum::<Vec3>() / x.len() as f32;
+    let t = 1.0;
+    let want = centre0 + v0 * t + settings.gravity * (t * t * 0.5);
+    let l1 = angular(&world);
+    let worst = |x: &[Vec3]| {
+        let mut w = 0.0f32;
+        for r in 0..16 {
+            for c in 0..15 {
+                w = w.max((x[r * 16 + c].distance(x[r * 16 + c + 1]) / 0.05 - 1.0).abs());
+            }
+        }
+        w
+    };
+    eprintln!(
+        "thrown cloth after 1 s: centre {:.2e} m off the parabola, angular momentum {l0} -> {l1}, worst edge {:.3} %",
+        centre.distance(want),
+        worst(&x) * 100.0
+    );
+    assert!(centre.distance(want) < 1e-4, "centre {centre}, want {want}"); // the free-fall tests' bound
+    assert!(l1.distance(l0) < 1e-3 * l0.length(), "spin {l0} -> {l1}");
+    assert_eq!(world.recovery_count(), 0);
+}

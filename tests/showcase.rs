@@ -110,7 +110,10 @@ fn the_quick_showcase_writes_every_picture_and_the_scenes_move() {
         }
         let motion: Vec<f64> = frames.windows(2).map(|pair| changed(&pair[0], &pair[1])).collect();
         println!("{}: {:.1} ms per step; pixels changed between frames: {motion:.3?}", scene.name, scene.ms_per_step);
-        for (k, m) in motion.iter().enumerate() {
+        // The blanket drapes and comes to rest within the quick run's 2 s
+        // (cloth's internal friction, issue 32): its last frames may be alike.
+        let settles = scene.name == "blanket";
+        for (k, m) in motion.iter().enumerate().take(motion.len() - usize::from(settles)) {
             assert!(*m > MIN_MOTION, "{}: frames {k} and {} are alike ({m:.4} of pixels changed)", scene.name, k + 1);
         }
 

@@ -463,7 +463,12 @@ fn a_tablecloth_on_a_table_keeps_its_worst_edge_over_the_corner() {
     // Issue 32 item 3: a 32 x 32, 2 m tablecloth laid flat 0.4 m above a
     // 1 x 0.8 x 1 m box table and dropped (no self-collision); 15 s. Its
     // worst edge is on the table's top beside a corner, set when it lands
-    // and kept: at 8 substeps above the issue's bar of 5 %.
+    // and kept: at 8 substeps above the issue's bar of 5 %. It lands on the
+    // table 0.33 s after the drop; its drape then swayed at 3-20 cm/s, over
+    // the sleep speed, for as long as it was watched (0.03-0.07 m/s at
+    // 15 s, never asleep) until internal friction (cloth/internal_friction.rs)
+    // took the sway out: asleep 4.15 s after the drop at 8 substeps, 3.93-
+    // 3.95 s at 32.
     for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
         for (substeps, bound) in [(8, 0.07), (32, 0.05)] {
             let def = GridDef {
@@ -485,6 +490,7 @@ fn a_tablecloth_on_a_table_keeps_its_worst_edge_over_the_corner() {
                 worst * 100.0
             );
             assert!(worst < bound, "{substeps} substeps at {origin}: worst edge {worst}");
+            assert!(asleep.is_some_and(|s| s < 0.33 + 5.0), "{substeps} substeps at {origin}: awake at the end");
         }
     }
 }
@@ -541,5 +547,49 @@ fn a_skin_given_before_a_long_step_holds_from_its_start() {
         let worst = p.iter().zip(&rest).map(|(a, b)| a.distance(*b)).fold(0.0f32, f32::max);
         assert!(worst <= 0.01 + 1e-6, "a particle {worst} m from its skin, restored: {restored}");
         assert_eq!(world.recovery_count(), 0);
+    }
+}
+
+/// The apron, top edge pinned, let go turned `degrees` about its top edge
+/// (air and damping off): the peaks of its bottom row's mean swing (m, out
+/// of its plane) over `seconds`.
+fn swing_peaks(substeps: u32, degrees: f32, seconds: f32) -> Vec<f32> {
+    let settings = WorldSettings { substeps, damping: 0.0, air_density: 0.0, ..WorldSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let def = GridDef {
+        position: Vec3::new(-0.25, 1.0, 0.0),
+        rotation: Quat::from_rotation_x(degrees.to_radians()),
+        columns: 16,
+        rows: 19,
+        spacing: 0.5 / 15.0,
+        pins: PIN_TOP_EDGE,
+        ..GridDef::default()
+    };
+    let cloth = world.create_cloth_grid(&def).unwrap();
+    let (mut peaks, mut last, mut rising) = (Vec::new(), 0.0f32, true);
+    for _ in 0..(seconds / DT).round() as usize {
+        world.step(DT).unwrap();
+        let p = positions(&world, cloth);
+        let z = (p[p.len() - 16..].iter().map(|x| x.z).sum::<f32>() / 16.0).abs();
+        if z < last && rising {
+            peaks.push(last);
+        }
+        (rising, last) = (z > last, z);
+    }
+    assert_eq!(world.recovery_count(), 0);
+    peaks
+}
+
+#[test]
+fn a_swinging_apron_keeps_its_swing() {
+    // Internal friction stops the drape's last motion (the tablecloth above
+    // sleeps) but leaves a swing about the pins, a rigid motion, alone.
+    for substeps in [8, 32] {
+        let peaks = swing_peaks(substeps, 40.0, 4.0);
+        eprintln!("apron let go at 40 degrees, {substeps} substeps: swing peaks {peaks:.3?} m");
+        assert!(peaks.len() >= 5, "{peaks:?}");
+        let kept = peaks[4] / peaks[0];
+        // Measured 1.01 and 1.04 (the first peak is where it was let go).
+        assert!(kept > 0.95, "{substeps} substeps: the swing kept {kept} of its amplitude over two periods");
     }
 }

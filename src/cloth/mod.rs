@@ -6,6 +6,7 @@
 
 pub mod aero;
 pub mod build;
+pub mod internal_friction;
 pub mod render;
 pub mod self_collision;
 

@@ -51,6 +51,8 @@
 //!       rigid bodies    rigid motions, fit for the readback        rigid/
 //!     cloth sides       each pair's side, kept with its vertex's cloth (state)
 //!     recovery          an island gone non-finite returns to its last good state
+//!     internal friction cloth: velocity off its rigid motion      cloth/internal_friction.rs
+//!                       loses at most a dt (once a step)
 //!     sleep             an island still for `sleep_time` stops
 //! ```
 //!
@@ -65,6 +67,7 @@ pub mod workers;
 
 use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
+use crate::cloth::internal_friction;
 use crate::cloth::self_collision::{self, Member, Pair, PairFinder, Side};
 use crate::collision::friction::{self, ContactsMut, MAX_PUSH_SPEED, SharedContacts};
 use crate::collision::{self, Candidates, Collider, Material, PassContext, Prepared, StepColliders, bodies};
@@ -628,6 +631,14 @@ impl Shared<'_> {
                 recover_rotations(island, &local.backup_rotations[rotations]);
                 island.iter_mut().for_each(|b| b.h_prev = 0.0);
                 recovered += 1;
+            }
+            if !bad {
+                // Once a step, not a substep: the cost stays off the passes.
+                for (body, p) in island.iter().zip(views.iter_mut()) {
+                    if body.cloth.is_some() {
+                        internal_friction::apply(p, internal_friction::INTERNAL_FRICTION * ctx.dt);
+                    }
+                }
             }
             let asleep = update_sleep(island, views, cviews, backup, ctx);
             if !bad && !asleep {
