@@ -762,6 +762,15 @@ fn read_payload(r: &mut Reader) -> Result<World> {
     store.vz = vz;
     store.inv_mass = inv_mass;
     check_ranges(&world.bodies, total)?;
+    // The padding after each body's particles collides with nothing and
+    // moves with nothing because its inverse mass is 0 (the collision
+    // passes walk a body's whole lanes): one given mass was a particle with
+    // no broad phase, an index out of bounds (found by the fuzzer).
+    for (_, b) in world.bodies.iter() {
+        if store.inv_mass[b.first + b.count..b.first + padded(b.count)].iter().any(|&w| w != 0.0) {
+            return Err(bad("a body's padding particles are not inert (inverse mass 0)"));
+        }
+    }
     world.particles = store;
     world.particle_count = world.bodies.iter().map(|(_, b)| b.count).sum();
 
