@@ -12,7 +12,7 @@
 //! and rigid bodies after a long step read the last substep's `x_prev` and
 //! contacts, which a snapshot does not keep.
 
-use sinew::{BodyId, ClothOptions, ColliderShape, GridDef, Quat, Vec3, World, WorldSettings};
+use sinew::{BodyId, ClothOptions, ColliderShape, CollisionStick, GridDef, Quat, Vec3, World, WorldSettings};
 
 /// A world with a floor 0.6 m below the origin.
 fn floored() -> World {
@@ -170,4 +170,28 @@ fn a_restored_world_settles_after_a_long_step_as_the_original() {
         }
         assert_eq!(copy.state_hash(), w.state_hash(), "frame {frame}");
     }
+}
+
+#[test]
+fn a_ragdoll_with_collision_sticks_added_restores_to_the_same_future() {
+    // The engine may add collision sticks to a ragdoll (a stick between its
+    // hands); its world refused its own snapshot for them (the ragdoll's
+    // sticks had to be its bones' alone; found by the ffi_calls fuzz target).
+    let mut w = floored();
+    let body = w.create_humanoid(Vec3::new(0.0, 0.5, 0.0), Quat::from_rotation_x(1.2), 1.8).unwrap();
+    w.add_collision_sticks(body, &[CollisionStick { a: 3, b: 9, radius: 0.04 }]).unwrap();
+    for _ in 0..10 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let image = w.snapshot();
+    let mut copy = World::new(WorldSettings::default()).unwrap();
+    copy.restore(&image).unwrap();
+    assert!(copy.snapshot() == image, "the restored world snapshots differently");
+    assert_eq!(copy.collision_stick_count(body).unwrap(), w.collision_stick_count(body).unwrap());
+    for _ in 0..30 {
+        w.step(1.0 / 60.0).unwrap();
+        copy.step(1.0 / 60.0).unwrap();
+        assert_eq!(bits(&copy, body), bits(&w, body));
+    }
+    assert_eq!(w.recovery_count(), 0);
 }
