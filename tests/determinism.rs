@@ -641,3 +641,77 @@ fn a_fast_shower_through_many_shapes_steps_to_the_same_bits_at_every_level() {
         assert_eq!(shower(level).0, reference, "{level:?} differs from scalar");
     }
 }
+
+/// Issue 31 item 11: islands of small plain bodies step in packs (one unit
+/// for many), which must give each island the bits it gets alone. 48
+/// one-particle bodies with a radius, some in touching pairs (an island
+/// of two), some pinned, one pushed by a force, near the origin and 1 km
+/// out: stepped together, each island ends on the bits of a world holding
+/// it alone, at every SIMD level and worker count.
+#[test]
+fn packed_one_particle_bodies_step_to_the_bits_they_get_alone() {
+    // Island k: one body, or two 1.5 cm apart (radius 1 cm: they touch).
+    let islands: Vec<Vec<Vec3>> = (0..32)
+        .map(|k| {
+            let far = if k % 3 == 0 { 1000.0 } else { 0.0 };
+            let x = Vec3::new(far + 0.5 * (k % 8) as f32, 0.3 + 0.02 * k as f32, 0.5 * (k / 8) as f32);
+            if k % 2 == 0 { vec![x, x + Vec3::new(0.015, 0.004, 0.0)] } else { vec![x] }
+        })
+        .collect();
+    let build = |which: &[usize]| {
+        let mut w = World::new(WorldSettings { sleep_speed: 0.0, ..WorldSettings::default() }).unwrap();
+        let floor = ColliderShape::Plane { normal: Vec3::Y, offset: 0.0 };
+        w.create_collider(floor, Vec3::ZERO, Quat::IDENTITY, 0.6).unwrap();
+        let mut ids = Vec::new();
+        for &k in which {
+            for (m, &x) in islands[k].iter().enumerate() {
+                let pinned = k % 8 == 5;
+                let id = w.create_particles(&[x], Some(&[if pinned { 0.0 } else { 1.0 }])).unwrap();
+                w.set_particle_radius(id, 0.01).unwrap();
+                w.set_velocities(id, 0, &[Vec3::new(0.3 * m as f32, 0.0, 0.1 * (k % 5) as f32)]).unwrap();
+                ids.push(id);
+            }
+        }
+        (w, ids)
+    };
+    // `forced`: the world holds island 0, whose first body a force pushes.
+    let drive = |w: &mut World, ids: &[BodyId], forced: bool| {
+        for s in 0..40 {
+            if forced && s < 10 {
+                w.apply_forces(ids[0], 0, &[Vec3::new(2.0, 0.0, 0.0)]).unwrap();
+            }
+            w.step(if s == 20 { 0.05 } else { 1.0 / 60.0 }).unwrap();
+        }
+        assert_eq!(w.recovery_count(), 0);
+    };
+    let bits = |w: &World, ids: &[BodyId]| -> Vec<[u32; 6]> {
+        ids.iter()
+            .map(|&id| {
+                let (x, v) = (w.positions_f64(id).unwrap().next().unwrap(), w.velocities(id).unwrap().next().unwrap());
+                let x = x.as_vec3();
+                [x.x, x.y, x.z, v.x, v.y, v.z].map(f32::to_bits)
+            })
+            .collect()
+    };
+    let all: Vec<usize> = (0..islands.len()).collect();
+    let mut reference = None;
+    for (level, workers, exec) in executions() {
+        let (mut w, ids) = build(&all);
+        w.set_execution(exec);
+        drive(&mut w, &ids, true);
+        let together = bits(&w, &ids);
+        match &reference {
+            None => reference = Some(together),
+            Some(r) => assert_eq!(&together, r, "{level:?} with {workers} workers differs from scalar with one"),
+        }
+    }
+    let together = reference.expect("at least one execution");
+    let mut at = 0;
+    for k in 0..islands.len() {
+        let (mut w, ids) = build(&[k]);
+        drive(&mut w, &ids, k == 0);
+        let n = ids.len();
+        assert_eq!(bits(&w, &ids), together[at..at + n], "island {k} alone");
+        at += n;
+    }
+}

@@ -86,6 +86,16 @@ fn scene() -> (World, sinew::BodyId) {
         ..RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.2) })
     };
     w.create_rigid(&def).unwrap();
+    // Debris: one-particle bodies, which step in packs of islands (some
+    // touching each other, some 1 km out).
+    for k in 0..40 {
+        let far = if k % 4 == 0 { 1000.0 } else { 0.0 };
+        let x = Vec3::new(far + 3.0 + 0.2 * (k % 10) as f32, -0.5 + 0.01 * k as f32, 0.3 * (k / 10) as f32);
+        for at in [x, x + Vec3::new(0.012, 0.0, 0.0)].into_iter().take(1 + k % 2) {
+            let id = w.create_particles(&[at], None).unwrap();
+            w.set_particle_radius(id, 0.01).unwrap();
+        }
+    }
     (w, cloth)
 }
 

@@ -125,6 +125,9 @@ impl BendSet {
     /// quads of a batch share no particle, so projecting them together is
     /// projecting them one after another.
     pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, level: SimdLevel) {
+        if self.quad.is_empty() {
+            return;
+        }
         assert!(self.bound <= p.x.len(), "a bend indexes past its body");
         let mut pass = Pass {
             quad: &self.quad,

@@ -287,6 +287,9 @@ impl DistanceSet {
     /// One Gauss-Seidel pass over every batch, in order, at `level`; sticks
     /// that form a forest are solved exactly instead (see `tree`).
     pub fn project(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
+        if self.a.is_empty() {
+            return; // most bodies of a crowd of small ones: no call into the kernels
+        }
         match self.method {
             DistanceMethod::Exact if self.tree.is_some() => self.solve_tree(Mode::Position, p, inv_h2),
             DistanceMethod::Exact => self.run(Stage::Position, p, inv_h2, simd, workers),
@@ -400,6 +403,9 @@ impl DistanceSet {
     /// component away removes exactly the pumped energy and leaves swinging,
     /// folding and free flight alone.
     pub fn project_velocities(&mut self, p: &mut ParticlesMut, inv_h2: f32, simd: SimdLevel, workers: &dyn Workers) {
+        if self.a.is_empty() {
+            return;
+        }
         if self.tree.is_some() {
             self.solve_tree(Mode::Velocity, p, inv_h2);
         } else {

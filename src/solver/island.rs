@@ -16,6 +16,21 @@ use crate::constraints::joint::Joint;
 use crate::pool::Pool;
 use glam::Vec3;
 
+/// The most bodies in a pack of islands of plain bodies (see [`Units`]):
+/// enough that the unit's setup is paid once for many one-particle bodies,
+/// few enough that the packs still spread over the workers and keep a
+/// small working set across their substeps. (benches/scenes.rs debris:
+/// 16, 32 and 64 measured alike on a loaded 2-core machine.)
+pub(crate) const PLAIN_PACK: usize = 32;
+
+/// The most particles a plain body may have to share a pack: a larger body
+/// is its own unit's work already.
+pub(crate) const PLAIN_PACK_PARTICLES: usize = 16;
+
+/// The key of the packs of plain bodies (a skeleton's key is its address,
+/// never 1).
+pub(crate) const PLAIN_KEY: usize = 1;
+
 /// Union-find over body slots.
 #[derive(Debug, Default, Clone)]
 struct Sets {
@@ -213,8 +228,11 @@ pub(crate) fn build(bodies: &mut Pool<Body>, joints: &Pool<Joint>, slack: f32, o
 /// The step's units of work: an island, or a *pack* of islands whose
 /// bodies are all ragdolls of the same skeleton (no joints, no ignored
 /// bones; bodies of one island may touch), up to a SIMD level's lanes of
-/// ragdolls in all. A pack's ragdolls share every loop of the step, bone
-/// after bone across them: islands are independent, and the contacts
+/// ragdolls in all; or a pack of islands of small plain bodies (particles
+/// without sticks, see [`PLAIN_PACK`]), which share the unit's setup and
+/// each stage's call instead of paying them once per body (issue 31). A
+/// pack's ragdolls share every loop of the step, bone after bone across
+/// them: islands are independent, and the contacts
 /// between an island's bodies touch only its own, so each island computes
 /// the bits it would alone, while one's chain of dependent arithmetic
 /// overlaps another's (the lanes of issue 21's layout by bone and ragdoll).
@@ -235,10 +253,11 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    /// Groups islands `0..count`, at most `lanes` ragdolls to a pack;
-    /// `pack(k)` is the key of the skeleton of island `k` and its number of
-    /// ragdolls when it may share a pack.
-    pub(crate) fn build(&mut self, count: usize, lanes: usize, pack: impl Fn(usize) -> Option<(usize, u32)>) {
+    /// Groups islands `0..count`; `pack(k)` is, when island `k` may share
+    /// a pack, the pack's key (a ragdoll's skeleton, or the plain bodies'),
+    /// the island's number of bodies and how many bodies a pack of that key
+    /// holds at most.
+    pub(crate) fn build(&mut self, count: usize, pack: impl Fn(usize) -> Option<(usize, u32, usize)>) {
         self.unit_of.clear();
         self.open.clear();
         let mut units = 0u32;
@@ -247,10 +266,10 @@ impl Units {
                 units += 1;
                 units - 1
             };
-            let unit = match pack(k).filter(|&(_, n)| n as usize <= lanes) {
+            let unit = match pack(k).filter(|&(_, n, cap)| n as usize <= cap) {
                 None => new(),
-                Some((key, n)) => match self.open.iter_mut().find(|o| o.0 == key) {
-                    Some(o) if (o.2 + n) as usize <= lanes => {
+                Some((key, n, cap)) => match self.open.iter_mut().find(|o| o.0 == key) {
+                    Some(o) if (o.2 + n) as usize <= cap => {
                         o.2 += n;
                         o.1
                     }

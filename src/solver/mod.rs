@@ -8,7 +8,8 @@
 //!   islands: bodies coupled by joints or cloth contact    island.rs
 //!     (its bodies then share one frame)
 //!   units: an island, or a pack of islands of ragdolls     island.rs
-//!     of one skeleton alone (a ragdoll per SIMD lane)
+//!     of one skeleton alone (a ragdoll per SIMD lane), or
+//!     of small plain bodies (one-particle debris)
 //!   for each unit (each stage across its bodies):
 //!     colliders in each island's frame, near it
 //!     broad phase: colliders each body may reach          (once per step)
@@ -385,20 +386,26 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     ignored.sort_unstable();
     scratch.ignore_start.clear();
     scratch.ignore_start.extend((0..=islands.len()).map(|k| ignored.partition_point(|i| (i.0 as usize) < k)));
-    // Islands of ragdolls of one skeleton alone step in packs, by skeleton.
-    let ragdolls = |k: usize| {
+    // Islands of ragdolls of one skeleton alone step in packs, by skeleton,
+    // and islands of small plain bodies in packs of their own.
+    let lanes = ctx.exec.simd.lanes();
+    let packs = |k: usize| {
         let members = islands.get(k);
-        let skeleton = |i: &u32| {
-            let body = bodies.slots[*i as usize].value.as_ref().expect("live");
-            body.ragdoll.as_ref().map(|r| Arc::as_ptr(&r.skeleton) as usize)
+        let body = |i: &u32| bodies.slots[*i as usize].value.as_ref().expect("live");
+        let skeleton = |i: &u32| body(i).ragdoll.as_ref().map(|r| Arc::as_ptr(&r.skeleton) as usize);
+        let plain = |i: &u32| {
+            let b = body(i);
+            b.is_plain() && b.count <= island::PLAIN_PACK_PARTICLES
         };
-        let key = skeleton(&members[0])?;
-        let alone = members.iter().all(|i| skeleton(i) == Some(key))
-            && scratch.joint_start[k] == scratch.joint_start[k + 1]
+        let key = match skeleton(&members[0]) {
+            Some(key) => members.iter().all(|i| skeleton(i) == Some(key)).then_some((key, lanes)),
+            None => members.iter().all(plain).then_some((island::PLAIN_KEY, island::PLAIN_PACK)),
+        }?;
+        let alone = scratch.joint_start[k] == scratch.joint_start[k + 1]
             && scratch.ignore_start[k] == scratch.ignore_start[k + 1];
-        alone.then_some((key, members.len() as u32))
+        alone.then_some((key.0, members.len() as u32, key.1))
     };
-    scratch.units.build(islands.len(), ctx.exec.simd.lanes(), ragdolls);
+    scratch.units.build(islands.len(), packs);
     scratch.bodies.clear();
     scratch.bodies.extend(bodies.slots.iter_mut().map(|s| s.value.as_mut().map_or(0, |b| b as *mut Body as usize)));
     let workers = &*ctx.exec.workers;
@@ -530,7 +537,7 @@ impl Shared<'_> {
         let island_joints =
             unsafe { std::slice::from_raw_parts_mut((self.joints as *mut (u32, Resolved)).add(from), to - from) };
         local.ranges.clear();
-        local.ranges.extend(island.iter().map(|b| b.range()));
+        local.ranges.extend(island.iter().map(|b| b.step_range()));
         let mut views = recycle(std::mem::take(&mut local.views).0);
         let mut cviews = recycle(std::mem::take(&mut local.cviews).0);
         // SAFETY: as above, for the islands' particle ranges.
@@ -543,7 +550,11 @@ impl Shared<'_> {
         // The colliders in each island's frame: the world's as they are at
         // the world's origin, else those near the island, moved into it.
         let mut near = std::mem::take(&mut local.colliders);
-        near.resize_with(unit.len(), Default::default);
+        // Grown, never shrunk: units of other sizes follow (packs, lone
+        // islands), and an entry dropped here would allocate again.
+        if near.len() < unit.len() {
+            near.resize_with(unit.len(), Default::default);
+        }
         let mut at = 0;
         for (&k, near) in unit.iter().zip(near.iter_mut()) {
             let bodies = &island[at..at + self.islands.get(k as usize).len()];
@@ -688,7 +699,9 @@ fn solve_island(
         ..
     } = local;
     let mut t = clock.start();
-    accel.resize_with(island.len(), Vec::new);
+    if accel.len() < island.len() {
+        accel.resize_with(island.len(), Vec::new); // grown only, as the colliders in `step_unit`
+    }
     for (body, p) in island.iter_mut().zip(views.iter()) {
         if let Some(ragdoll) = &mut body.ragdoll {
             ragdoll.begin_step(p);
@@ -855,7 +868,9 @@ fn solve_island(
         bodies::friction(island, views, body_contacts);
         t = clock.lap(Stage::Velocities, t);
         let steps = (substep, ctx.substeps);
-        t = ragdoll::project_velocities(island, views, ctx.h, steps, ctx.exec.simd, scratch, clock, t);
+        if island.iter().any(|b| b.ragdoll.is_some()) {
+            t = ragdoll::project_velocities(island, views, ctx.h, steps, ctx.exec.simd, scratch, clock, t);
+        }
         for (body, p) in island.iter_mut().zip(views.iter_mut()) {
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p, ctx.h);
@@ -917,8 +932,12 @@ fn relax<'a>(
     // across them: bodies apart are independent (each gets the bits
     // it would alone); bodies that touch take the contacts between
     // them after each pass.
+    // A unit without ragdolls skips their stages (which would find none).
+    let ragdolls = island.iter().any(|b| b.ragdoll.is_some());
     for _ in 0..PASSES {
-        t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
+        if ragdolls {
+            t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
+        }
         if interleave {
             bodies::project(island, views, links.body_contacts, links.frames, None);
             t = clock.lap(Stage::Couplings, t);
