@@ -33,6 +33,7 @@
 //! to the rounding of the fit); a cape flapping at 2 m/s loses `a` per
 //! second of it against forces of order `g`.
 
+use crate::constraints::shape_match::MIN_INV_MASS;
 use crate::particles::ParticlesMut;
 use glam::{DMat3, DVec3};
 
@@ -59,7 +60,10 @@ pub fn apply(p: &mut ParticlesMut, a_h: f32) {
     for i in 0..n {
         let w = p.inv_mass[i];
         if w > 0.0 {
-            let m = 1.0 / f64::from(w);
+            // A mass above a pinned one's weighs as one (the C ABI takes
+            // any inverse mass > 0: one of 1.7e-38 made the fit's turn
+            // overflow f32 and the velocities NaN, found by the fuzzer).
+            let m = 1.0 / f64::from(w.max(MIN_INV_MASS));
             let (x, v) = (p.position(i).as_dvec3(), p.velocity(i).as_dvec3());
             let (mx, mv) = (x * m, v * m);
             mass += m;
@@ -92,6 +96,11 @@ pub fn apply(p: &mut ParticlesMut, a_h: f32) {
     let invertible = inertia.determinant().abs() > 1e-9 * scale * scale * scale;
     let inverse = if invertible { inertia.inverse() } else { DMat3::ZERO };
     let (x_cm32, v_cm32, omega) = (x_cm.as_vec3(), v_cm.as_vec3(), (inverse * l).as_vec3());
+    // It runs after the step's check for non-finite state: a fit beyond
+    // f32 leaves the velocities as they are.
+    if !(x_cm32.is_finite() && v_cm32.is_finite() && omega.is_finite()) {
+        return;
+    }
     // The changes, each at most a h; then the rigid motion they sum to
     // (none unless a change was clamped), taken back out of them.
     let (mut dp, mut dl, mut clamped) = (DVec3::ZERO, DVec3::ZERO, false);
@@ -101,6 +110,9 @@ pub fn apply(p: &mut ParticlesMut, a_h: f32) {
             let (v, r) = (p.velocity(i), p.position(i) - x_cm32);
             let dv = v - (v_cm32 + omega.cross(r));
             let speed = dv.length();
+            if !speed.is_finite() {
+                continue; // beyond f32: left as it is
+            }
             let change = if speed > a_h {
                 clamped = true;
                 -dv * (a_h / speed)
@@ -108,7 +120,7 @@ pub fn apply(p: &mut ParticlesMut, a_h: f32) {
                 -dv
             };
             p.set_velocity(i, v + change);
-            let d = change.as_dvec3() / f64::from(w);
+            let d = change.as_dvec3() / f64::from(w.max(MIN_INV_MASS));
             dp += d;
             dl += r.as_dvec3().cross(d);
         }
@@ -117,6 +129,9 @@ pub fn apply(p: &mut ParticlesMut, a_h: f32) {
         return;
     }
     let (dv_cm, d_omega) = ((dp / mass).as_vec3(), (inverse * dl).as_vec3());
+    if !(dv_cm.is_finite() && d_omega.is_finite()) {
+        return;
+    }
     for i in 0..n {
         if p.inv_mass[i] > 0.0 {
             let (v, r) = (p.velocity(i), p.position(i) - x_cm32);
