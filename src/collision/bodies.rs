@@ -873,7 +873,7 @@ pub fn project(
                 ea.0.lerp(ea.1, s_a)
             }
         } - n * c.radius_a;
-        let wa_ids = holding(c.piece_a, wa_ids, supports.map(|s| &s[a]), n);
+        let wa_ids = ground_held(c.piece_a, wa_ids, supports.map(|s| &s[a]), n);
         let wa = inv_mass(pa, wa_ids);
         let w = if c.piece_b == Piece::Solid {
             let fb = &mut frames[b];
@@ -888,7 +888,7 @@ pub fn project(
             }
             w
         } else {
-            let wb_ids = holding(c.piece_b, weights(c.piece_b, s_b, tri), supports.map(|s| &s[b]), -n);
+            let wb_ids = ground_held(c.piece_b, weights(c.piece_b, s_b, tri), supports.map(|s| &s[b]), -n);
             let w = wa + inv_mass(pb, wb_ids);
             if w <= 0.0 {
                 continue;
@@ -919,7 +919,7 @@ pub fn project(
 /// back into the body: the two ended 2.3 cm into each other, the sheet
 /// 1.3 cm under the ground (tests/torture.rs, ragdolls piled on cloth).
 /// (Shock propagation, Guendelman et al. 2003, for one layer.)
-fn holding(piece: Piece, w: Weights, supports: Option<&ContactsMut>, push: Vec3) -> Weights {
+fn ground_held(piece: Piece, w: Weights, supports: Option<&ContactsMut>, push: Vec3) -> Weights {
     let (Piece::Triangle(..), Some(s)) = (piece, supports) else { return w };
     let (ids, mut c, n) = w;
     for k in 0..n {

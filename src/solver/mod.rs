@@ -666,13 +666,42 @@ impl Shared<'_> {
     }
 }
 
+/// A unit's bodies in a step, and what every pass over them shares: each
+/// body's particles, contacts and colliders, the step's context, the
+/// workers, the ragdolls' scratch and the stage clock.
+struct Unit<'s, 'b> {
+    bodies: &'s mut [&'b mut Body],
+    views: &'s mut [ParticlesMut<'b>],
+    cviews: &'s mut [ContactsMut<'b>],
+    /// Each body's colliders.
+    colliders: &'s [&'s StepColliders],
+    ctx: &'s StepContext,
+    /// Shape projections of a rigid body per substep (its stiffness is per
+    /// substep).
+    rigid_passes: u32,
+    /// Whether any body is a ragdoll (a unit without skips their stages).
+    ragdolls: bool,
+    workers: &'s dyn Workers,
+    scratch: &'s mut ragdoll::Scratch,
+    clock: &'s mut Clock,
+    /// When the last timed stage ended.
+    t: Option<Instant>,
+}
+
+impl Unit<'_, '_> {
+    /// Ends the timing of `stage`.
+    fn lap(&mut self, stage: Stage) {
+        self.t = self.clock.lap(stage, self.t);
+    }
+}
+
 /// The substeps of one unit: an island, or a pack of islands (see
 /// [`island::Units`]); `colliders` are each body's.
 #[allow(clippy::too_many_arguments)] // the island's parts, borrowed separately
-fn solve_island(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
+fn solve_island<'b>(
+    island: &mut [&'b mut Body],
+    views: &mut [ParticlesMut<'b>],
+    cviews: &mut [ContactsMut<'b>],
     joints: &mut [(u32, Resolved)],
     colliders: &[&StepColliders],
     ctx: &StepContext,
@@ -698,7 +727,7 @@ fn solve_island(
         ragdoll: scratch,
         ..
     } = local;
-    let mut t = clock.start();
+    let t = clock.start();
     if accel.len() < island.len() {
         accel.resize_with(island.len(), Vec::new); // grown only, as the colliders in `step_unit`
     }
@@ -707,10 +736,9 @@ fn solve_island(
             ragdoll.begin_step(p);
         }
     }
-    // Shape projections of a rigid body per substep (its stiffness is per
-    // substep): bodies in contact with each other make a second round.
+    // Bodies in contact with each other make a second round of their
+    // rigid shapes' projections.
     let rounds = if rigid_pairs.is_empty() { 1 } else { 2 };
-    let rigid_passes = rigid::PASSES * ctx.iterations * rounds;
     // Each island of the unit decides for its bodies (a pack's islands are
     // independent, and which islands share a pack depends on the lanes'
     // width: a decision for the whole pack gave a ragdoll other bits at
@@ -734,55 +762,36 @@ fn solve_island(
     per_island(changed, &|b| b.h_prev > 0.0 && b.h_prev != ctx.h);
     split.clear();
     split.extend_from_slice(long);
+    let ragdolls = island.iter().any(|b| b.ragdoll.is_some());
+    let mut u = Unit {
+        bodies: island,
+        views,
+        cviews,
+        colliders,
+        ctx,
+        rigid_passes: rigid::PASSES * ctx.iterations * rounds,
+        ragdolls,
+        workers,
+        scratch,
+        clock,
+        t,
+    };
     if long.contains(&true) {
         let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
-        let prepared = |b: usize| colliders[b].substep(0);
-        t = settle(
-            island,
-            views,
-            cviews,
-            &mut links,
-            &prepared,
-            ctx,
-            rigid_passes,
-            (sizes, long, active),
-            settled,
-            turns,
-            workers,
-            scratch,
-            clock,
-            t,
-        );
+        settle(&mut u, &mut links, (sizes, long, active), settled, turns);
     }
     for substep in 0..ctx.substeps {
-        t = clock.lap(Stage::Predict, t);
-        let prepared = |b: usize| colliders[b].substep(substep);
+        u.lap(Stage::Predict);
         if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
             let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
-            t = inherited_corrections(
-                island,
-                views,
-                cviews,
-                &mut links,
-                &prepared,
-                ctx,
-                rigid_passes,
-                settled,
-                inherited,
-                turns,
-                candidates,
-                workers,
-                scratch,
-                clock,
-                t,
-            );
+            inherited_corrections(&mut u, &mut links, substep, settled, inherited, turns, candidates);
             // An island whose inherited corrections would give more than a
             // push-out may keeps them out for the rest of the step.
             let fix = MAX_PUSH_SPEED * ctx.h;
             let (mut body, mut at) = (0, 0);
             for &n in sizes.iter() {
                 let bodies = body..body + n as usize;
-                let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
+                let count: usize = u.views[bodies.clone()].iter().map(|p| p.len()).sum();
                 let asks = split[body] || (substep == 0 && changed[body]);
                 if asks && inherited[at..at + count].iter().any(|d| d.length_squared() > fix * fix) {
                     split[bodies].fill(true);
@@ -791,8 +800,8 @@ fn solve_island(
                 at += count;
             }
         }
-        for (((body, p), c), a) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).zip(accel.iter_mut())
-        {
+        let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut()).zip(accel.iter_mut());
+        for (((body, p), c), a) in all {
             // Half the last substep and half this one; a body whose
             // velocity is as of now (h_prev = 0) gets half this one.
             let h_prev = if substep == 0 { body.h_prev } else { ctx.h };
@@ -826,26 +835,14 @@ fn solve_island(
         joint::begin_substep(joints);
         pairs::begin_substep(rigid_pairs);
         bodies::begin_substep(body_contacts);
-        t = clock.lap(Stage::Predict, t);
+        u.lap(Stage::Predict);
         let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
         for _ in 0..ctx.iterations {
-            t = relax(
-                island,
-                views,
-                cviews,
-                &mut links,
-                &prepared,
-                ctx,
-                rigid_passes,
-                true,
-                workers,
-                scratch,
-                clock,
-                t,
-            );
+            relax(&mut u, &mut links, substep, true);
         }
         let mut at = 0;
-        for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
+        let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut());
+        for (b, ((body, p), c)) in all.enumerate() {
             integrate::update_velocities(p);
             if split[b] {
                 let inv_h = 1.0 / ctx.h;
@@ -855,8 +852,7 @@ fn solve_island(
             }
             at += p.len();
             body.distances.project_velocities(p, ctx.inv_h2, ctx.exec.simd, workers);
-
-            let prepared = prepared(b);
+            let prepared = u.colliders[b].substep(substep);
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
@@ -864,21 +860,21 @@ fn solve_island(
                 r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
-        pairs::friction(island, views, rigid_pairs, ctx.h);
-        bodies::friction(island, views, body_contacts);
-        t = clock.lap(Stage::Velocities, t);
-        let steps = (substep, ctx.substeps);
-        if island.iter().any(|b| b.ragdoll.is_some()) {
-            t = ragdoll::project_velocities(island, views, ctx.h, steps, ctx.exec.simd, scratch, clock, t);
+        pairs::friction(u.bodies, u.views, rigid_pairs, ctx.h);
+        bodies::friction(u.bodies, u.views, body_contacts);
+        u.lap(Stage::Velocities);
+        if u.ragdolls {
+            let steps = (substep, ctx.substeps);
+            u.t = ragdoll::project_velocities(u.bodies, u.views, ctx.h, steps, ctx.exec.simd, u.scratch, u.clock, u.t);
         }
-        for (body, p) in island.iter_mut().zip(views.iter_mut()) {
+        for (body, p) in u.bodies.iter_mut().zip(u.views.iter_mut()) {
             if let Some(r) = &mut body.rigid {
                 r.finish_substep(p, ctx.h);
-                t = clock.lap(Stage::RigidBodies, t);
+                u.t = u.clock.lap(Stage::RigidBodies, u.t);
             }
         }
     }
-    for body in island.iter_mut() {
+    for body in u.bodies.iter_mut() {
         body.h_prev = ctx.h;
         body.forces.clear();
         body.targets.end_step();
@@ -887,7 +883,7 @@ fn solve_island(
             ragdoll.motors.end_step();
         }
     }
-    clock.lap(Stage::Finish, t);
+    u.lap(Stage::Finish);
 }
 
 /// What couples the bodies of an island within a pass.
@@ -900,71 +896,57 @@ struct Links<'a> {
     frames: &'a mut Vec<pairs::Frame>,
 }
 
-/// One relaxation pass over an island: each body's constraints (its
-/// targets' pulls only when `targets`), its ragdoll passes, its contacts,
-/// then what couples the bodies. Times its stages from `t` on, and returns
-/// when it ended.
-#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
-fn relax<'a>(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
-    links: &mut Links,
-    prepared: &impl Fn(usize) -> &'a Prepared,
-    ctx: &StepContext,
-    rigid_passes: u32,
-    targets: bool,
-    workers: &dyn Workers,
-    scratch: &mut ragdoll::Scratch,
-    clock: &mut Clock,
-    mut t: Option<Instant>,
-) -> Option<Instant> {
+/// One relaxation pass of `substep` over a unit: each body's constraints
+/// (its targets' pulls only when `targets`), its ragdoll passes, its
+/// contacts, then what couples the bodies.
+fn relax(u: &mut Unit, links: &mut Links, substep: u32, targets: bool) {
+    let ctx = u.ctx;
     // Bodies that touch each other take their ragdoll passes in turn,
     // each followed by the contacts between them, so the bones' fits
     // take those in as they take the ground's; a body alone runs its
     // passes at once.
     let interleave = !links.body_contacts.is_empty();
-    for (body, p) in island.iter_mut().zip(views.iter_mut()) {
-        constraints_pass(body, p, ctx, targets, workers);
+    for (body, p) in u.bodies.iter_mut().zip(u.views.iter_mut()) {
+        constraints_pass(body, p, ctx, targets, u.workers);
     }
-    t = clock.lap(Stage::Constraints, t);
+    u.lap(Stage::Constraints);
     // The ragdoll passes of every body at once, stage by stage
     // across them: bodies apart are independent (each gets the bits
     // it would alone); bodies that touch take the contacts between
     // them after each pass.
-    // A unit without ragdolls skips their stages (which would find none).
-    let ragdolls = island.iter().any(|b| b.ragdoll.is_some());
     for _ in 0..PASSES {
-        if ragdolls {
-            t = ragdoll_passes(island, views, cviews, &prepared, ctx, scratch, clock, t);
+        if u.ragdolls {
+            ragdoll_passes(u, substep);
         }
         if interleave {
-            bodies::project(island, views, links.body_contacts, links.frames, None);
-            t = clock.lap(Stage::Couplings, t);
+            bodies::project(u.bodies, u.views, links.body_contacts, links.frames, None);
+            u.lap(Stage::Couplings);
         }
     }
-    for (b, ((body, p), c)) in island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut()).enumerate() {
+    let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut());
+    for (b, ((body, p), c)) in all.enumerate() {
         let material = body.material;
-        let pass = pass_context(&material, body.ragdoll.is_some(), prepared(b), ctx);
-        t = contacts_pass(body, p, c, &pass, ctx, rigid_passes, scratch, clock, t);
+        let pass = pass_context(&material, body.ragdoll.is_some(), u.colliders[b].substep(substep), ctx);
+        u.t = contacts_pass(body, p, c, &pass, ctx, u.rigid_passes, u.scratch, u.clock, u.t);
     }
-    joint::project(views, links.joints, ctx.inv_h2);
-    self_collision::project(views, links.pairs);
-    bodies::project(island, views, links.body_contacts, links.frames, Some(cviews));
+    joint::project(u.views, links.joints, ctx.inv_h2);
+    self_collision::project(u.views, links.pairs);
+    bodies::project(u.bodies, u.views, links.body_contacts, links.frames, Some(u.cviews));
     if !links.rigid_pairs.is_empty() {
         // Rigid bodies in contact: each pass the pairs, then every
         // body's collisions and shape, so stacks converge.
         for pass in 0..rigid::PASSES {
-            pairs::project(island, views, links.rigid_pairs, links.frames, ctx.h, pass % 2 == 1);
-            for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
+            pairs::project(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h, pass % 2 == 1);
+            for (b, (body, p)) in u.bodies.iter_mut().zip(u.views.iter_mut()).enumerate() {
                 let Body { rigid, candidates, distances, .. } = &mut **body;
                 if let Some(r) = rigid {
-                    r.project(p, distances, candidates, prepared(b), ctx.inv_h2, rigid_passes);
+                    let prepared = u.colliders[b].substep(substep);
+                    r.project(p, distances, candidates, prepared, ctx.inv_h2, u.rigid_passes);
                 }
             }
         }
     }
-    clock.lap(Stage::Couplings, t)
+    u.lap(Stage::Couplings);
 }
 
 /// What the passes of a substep move its start by when nothing moves:
@@ -988,35 +970,26 @@ fn relax<'a>(
 /// pinned cloth at 1,646 m/s; after, never above the start's energy and
 /// 6.9 m/s at most. It costs `iterations` passes more per substep, only
 /// in steps whose `h` differs from the last.
-#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
-fn inherited_corrections<'a>(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
+fn inherited_corrections(
+    u: &mut Unit,
     links: &mut Links,
-    prepared: &impl Fn(usize) -> &'a Prepared,
-    ctx: &StepContext,
-    rigid_passes: u32,
+    substep: u32,
     start: &mut Vec<Vec3>,
     out: &mut Vec<Vec3>,
     turns: &mut Vec<Quat>,
     candidates: &mut Vec<Candidates>,
-    workers: &dyn Workers,
-    scratch: &mut ragdoll::Scratch,
-    clock: &mut Clock,
-    mut t: Option<Instant>,
-) -> Option<Instant> {
+) {
     start.clear();
-    save_rotations(island, turns);
-    start.extend(views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
-    begin_still_substep(island, views, cviews, links);
+    save_rotations(u.bodies, turns);
+    start.extend(u.views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
+    begin_still_substep(u, links);
     // Without the contacts: a push-out of what the substep inherits caps
     // its own speed (`friction::MAX_PUSH_SPEED`), and which contacts hold
     // differs between a run with motion and one without (a particle resting
     // on the ground is pushed in one, not in the other), which would count
     // the difference as motion.
     candidates.clear();
-    candidates.extend(island.iter_mut().map(|b| std::mem::take(&mut b.candidates)));
+    candidates.extend(u.bodies.iter_mut().map(|b| std::mem::take(&mut b.candidates)));
     let mut constraints = Links {
         joints: &mut *links.joints,
         pairs: &mut [],
@@ -1024,28 +997,15 @@ fn inherited_corrections<'a>(
         body_contacts: &mut [],
         frames: &mut *links.frames,
     };
-    for _ in 0..ctx.iterations {
-        t = relax(
-            island,
-            views,
-            cviews,
-            &mut constraints,
-            prepared,
-            ctx,
-            rigid_passes,
-            false,
-            workers,
-            scratch,
-            clock,
-            t,
-        );
+    for _ in 0..u.ctx.iterations {
+        relax(u, &mut constraints, substep, false);
     }
-    for (b, c) in island.iter_mut().zip(candidates.drain(..)) {
+    for (b, c) in u.bodies.iter_mut().zip(candidates.drain(..)) {
         b.candidates = c;
     }
     out.clear();
     let mut at = 0;
-    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+    for (p, c) in u.views.iter_mut().zip(u.cviews.iter_mut()) {
         for i in 0..p.len() {
             out.push(p.position(i) - start[at + i]);
             p.set_position(i, start[at + i]);
@@ -1053,8 +1013,7 @@ fn inherited_corrections<'a>(
         at += p.len();
         c.clear();
     }
-    recover_rotations(island, turns);
-    t
+    recover_rotations(u.bodies, turns);
 }
 
 /// A substep this many times shorter than a body's last one (a long
@@ -1086,23 +1045,13 @@ const SETTLE_TOLERANCE: f32 = 1.0e-4;
 /// of their island: their sticks too are left strained by a long step. What
 /// a settle cannot converge (a cloth's long range, a taut rope holding a
 /// heavy body) is left to [`inherited_corrections`].
-#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
-fn settle<'a>(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
+fn settle(
+    u: &mut Unit,
     links: &mut Links,
-    prepared: &impl Fn(usize) -> &'a Prepared,
-    ctx: &StepContext,
-    rigid_passes: u32,
     (sizes, long, active): (&[u32], &[bool], &mut Vec<bool>),
     before: &mut Vec<Vec3>,
     turns: &mut Vec<Quat>,
-    workers: &dyn Workers,
-    scratch: &mut ragdoll::Scratch,
-    clock: &mut Clock,
-    mut t: Option<Instant>,
-) -> Option<Instant> {
+) {
     // Its rounds move positions only, from where the particles are, and
     // take in only their own pushes. The passes read a substep's motion as
     // `x - x_prev` and the bone lengths read the substep's push-outs, and
@@ -1112,7 +1061,7 @@ fn settle<'a>(
     // (found by the fuzz driver).
     // The multipliers start once: the rounds are one substep's passes,
     // as many as it takes, with no motion in it.
-    begin_still_substep(island, views, cviews, links);
+    begin_still_substep(u, links);
     // Each island of the unit settles as it would alone: one that did not
     // take a long step, or has settled, has each later round undone.
     active.clear();
@@ -1122,19 +1071,19 @@ fn settle<'a>(
             break;
         }
         before.clear();
-        before.extend(views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
-        save_rotations(island, turns);
-        t = relax(island, views, cviews, links, prepared, ctx, rigid_passes, false, workers, scratch, clock, t);
-        cviews.iter_mut().for_each(ContactsMut::clear);
+        before.extend(u.views.iter().flat_map(|p| (0..p.len()).map(|i| p.position(i))));
+        save_rotations(u.bodies, turns);
+        relax(u, links, 0, false);
+        u.cviews.iter_mut().for_each(ContactsMut::clear);
         let (mut body, mut at, mut turned) = (0, 0, 0);
         for &n in sizes {
             let bodies = body..body + n as usize;
-            let count: usize = views[bodies.clone()].iter().map(|p| p.len()).sum();
-            let turning: usize = cluster_rotations(&island[bodies.clone()]).map(<[Quat]>::len).sum();
+            let count: usize = u.views[bodies.clone()].iter().map(|p| p.len()).sum();
+            let turning: usize = cluster_rotations(&u.bodies[bodies.clone()]).map(<[Quat]>::len).sum();
             if active[body] {
                 let mut moved = 0.0f32;
                 let mut k = at;
-                for p in &views[bodies.clone()] {
+                for p in &u.views[bodies.clone()] {
                     for i in 0..p.len() {
                         moved = moved.max((p.position(i) - before[k]).length_squared());
                         k += 1;
@@ -1145,38 +1094,32 @@ fn settle<'a>(
                 }
             } else {
                 let mut k = at;
-                for p in &mut views[bodies.clone()] {
+                for p in &mut u.views[bodies.clone()] {
                     for i in 0..p.len() {
                         p.set_position(i, before[k]);
                         k += 1;
                     }
                 }
-                recover_rotations(&mut island[bodies.clone()], &turns[turned..turned + turning]);
+                recover_rotations(&mut u.bodies[bodies.clone()], &turns[turned..turned + turning]);
             }
             body += n as usize;
             at += count;
             turned += turning;
         }
     }
-    t
 }
 
 /// Starts a substep with no motion in it, for passes that move positions
 /// only (a settle, the inherited corrections): each particle's start is
 /// where it is, no contact yet, every multiplier at zero.
-fn begin_still_substep(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
-    links: &mut Links,
-) {
-    for (p, c) in views.iter_mut().zip(cviews.iter_mut()) {
+fn begin_still_substep(u: &mut Unit, links: &mut Links) {
+    for (p, c) in u.views.iter_mut().zip(u.cviews.iter_mut()) {
         for (px, x) in [(&mut *p.px, &*p.x), (&mut *p.py, &*p.y), (&mut *p.pz, &*p.z)] {
             px.copy_from_slice(x);
         }
         c.clear();
     }
-    for body in island.iter_mut() {
+    for body in u.bodies.iter_mut() {
         body.distances.begin_substep();
         body.bends.begin_substep();
         if body.skin.is_active() {
@@ -1225,31 +1168,21 @@ fn constraints_pass(body: &mut Body, p: &mut ParticlesMut, ctx: &StepContext, ta
     }
 }
 
-/// One ragdoll pass of each ragdoll of `island`: its contacts with the
-/// colliders before it, so the bones' fits take them in, then its bones,
-/// limits, separations and twists (see `ragdoll::project_pass`), each stage across
-/// the ragdolls. Times its stages from `t` on, and returns when it ended.
-#[allow(clippy::too_many_arguments)] // the island's parts, the scratch and the clock
-fn ragdoll_passes<'a>(
-    island: &mut [&mut Body],
-    views: &mut [ParticlesMut],
-    cviews: &mut [ContactsMut],
-    prepared: &impl Fn(usize) -> &'a Prepared,
-    ctx: &StepContext,
-    scratch: &mut ragdoll::Scratch,
-    clock: &mut Clock,
-    mut t: Option<Instant>,
-) -> Option<Instant> {
-    let all = island.iter_mut().zip(views.iter_mut()).zip(cviews.iter_mut());
+/// One ragdoll pass of `substep` of each ragdoll of the unit: its contacts
+/// with the colliders before it, so the bones' fits take them in, then its
+/// bones, limits, separations and twists (see `ragdoll::project_pass`),
+/// each stage across the ragdolls.
+fn ragdoll_passes(u: &mut Unit, substep: u32) {
+    let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut());
     for (b, ((body, p), c)) in all.enumerate() {
         let Body { ragdoll, candidates, radius, radii, sticks, material, .. } = &**body;
         if ragdoll.is_some() && !candidates.is_empty() {
-            let pass = pass_context(material, true, prepared(b), ctx);
+            let pass = pass_context(material, true, u.colliders[b].substep(substep), u.ctx);
             collision::project_body(p, c, *radius, radii, sticks, candidates, &pass);
         }
     }
-    t = clock.lap(Stage::RagdollContacts, t);
-    ragdoll::project_pass(island, views, ctx.exec.simd, scratch, clock, t)
+    u.lap(Stage::RagdollContacts);
+    u.t = ragdoll::project_pass(u.bodies, u.views, u.ctx.exec.simd, u.scratch, u.clock, u.t);
 }
 
 /// A body's contacts with the colliders at the end of a pass (a rigid body
