@@ -8,6 +8,7 @@ use crate::constraints::frame::FrameAttachment;
 use crate::constraints::skin::SkinSet;
 use crate::constraints::target::TargetSet;
 use crate::constraints::tether::TetherSet;
+use crate::error::{Error, Result, finite_vec};
 use crate::particles::padded;
 use crate::pool::BodyId;
 use crate::ragdoll::Ragdoll;
@@ -222,4 +223,50 @@ impl Body {
             self.wake();
         }
     }
+}
+
+/// A body as its kind's builder makes it, before a world holds it: where
+/// its particles start (world space) and their inverse masses, how many
+/// constraints it counts against `max_constraints`, and the body with its
+/// constraints and its kind's part. Its particle range and frame are the
+/// world's to give (`World::insert_made`).
+#[derive(Debug)]
+pub(crate) struct Made {
+    pub positions: Vec<Vec3>,
+    pub inv_mass: Vec<f32>,
+    pub constraints: usize,
+    pub body: Body,
+}
+
+impl Made {
+    /// The body alone, its particles checked as a world checks them before
+    /// holding it (a snapshot's body takes its particles from the image).
+    pub(crate) fn into_checked_body(self) -> Result<Body> {
+        check_particles(&self.positions, |i| self.inv_mass[i])?;
+        Ok(self.body)
+    }
+}
+
+/// The checks of a new body's particles that need no world: at least one,
+/// at most 2^32 - 1, finite positions and inverse masses.
+pub(crate) fn check_particles(positions: &[Vec3], inv_mass: impl Fn(usize) -> f32) -> Result<()> {
+    if positions.is_empty() {
+        return Err(Error::invalid_argument("a body needs at least one particle (count was 0)"));
+    }
+    if u32::try_from(positions.len()).is_err() {
+        return Err(Error::limit("more than 2^32 - 1 particles in one body"));
+    }
+    for (i, p) in positions.iter().enumerate() {
+        finite_vec(*p, &format!("positions[{i}]"))?;
+    }
+    // Builders derive inverse masses from a mass (a rigid body's 4 / m, a
+    // cloth's n / m): a positive mass too small to invert gave +inf, which
+    // the step turns into NaN and a snapshot cannot hold (found by fuzzing).
+    if let Some(i) = (0..positions.len()).find(|&i| !inv_mass(i).is_finite()) {
+        return Err(Error::invalid_argument(format!(
+            "particle {i}'s inverse mass is {}: a mass too small to invert",
+            inv_mass(i)
+        )));
+    }
+    Ok(())
 }

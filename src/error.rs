@@ -103,3 +103,19 @@ pub(crate) fn positive(value: f32, what: &str) -> Result<f32> {
         Err(Error::invalid_argument(format!("{what} must be finite and > 0, got {value}")))
     }
 }
+
+/// Whether `adding` more fit under `limit` beside `current` (0 = no limit).
+pub(crate) fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
+    limit == 0 || current.saturating_add(adding) <= limit as usize
+}
+
+/// Normalises an engine's rotation; a zero or non-finite quaternion is refused.
+pub(crate) fn unit_rotation(q: glam::Quat, what: &str) -> Result<glam::Quat> {
+    let len = q.length();
+    if !q.is_finite() || !len.is_finite() || len < 1e-6 {
+        return Err(Error::invalid_argument(format!("{what} must be a finite, non-zero quaternion, got {q}")));
+    }
+    // Already unit (within 1e-6): kept as given, so normalising is idempotent
+    // and a rotation stored in a snapshot rebuilds the same bits.
+    if (len - 1.0).abs() <= 1e-6 { Ok(q) } else { Ok(q / len) }
+}

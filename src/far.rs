@@ -17,13 +17,13 @@
 
 use crate::body::ORIGIN_GRID;
 use crate::cloth::build::{GridDef, MeshDef};
-use crate::collision::{Collider, ColliderShape, Filter, Material};
+use crate::collision::{Collider, ColliderShape, Filter, Material, checked_shape};
 use crate::constraints::target::Target;
-use crate::error::{Error, MAX_COORDINATE, Result, non_negative};
+use crate::error::{Error, MAX_COORDINATE, Result, limit_ok, non_negative, unit_rotation};
 use crate::pool::{BodyId, ColliderId};
 use crate::ragdoll::{RagdollDef, Skeleton};
 use crate::rigid::RigidDef;
-use crate::world::{World, checked_shape, limit_ok, unit_rotation};
+use crate::world::World;
 use glam::{DVec3, Quat, Vec3};
 use std::sync::Arc;
 

@@ -15,10 +15,12 @@
 //! nothing. The state hash streams the same payload through FNV-1a without
 //! building it.
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, Made};
 use crate::cloth::build::{BendMode, ClothOptions, GridDef, TetherMode};
 use crate::cloth::{Cloth, MeshRecipe, Recipe};
-use crate::collision::{Collider, ColliderShape, CollisionStick, Combine, CompoundChild, Filter, Material};
+use crate::collision::{
+    Collider, ColliderShape, CollisionStick, Combine, CompoundChild, Filter, Material, checked_transform,
+};
 use crate::constraints::angle_limit::Limit;
 use crate::constraints::bend::BendSet;
 use crate::constraints::distance::{DistanceMethod, DistanceSet};
@@ -839,13 +841,8 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
             {
                 return Err(bad("a cloth recipe that does not fit its body"));
             }
-            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
-            let id = match &recipe {
-                Recipe::Grid(g) => probe.create_cloth_grid(g),
-                Recipe::Mesh(m) => probe.create_cloth_mesh(&m.def()),
-            }
-            .map_err(|e| bad(format!("a cloth recipe: {}", e.message)))?;
-            let mut made = probe.bodies.remove(id.into()).expect("just created");
+            let fail = |e: crate::Error| bad(format!("a cloth recipe: {}", e.message));
+            let mut made = recipe.body().and_then(Made::into_checked_body).map_err(fail)?;
             if made.count != count || kind != BodyKind::Cloth {
                 return Err(bad("a cloth recipe that does not fit its body"));
             }
@@ -1031,9 +1028,8 @@ fn read_body(r: &mut Reader, skeletons: &mut Vec<(RagdollDef, Arc<Skeleton>)>) -
         }
         BodyKind::Rigid => {
             let def = read_rigid_def(r)?;
-            let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
-            let id = probe.create_rigid(&def).map_err(|e| bad(format!("a rigid body: {}", e.message)))?;
-            let mut made = probe.bodies.remove(id.into()).expect("just created");
+            let fail = |e: crate::Error| bad(format!("a rigid body: {}", e.message));
+            let mut made = crate::rigid::body(&def).and_then(Made::into_checked_body).map_err(fail)?;
             let mut rigid = made.rigid.take().expect("a rigid body");
             read_rotations(r, &mut rigid.clusters.rotation)?;
             if made.count != count {
@@ -1309,12 +1305,10 @@ fn read_collider(r: &mut Reader) -> Result<Collider> {
     let material = Material { friction, dynamic_friction, restitution, combine };
     let filter = Filter { layer: r.u32()?, mask: r.u32()? };
     // Re-validate through the same rules as creation (the previous frame too).
-    let mut probe = World::new(WorldSettings::default()).expect("default settings are valid");
-    let id = probe
-        .create_collider_with(shape, prev_position, prev_rotation, material, filter)
-        .map_err(|e| bad(format!("a collider: {}", e.message)))?;
-    probe.set_collider_transform(id, position, rotation).map_err(|e| bad(format!("a collider: {}", e.message)))?;
-    Ok(probe.colliders.remove(id.into()).expect("just created"))
+    let fail = |e: crate::Error| bad(format!("a collider: {}", e.message));
+    let mut collider = Collider::checked(shape, prev_position, prev_rotation, material, filter).map_err(fail)?;
+    (collider.position, collider.rotation) = checked_transform(position, rotation).map_err(fail)?;
+    Ok(collider)
 }
 
 fn read_joint(r: &mut Reader, world: &World) -> Result<Joint> {

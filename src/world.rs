@@ -3,18 +3,23 @@
 //! Every method validates its input completely before it changes anything, so
 //! a refused call leaves the world as it was.
 
-use crate::body::{Body, BodyKind, grid_origin};
+use crate::body::{Body, BodyKind, Made, check_particles, grid_origin};
 use crate::collision::friction::Contacts;
-use crate::collision::{Collider, ColliderShape, CollisionStick, CompoundChild, Filter, Material, StepColliders};
+use crate::collision::{Collider, ColliderShape, CollisionStick, Filter, Material, StepColliders, checked_transform};
 use crate::constraints::distance::{DistanceConstraint, DistanceMethod};
 use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
-use crate::error::{Error, Result, finite, finite_vec, non_negative, positive};
+use crate::error::{Error, Result, finite, finite_vec, limit_ok, non_negative, positive, unit_rotation};
 use crate::particles::{Columns, Particles, padded};
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
 use crate::solver::{Exec, Scratch};
 use glam::{DVec3, Quat, Vec3};
+
+mod cloths;
+mod contacts;
+mod ragdolls;
+mod rigids;
 
 /// The largest accepted `substeps` and `iterations`.
 pub(crate) const MAX_SUBSTEPS: u32 = 1024;
@@ -245,21 +250,6 @@ pub struct World {
     pub(crate) humanoids: Vec<(u32, std::sync::Weak<crate::Skeleton>)>,
 }
 
-pub(crate) fn limit_ok(limit: u32, current: usize, adding: usize) -> bool {
-    limit == 0 || current.saturating_add(adding) <= limit as usize
-}
-
-/// Normalises an engine's rotation; a zero or non-finite quaternion is refused.
-pub(crate) fn unit_rotation(q: Quat, what: &str) -> Result<Quat> {
-    let len = q.length();
-    if !q.is_finite() || !len.is_finite() || len < 1e-6 {
-        return Err(Error::invalid_argument(format!("{what} must be a finite, non-zero quaternion, got {q}")));
-    }
-    // Already unit (within 1e-6): kept as given, so normalising is idempotent
-    // and a rotation stored in a snapshot rebuilds the same bits.
-    if (len - 1.0).abs() <= 1e-6 { Ok(q) } else { Ok(q / len) }
-}
-
 /// Checks that a pair of particle indices of a body of `count` particles
 /// names two different particles (`what` names the pair in the message).
 fn check_pair(a: u32, b: u32, count: usize, what: impl Fn() -> String) -> Result<()> {
@@ -273,56 +263,6 @@ fn check_pair(a: u32, b: u32, count: usize, what: impl Fn() -> String) -> Result
         return Err(Error::invalid_argument(format!("{}: a and b are both {a}", what())));
     }
     Ok(())
-}
-
-/// Checks a collider shape's numbers (a compound's parts too; `top` is false
-/// for a part, which may not be a compound itself).
-pub(crate) fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
-    Ok(match shape {
-        ColliderShape::Plane { normal, offset } => {
-            let normal = finite_vec(normal, "normal")?;
-            let len = normal.length();
-            if !(len > 1e-6 && len.is_finite()) {
-                return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
-            }
-            // Already unit (within 1e-6): kept as given, as `unit_rotation`
-            // does, so a normal read back from a snapshot and checked again
-            // keeps its bits (dividing by a length of 1 - 6e-8 did not).
-            let normal = if (len - 1.0).abs() <= 1e-6 { normal } else { normal / len };
-            ColliderShape::Plane { normal, offset: finite(offset, "offset")? }
-        }
-        ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
-        ColliderShape::Box { half_extents } => {
-            finite_vec(half_extents, "half_extents")?;
-            if !half_extents.cmpgt(Vec3::ZERO).all() {
-                return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
-            }
-            ColliderShape::Box { half_extents }
-        }
-        ColliderShape::Capsule { a, b, radius } => ColliderShape::Capsule {
-            a: finite_vec(a, "a")?,
-            b: finite_vec(b, "b")?,
-            radius: positive(radius, "radius")?,
-        },
-        ColliderShape::Convex(_) | ColliderShape::Mesh(_) | ColliderShape::Heightfield(_) => shape,
-        ColliderShape::Compound(children) => {
-            if !top {
-                return Err(Error::invalid_argument("a compound's part cannot be a compound"));
-            }
-            if children.is_empty() {
-                return Err(Error::invalid_argument("a compound needs at least one part"));
-            }
-            let mut parts = Vec::with_capacity(children.len());
-            for (k, c) in children.iter().enumerate() {
-                let shape = checked_shape(c.shape.clone(), false)
-                    .map_err(|e| Error::new(e.kind, format!("part {k}: {}", e.message)))?;
-                let position = finite_vec(c.position, &format!("part {k}: position"))?;
-                let rotation = unit_rotation(c.rotation, &format!("part {k}: rotation"))?;
-                parts.push(CompoundChild { shape, position, rotation });
-            }
-            ColliderShape::Compound(parts.into())
-        }
-    })
 }
 
 impl World {
@@ -641,24 +581,7 @@ impl World {
         positions: &[Vec3],
         inv_mass: impl Fn(usize) -> f32,
     ) -> Result<BodyId> {
-        if positions.is_empty() {
-            return Err(Error::invalid_argument("a body needs at least one particle (count was 0)"));
-        }
-        if u32::try_from(positions.len()).is_err() {
-            return Err(Error::limit("more than 2^32 - 1 particles in one body"));
-        }
-        for (i, p) in positions.iter().enumerate() {
-            finite_vec(*p, &format!("positions[{i}]"))?;
-        }
-        // Builders derive inverse masses from a mass (a rigid body's 4 / m, a
-        // cloth's n / m): a positive mass too small to invert gave +inf, which
-        // the step turns into NaN and a snapshot cannot hold (found by fuzzing).
-        if let Some(i) = (0..positions.len()).find(|&i| !inv_mass(i).is_finite()) {
-            return Err(Error::invalid_argument(format!(
-                "particle {i}'s inverse mass is {}: a mass too small to invert",
-                inv_mass(i)
-            )));
-        }
+        check_particles(positions, &inv_mass)?;
         if !limit_ok(self.settings.max_particles, self.particle_count, positions.len()) {
             return Err(Error::limit(format!(
                 "max_particles is {}: {} particles exist, {} more requested",
@@ -682,6 +605,18 @@ impl World {
         self.particles.append(&local, inv_mass);
         self.particle_count += positions.len();
         Ok(handle.into())
+    }
+
+    /// Places a body its kind's builder made: counted against the world's
+    /// caps, given its particles and a frame, held.
+    pub(crate) fn insert_made(&mut self, made: Made) -> Result<BodyId> {
+        self.check_constraint_limit(made.constraints)?;
+        let inv_mass = &made.inv_mass;
+        let id = self.add_body(made.body.kind, &made.positions, |i| inv_mass[i])?;
+        let body = self.bodies.get_mut(id.into()).expect("just created");
+        let (first, count, origin) = (body.first, body.count, body.origin);
+        *body = Body { first, count, origin, ..made.body };
+        Ok(id)
     }
 
     /// Destroys a body and its constraints; later bodies' particles move down
@@ -1166,14 +1101,10 @@ impl World {
         material: Material,
         filter: Filter,
     ) -> Result<ColliderId> {
-        let shape = checked_shape(shape, true)?;
-        let position = finite_vec(position, "position")?;
-        let rotation = unit_rotation(rotation, "rotation")?;
-        material.validate("material")?;
+        let collider = Collider::checked(shape, position, rotation, material, filter)?;
         if !limit_ok(self.settings.max_colliders, self.colliders.len(), 1) {
             return Err(Error::limit(format!("max_colliders ({}) reached", self.settings.max_colliders)));
         }
-        let collider = Collider::new(shape, position, rotation, material, filter);
         self.wake_touching(&collider);
         let h = self.colliders.insert(collider).ok_or_else(|| Error::limit("no collider slot left"))?;
         Ok(h.into())
@@ -1261,8 +1192,7 @@ impl World {
         if !self.colliders.contains(id.into()) {
             return Err(Self::collider_error(id));
         }
-        let position = finite_vec(position, "transform.position")?;
-        let rotation = unit_rotation(rotation, "transform.rotation")?;
+        let (position, rotation) = checked_transform(position, rotation)?;
         let c = self.colliders.get_mut(id.into()).expect("checked above");
         c.position = if c.origin == Vec3::ZERO { position } else { position - c.origin };
         c.rotation = rotation;

@@ -41,6 +41,7 @@ mod test_rng;
 pub mod triangle;
 pub mod trimesh;
 
+use crate::error::{Error, Result, finite, finite_vec, positive, unit_rotation};
 use crate::particles::ParticlesMut;
 use crate::pool::ColliderId;
 use friction::ContactsMut;
@@ -916,4 +917,79 @@ pub(crate) fn ball_contact(p: Vec3, c: Vec3, r: f32, fallback: Vec3) -> Option<(
 #[inline(always)]
 pub(crate) fn boxes_overlap(lo: Vec3, hi: Vec3, a: Vec3, b: Vec3) -> bool {
     lo.cmple(b).all() && a.cmple(hi).all()
+}
+
+/// Checks a collider shape's numbers (a compound's parts too; `top` is false
+/// for a part, which may not be a compound itself).
+pub(crate) fn checked_shape(shape: ColliderShape, top: bool) -> Result<ColliderShape> {
+    Ok(match shape {
+        ColliderShape::Plane { normal, offset } => {
+            let normal = finite_vec(normal, "normal")?;
+            let len = normal.length();
+            if !(len > 1e-6 && len.is_finite()) {
+                return Err(Error::invalid_argument(format!("normal must be non-zero, got {normal}")));
+            }
+            // Already unit (within 1e-6): kept as given, as `unit_rotation`
+            // does, so a normal read back from a snapshot and checked again
+            // keeps its bits (dividing by a length of 1 - 6e-8 did not).
+            let normal = if (len - 1.0).abs() <= 1e-6 { normal } else { normal / len };
+            ColliderShape::Plane { normal, offset: finite(offset, "offset")? }
+        }
+        ColliderShape::Sphere { radius } => ColliderShape::Sphere { radius: positive(radius, "radius")? },
+        ColliderShape::Box { half_extents } => {
+            finite_vec(half_extents, "half_extents")?;
+            if !half_extents.cmpgt(Vec3::ZERO).all() {
+                return Err(Error::invalid_argument(format!("half_extents must be > 0, got {half_extents}")));
+            }
+            ColliderShape::Box { half_extents }
+        }
+        ColliderShape::Capsule { a, b, radius } => ColliderShape::Capsule {
+            a: finite_vec(a, "a")?,
+            b: finite_vec(b, "b")?,
+            radius: positive(radius, "radius")?,
+        },
+        ColliderShape::Convex(_) | ColliderShape::Mesh(_) | ColliderShape::Heightfield(_) => shape,
+        ColliderShape::Compound(children) => {
+            if !top {
+                return Err(Error::invalid_argument("a compound's part cannot be a compound"));
+            }
+            if children.is_empty() {
+                return Err(Error::invalid_argument("a compound needs at least one part"));
+            }
+            let mut parts = Vec::with_capacity(children.len());
+            for (k, c) in children.iter().enumerate() {
+                let shape = checked_shape(c.shape.clone(), false)
+                    .map_err(|e| Error::new(e.kind, format!("part {k}: {}", e.message)))?;
+                let position = finite_vec(c.position, &format!("part {k}: position"))?;
+                let rotation = unit_rotation(c.rotation, &format!("part {k}: rotation"))?;
+                parts.push(CompoundChild { shape, position, rotation });
+            }
+            ColliderShape::Compound(parts.into())
+        }
+    })
+}
+
+impl Collider {
+    /// Checks a collider's definition and makes it, not yet moved: the
+    /// rules of `World::create_collider_with`, which a snapshot's colliders
+    /// are read through too.
+    pub(crate) fn checked(
+        shape: ColliderShape,
+        position: Vec3,
+        rotation: Quat,
+        material: Material,
+        filter: Filter,
+    ) -> Result<Collider> {
+        let shape = checked_shape(shape, true)?;
+        let position = finite_vec(position, "position")?;
+        let rotation = unit_rotation(rotation, "rotation")?;
+        material.validate("material")?;
+        Ok(Collider::new(shape, position, rotation, material, filter))
+    }
+}
+
+/// Checks a collider's new frame (`World::set_collider_transform`): a
+/// finite position, the rotation normalised.
+pub(crate) fn checked_transform(position: Vec3, rotation: Quat) -> Result<(Vec3, Quat)> {
+    Ok((finite_vec(position, "transform.position")?, unit_rotation(rotation, "transform.rotation")?))
 }

@@ -322,7 +322,7 @@ pub unsafe extern "C" fn sinew_collider_create_plane_d(
 ) -> SinewResult {
     ffi_boundary!("sinew_collider_create_plane_d", {
         // The core's check, which also makes the normal unit.
-        let shape = crate::world::checked_shape(ColliderShape::Plane { normal: normal.into(), offset: 0.0 }, true)?;
+        let shape = crate::collision::checked_shape(ColliderShape::Plane { normal: normal.into(), offset: 0.0 }, true)?;
         let ColliderShape::Plane { normal: unit, .. } = shape else { unreachable!("a plane stays a plane") };
         // A NaN/inf offset makes the point non-finite: refused by the core.
         let at = unit.as_dvec3() * offset;

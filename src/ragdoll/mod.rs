@@ -17,15 +17,13 @@ mod pass;
 pub mod skeleton;
 mod velocity;
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, Made};
 use crate::constraints::angle_limit::Limit;
 use crate::constraints::shape_match::ClusterSet;
-use crate::error::{Error, Result, finite_vec, positive};
+use crate::error::{Error, Result};
 use crate::particles::ParticlesMut;
-use crate::pool::BodyId;
 use crate::profile::{Clock, Stage};
 use crate::simd::SimdLevel;
-use crate::world::{World, unit_rotation};
 use glam::{Quat, Vec3};
 use motor::Motors;
 use pass::Pass;
@@ -223,241 +221,24 @@ impl Ragdoll {
     }
 }
 
-impl World {
-    /// Creates a ragdoll from a skeleton at its rest pose, at rest (see
-    /// [`Skeleton::new`] for what is refused). Each call builds the
-    /// skeleton anew; to make many ragdolls of one, build it once and use
-    /// [`World::create_ragdoll_from`].
-    pub fn create_ragdoll(&mut self, def: &RagdollDef) -> Result<BodyId> {
-        let skeleton = Skeleton::new(def)?;
-        self.add_ragdoll(&skeleton, None)
+/// A ragdoll body of `skeleton`, at rest, in its rest pose moved by
+/// `placement` (see `World::create_ragdoll_from`).
+pub(crate) fn body(skeleton: &Arc<Skeleton>, placement: Option<(Vec3, Quat)>) -> Made {
+    let built = &skeleton.built;
+    let positions: Vec<Vec3> = match placement {
+        None => built.positions.clone(),
+        Some((at, turn)) => built.positions.iter().map(|&x| at + turn * x).collect(),
+    };
+    let mut body = Body::new(BodyKind::Ragdoll, 0, positions.len());
+    body.radius = built.radii.iter().copied().fold(0.0, f32::max);
+    body.radii = built.radii.clone();
+    body.sticks = skeleton.sticks.clone();
+    let mut ragdoll = Ragdoll::new(skeleton);
+    if let Some((_, turn)) = placement {
+        ragdoll.clusters.rotation.fill(turn);
     }
-
-    /// Creates a ragdoll of `skeleton`, at rest, in its rest pose moved by
-    /// (`position`, `rotation`): a bone whose rest transform is `(x, q)`
-    /// starts at `(position + rotation x, rotation q)`. The ragdoll holds
-    /// the skeleton (shares it with every other ragdoll of it).
-    ///
-    /// Refused: NaN/inf, a zero rotation; the world's caps.
-    pub fn create_ragdoll_from(&mut self, skeleton: &Arc<Skeleton>, position: Vec3, rotation: Quat) -> Result<BodyId> {
-        finite_vec(position, "position")?;
-        let rotation = unit_rotation(rotation, "rotation")?;
-        self.add_ragdoll(skeleton, Some((position, rotation)))
-    }
-
-    /// A ragdoll of `skeleton`, at its rest pose moved by `placement`.
-    fn add_ragdoll(&mut self, skeleton: &Arc<Skeleton>, placement: Option<(Vec3, Quat)>) -> Result<BodyId> {
-        let built = &skeleton.built;
-        self.check_constraint_limit(skeleton.constraint_count())?;
-        let positions: Vec<Vec3> = match placement {
-            None => built.positions.clone(),
-            Some((at, turn)) => built.positions.iter().map(|&x| at + turn * x).collect(),
-        };
-        let id = self.add_body(BodyKind::Ragdoll, &positions, |i| built.inv_masses[i])?;
-        let body = self.bodies.get_mut(id.into()).expect("just created");
-        body.radius = built.radii.iter().copied().fold(0.0, f32::max);
-        body.radii = built.radii.clone();
-        body.sticks = skeleton.sticks.clone();
-        let mut ragdoll = Ragdoll::new(skeleton);
-        if let Some((_, turn)) = placement {
-            ragdoll.clusters.rotation.fill(turn);
-        }
-        body.ragdoll = Some(Box::new(ragdoll));
-        Ok(id)
-    }
-
-    /// Creates the ready human figure ([`crate::HUMANOID_BONES`]), standing on `position`
-    /// (between its feet) facing the frame's +Z, `height` metres tall. The
-    /// humanoids of one height share one [`Skeleton::humanoid`], built by
-    /// the first and kept while one of them lives, so a crowd of them steps
-    /// together in SIMD lanes.
-    pub fn create_humanoid(&mut self, position: Vec3, rotation: Quat, height: f32) -> Result<BodyId> {
-        finite_vec(position, "at.position")?;
-        let rotation = unit_rotation(rotation, "at.rotation")?;
-        skeleton::check_height(height)?;
-        let key = height.to_bits();
-        self.humanoids.retain(|(_, s)| s.strong_count() > 0);
-        let skeleton = match self.humanoids.iter().find_map(|(h, s)| (*h == key).then(|| s.upgrade()).flatten()) {
-            Some(s) => s,
-            None => {
-                let s = Skeleton::humanoid(height)?;
-                self.humanoids.push((key, Arc::downgrade(&s)));
-                s
-            }
-        };
-        self.add_ragdoll(&skeleton, Some((position, rotation)))
-    }
-
-    pub(crate) fn ragdoll(&self, id: BodyId) -> Result<(&Body, &Ragdoll)> {
-        let body = self.body(id)?;
-        match &body.ragdoll {
-            Some(r) => Ok((body, r)),
-            None => Err(Error::wrong_kind(format!("body is a {:?} body, not a ragdoll", body.kind))),
-        }
-    }
-
-    /// The ragdoll body, woken.
-    fn ragdoll_body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
-        self.ragdoll(id)?;
-        let body = self.bodies.get_mut(id.into()).expect("checked");
-        body.wake();
-        Ok(body)
-    }
-
-    /// The head and tail particle of a bone (indices within the body, e.g.
-    /// for `create_joint`).
-    pub fn ragdoll_bone_particles(&self, id: BodyId, bone: u32) -> Result<(u32, u32)> {
-        self.ragdoll(id)?.1.bone_particles(bone)
-    }
-
-    /// The skeleton a ragdoll is made of (to make more ragdolls of it with
-    /// [`World::create_ragdoll_from`]).
-    pub fn ragdoll_skeleton(&self, id: BodyId) -> Result<&Arc<Skeleton>> {
-        Ok(&self.ragdoll(id)?.1.skeleton)
-    }
-
-    /// Number of bones.
-    pub fn ragdoll_bone_count(&self, id: BodyId) -> Result<u32> {
-        Ok(self.ragdoll(id)?.1.bone_count() as u32)
-    }
-
-    /// The index of the first bone called `name`, if any.
-    pub fn ragdoll_find_bone(&self, id: BodyId, name: &str) -> Result<Option<u32>> {
-        Ok(self.ragdoll(id)?.1.skeleton.def.bones.iter().position(|b| b.name == name).map(|i| i as u32))
-    }
-
-    /// Each bone's shape (see [`BoneShape`]), in bone order. A ragdoll's
-    /// other particles (a limb's roll particle, a hinge's two axis
-    /// particles) carry its motion and do not collide; the bones' capsules,
-    /// from head to tail, are its surface.
-    pub fn ragdoll_bone_shapes(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = BoneShape> + '_> {
-        let (_, r) = self.ragdoll(id)?;
-        let Skeleton { def, built, .. } = &*r.skeleton;
-        Ok(def.bones.iter().enumerate().map(move |(b, bone)| {
-            let tail = build::tail_of(def, b).expect("checked at creation");
-            let length = (tail - bone.position).length();
-            let (head, tail) = (built.heads[b], built.tails[b]);
-            BoneShape { parent: bone.parent, head, tail, length, radius: bone.radius, mass: bone.mass }
-        }))
-    }
-
-    /// Each bone's world transform (head, rotation), in bone order.
-    pub fn ragdoll_bones(&self, id: BodyId) -> Result<impl ExactSizeIterator<Item = (Vec3, Quat)> + '_> {
-        let (body, r) = self.ragdoll(id)?;
-        Ok((0..r.bone_count()).map(move |b| {
-            let head = self.world_position(body, r.skeleton.built.heads[b] as usize);
-            (head, r.clusters.world_rotation(b).normalize())
-        }))
-    }
-
-    /// Teleports the ragdoll to a pose (one world transform per bone, the
-    /// head and the frame). With `previous` (the pose `dt` seconds earlier,
-    /// e.g. the animation's last two frames) the particles keep that motion;
-    /// without it the ragdoll is at rest.
-    pub fn set_ragdoll_pose(
-        &mut self,
-        id: BodyId,
-        pose: &[(Vec3, Quat)],
-        previous: Option<(&[(Vec3, Quat)], f32)>,
-    ) -> Result<()> {
-        self.set_ragdoll_pose_in(id, pose, previous, false)
-    }
-
-    /// [`World::set_ragdoll_pose`]; with `in_frame`, the positions are
-    /// already in the body's frame (`World::set_ragdoll_pose_f64`).
-    pub(crate) fn set_ragdoll_pose_in(
-        &mut self,
-        id: BodyId,
-        pose: &[(Vec3, Quat)],
-        previous: Option<(&[(Vec3, Quat)], f32)>,
-        in_frame: bool,
-    ) -> Result<()> {
-        let n = self.ragdoll(id)?.1.bone_count();
-        let check = |pose: &[(Vec3, Quat)], what: &str| -> Result<Vec<(Vec3, Quat)>> {
-            if pose.len() != n {
-                return Err(Error::invalid_argument(format!(
-                    "{what} has {} transforms; the ragdoll has {n} bones",
-                    pose.len()
-                )));
-            }
-            pose.iter()
-                .enumerate()
-                .map(|(b, &(p, q))| {
-                    Ok((
-                        finite_vec(p, &format!("{what}[{b}].position"))?,
-                        unit_rotation(q, &format!("{what}[{b}].rotation"))?,
-                    ))
-                })
-                .collect()
-        };
-        let now = check(pose, "bones")?;
-        let before = match previous {
-            Some((prev, dt)) => {
-                positive(dt, "dt")?;
-                Some((check(prev, "previous")?, dt))
-            }
-            None => None,
-        };
-        let (first, origin, r) = {
-            let (body, r) = self.ragdoll(id)?;
-            (body.first, if in_frame { Vec3::ZERO } else { body.origin }, r)
-        };
-        // In the body's frame (the step moves the frame along if the pose
-        // is far from it).
-        let local = |pose: &[(Vec3, Quat)]| pose.iter().map(|&(x, q)| (x - origin, q)).collect::<Vec<_>>();
-        let now_x = placed(r, &local(&now));
-        let prev_x = before.as_ref().map(|(prev, dt)| (placed(r, &local(prev)), *dt));
-        let rotations: Vec<Quat> =
-            now.iter().enumerate().map(|(b, &(_, q))| (q * r.clusters.frame[b].conjugate()).normalize()).collect();
-        for (i, &x) in now_x.iter().enumerate() {
-            let v = prev_x.as_ref().map_or(Vec3::ZERO, |(px, dt)| (x - px[i]) / *dt);
-            self.particles.set_position(first + i, x);
-            self.particles.set_velocity(first + i, v);
-        }
-        let body = self.ragdoll_body_mut(id)?;
-        body.ragdoll.as_mut().expect("checked").clusters.rotation = rotations;
-        Ok(())
-    }
-
-    /// An impulse (N s) at a world point of a bone, spread over the bone's
-    /// two particles by the point's barycentric weights along it (Jakobsen,
-    /// "Rigid bodies": `p = c1 x1 + c2 x2`): particle `i` gains velocity
-    /// `c_i w_i J`, so the momentum added is exactly `J`.
-    pub fn apply_bone_impulse(&mut self, id: BodyId, bone: u32, point: Vec3, impulse: Vec3) -> Result<()> {
-        finite_vec(point, "point")?;
-        self.apply_bone_impulse_in(id, bone, |origin| point - origin, impulse)
-    }
-
-    /// [`World::apply_bone_impulse`] at the point `local(origin)` in the
-    /// body's frame (`origin` being the frame's, `Body::origin`), the point
-    /// checked by the caller.
-    pub(crate) fn apply_bone_impulse_in(
-        &mut self,
-        id: BodyId,
-        bone: u32,
-        local: impl FnOnce(Vec3) -> Vec3,
-        impulse: Vec3,
-    ) -> Result<()> {
-        finite_vec(impulse, "impulse")?;
-        let (first, head, tail, origin) = {
-            let (body, r) = self.ragdoll(id)?;
-            let (head, tail) = r.bone_particles(bone)?;
-            (body.first, head as usize, tail as usize, body.origin)
-        };
-        let point = local(origin);
-        let (a, b) = (self.particles.position(first + head), self.particles.position(first + tail));
-        let ab = b - a;
-        let t =
-            if ab.length_squared() > 1e-12 { ((point - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.5 };
-        for (i, c) in [(head, 1.0 - t), (tail, t)] {
-            let w = self.particles.inv_mass[first + i];
-            let dv = impulse * (c * w);
-            let v = self.particles.velocity(first + i);
-            self.particles.set_velocity(first + i, v + dv);
-        }
-        self.ragdoll_body_mut(id)?;
-        Ok(())
-    }
+    body.ragdoll = Some(Box::new(ragdoll));
+    Made { positions, inv_mass: built.inv_masses.clone(), constraints: skeleton.constraint_count(), body }
 }
 
 /// One relaxation pass of every ragdoll among `bodies` (its particles in
@@ -567,7 +348,7 @@ pub(crate) fn project_velocities(
 
 /// Where every particle of the ragdoll is when its bones have the world
 /// transforms `pose`: each particle follows the first bone that holds it.
-fn placed(r: &Ragdoll, pose: &[(Vec3, Quat)]) -> Vec<Vec3> {
+pub(crate) fn placed(r: &Ragdoll, pose: &[(Vec3, Quat)]) -> Vec<Vec3> {
     let count = r.clusters.particle.iter().copied().max().map_or(0, |m| m as usize + 1);
     let mut out = vec![None; count];
     for (b, &(head, rotation)) in pose.iter().enumerate() {

@@ -33,10 +33,8 @@
 use super::motion::{self, Arms, Motion, add_turn};
 use super::{Ragdoll, build};
 use crate::constraints::shape_match::ClusterSet;
-use crate::error::{Error, Result, finite_vec};
+use crate::error::{Error, Result};
 use crate::particles::ParticlesMut;
-use crate::pool::BodyId;
-use crate::world::{World, unit_rotation};
 use glam::{Mat3, Quat, Vec3};
 
 /// Gauss-Seidel sweeps over the skeleton's motors per substep. Measured on
@@ -331,7 +329,7 @@ pub fn world_pose(parents: &[Option<u32>], local: &[(Vec3, Quat)]) -> Vec<(Vec3,
     out
 }
 
-fn check_strength(strength: f32) -> Result<f32> {
+pub(crate) fn check_strength(strength: f32) -> Result<f32> {
     if !(0.0..=1.0).contains(&strength) {
         return Err(Error::invalid_argument(format!("strength must be in [0, 1], got {strength}")));
     }
@@ -339,7 +337,7 @@ fn check_strength(strength: f32) -> Result<f32> {
 }
 
 /// A force or torque cap: >= 0, 0 or +inf for none.
-fn check_cap(v: f32, what: &str) -> Result<f32> {
+pub(crate) fn check_cap(v: f32, what: &str) -> Result<f32> {
     if v.is_nan() || v < 0.0 {
         return Err(Error::invalid_argument(format!("{what} must be >= 0 (0 or +inf = unlimited), got {v}")));
     }
@@ -347,134 +345,8 @@ fn check_cap(v: f32, what: &str) -> Result<f32> {
 }
 
 /// Each bone's length, head to tail.
-fn bone_length(r: &Ragdoll, b: usize) -> f32 {
+pub(crate) fn bone_length(r: &Ragdoll, b: usize) -> f32 {
     build::tail_of(&r.skeleton.def, b).map_or(0.0, |t| (t - r.skeleton.def.bones[b].position).length())
-}
-
-impl World {
-    fn checked_pose(&self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<Vec<(Vec3, Quat)>> {
-        let n = self.ragdoll(id)?.1.bone_count();
-        if pose.len() != n {
-            return Err(Error::invalid_argument(format!(
-                "bones has {} transforms; the ragdoll has {n} bones",
-                pose.len()
-            )));
-        }
-        pose.iter()
-            .enumerate()
-            .map(|(b, &(x, q))| {
-                Ok((
-                    finite_vec(x, &format!("bones[{b}].position"))?,
-                    unit_rotation(q, &format!("bones[{b}].rotation"))?,
-                ))
-            })
-            .collect()
-    }
-
-    fn motors_mut(&mut self, id: BodyId) -> Result<&mut Motors> {
-        Ok(&mut self.ragdoll_body_mut(id)?.ragdoll.as_mut().expect("checked").motors)
-    }
-
-    /// Sets the motors' target pose: one world transform per bone (head and
-    /// frame, bone order), as the animation outputs it each frame. The
-    /// motors drive each bone's orientation relative to its parent towards
-    /// the target's, and with root motion the root's position and
-    /// orientation; the next step reaches the new targets by interpolation
-    /// from the last ones. Wakes the ragdoll.
-    ///
-    /// Refused: a count other than the bone count, NaN/inf, a zero rotation.
-    pub fn set_ragdoll_motor_targets(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let pose = self.checked_pose(id, pose)?;
-        let origin = self.body(id)?.origin;
-        let local: Vec<(Vec3, Quat)> = pose.iter().map(|&(x, q)| (x - origin, q)).collect();
-        self.motors_mut(id)?.set_targets(&local);
-        Ok(())
-    }
-
-    /// [`World::set_ragdoll_motor_targets`] with the positions already in
-    /// the body's frame (`World::set_ragdoll_motor_targets_f64`).
-    pub(crate) fn set_ragdoll_motor_targets_in_frame(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let pose = self.checked_pose(id, pose)?;
-        self.motors_mut(id)?.set_targets(&pose);
-        Ok(())
-    }
-
-    /// As [`World::set_ragdoll_motor_targets`], with each bone given
-    /// relative to its parent's frame (an animation's local pose: position
-    /// of the head in the parent's frame, rotation relative to the parent's)
-    /// and the root in world space.
-    pub fn set_ragdoll_motor_targets_local(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let local = self.checked_pose(id, pose)?;
-        let world = world_pose(&self.ragdoll(id)?.1.skeleton.parents, &local);
-        for (b, &(x, _)) in world.iter().enumerate() {
-            finite_vec(x, &format!("the world position of bones[{b}]"))?;
-        }
-        let origin = self.body(id)?.origin;
-        let world: Vec<(Vec3, Quat)> = world.iter().map(|&(x, q)| (x - origin, q)).collect();
-        self.motors_mut(id)?.set_targets(&world);
-        Ok(())
-    }
-
-    /// Every bone's motor: `strength` in [0, 1] (0 limp, 1 follows the
-    /// pose; the fraction of the error removed per 1/60 s) and `max_force`
-    /// in newtons (0 or +inf = unlimited): the root's position drive is
-    /// capped at `max_force` and each bone's orientation drive at
-    /// `max_force` times the bone's length (the force at its tail). Changes
-    /// are blended across the next step. Wakes the ragdoll.
-    pub fn set_ragdoll_motor_strength(&mut self, id: BodyId, strength: f32, max_force: f32) -> Result<()> {
-        let strength = check_strength(strength)?;
-        let cap = check_cap(max_force, "max_force")?;
-        let lengths: Vec<f32> = {
-            let r = self.ragdoll(id)?.1;
-            (0..r.bone_count()).map(|b| bone_length(r, b)).collect()
-        };
-        let m = self.motors_mut(id)?;
-        m.strength.fill(strength);
-        m.max_force.fill(cap);
-        for (t, l) in m.max_torque.iter_mut().zip(lengths) {
-            *t = cap * l;
-        }
-        Ok(())
-    }
-
-    /// One bone's motor: `strength` in [0, 1], `max_force` (newtons, on the
-    /// position: only the root's is driven) and `max_torque` (newton metres,
-    /// on the orientation), 0 or +inf = unlimited. Wakes the ragdoll.
-    ///
-    /// Refused: a bone out of range, a strength outside [0, 1], NaN, a
-    /// negative cap.
-    pub fn set_ragdoll_bone_motor(
-        &mut self,
-        id: BodyId,
-        bone: u32,
-        strength: f32,
-        max_force: f32,
-        max_torque: f32,
-    ) -> Result<()> {
-        self.ragdoll(id)?.1.bone_particles(bone)?;
-        let strength = check_strength(strength)?;
-        let (force, torque) = (check_cap(max_force, "max_force")?, check_cap(max_torque, "max_torque")?);
-        let m = self.motors_mut(id)?;
-        let b = bone as usize;
-        m.strength[b] = strength;
-        m.max_force[b] = force;
-        m.max_torque[b] = torque;
-        Ok(())
-    }
-
-    /// Root motion: whether the motors drive the root's position and
-    /// orientation in world space (off by default: an opt-in); off, only the joints are
-    /// driven and the body moves freely as a whole. Wakes the ragdoll.
-    pub fn set_ragdoll_root_motion(&mut self, id: BodyId, on: bool) -> Result<()> {
-        self.motors_mut(id)?.root_motion = on;
-        Ok(())
-    }
-
-    /// The motors of a ragdoll (targets, strengths, caps).
-    /// (Their targets are in the body's frame: add [`World::body_origin`].)
-    pub fn ragdoll_motors(&self, id: BodyId) -> Result<&Motors> {
-        Ok(&self.ragdoll(id)?.1.motors)
-    }
 }
 
 #[cfg(test)]

@@ -15,8 +15,7 @@ use super::build::{self, Built};
 use super::{MAX_BONES, RagdollDef, humanoid};
 use crate::collision::CollisionStick;
 use crate::constraints::angle_limit::Limit;
-use crate::error::{Error, Result, finite_vec, non_negative, positive};
-use crate::world::unit_rotation;
+use crate::error::{Error, Result, finite_vec, non_negative, positive, unit_rotation};
 use glam::{Quat, Vec3};
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -191,24 +190,4 @@ fn check_def(def: &RagdollDef) -> Result<RagdollDef> {
         bone.limit = check_limit(&bone.limit, &format!("{what}.limit"))?;
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::world::{World, WorldSettings};
-
-    #[test]
-    fn ragdolls_of_a_skeleton_share_its_tables_and_keep_their_own_state() {
-        let skeleton = Skeleton::humanoid(1.8).unwrap();
-        let mut w = World::new(WorldSettings::default()).unwrap();
-        let a = w.create_ragdoll_from(&skeleton, Vec3::ZERO, Quat::IDENTITY).unwrap();
-        let b = w.create_ragdoll_from(&skeleton, Vec3::X * 2.0, Quat::from_rotation_y(1.0)).unwrap();
-        let (ra, rb) = (w.ragdoll(a).unwrap().1, w.ragdoll(b).unwrap().1);
-        let (ca, cb) = (&ra.clusters, &rb.clusters);
-        assert!(Arc::ptr_eq(&ca.start, &cb.start) && Arc::ptr_eq(&ca.particle, &cb.particle));
-        assert!(Arc::ptr_eq(&ca.rest, &cb.rest) && Arc::ptr_eq(&ca.frame, &cb.frame));
-        assert!(!std::ptr::eq(ca.rotation.as_ptr(), cb.rotation.as_ptr()));
-        assert_eq!(cb.rotation[0], Quat::from_rotation_y(1.0));
-    }
 }

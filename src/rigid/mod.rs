@@ -25,17 +25,15 @@ pub mod contact;
 pub mod motion;
 pub mod pairs;
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, Made};
 use crate::collision::friction::push_excess;
 use crate::collision::{Candidates, Material, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
-use crate::error::{Error, Result, finite_vec, non_negative, positive};
+use crate::error::{Error, Result, finite_vec, non_negative, positive, unit_rotation};
 use crate::particles::ParticlesMut;
-use crate::pool::BodyId;
 use crate::simd::SimdLevel;
 use crate::solver::workers::Serial;
-use crate::world::{World, unit_rotation};
 use glam::{DVec3, Quat, Vec3};
 
 /// Relaxation passes of a rigid body per pass of the world (contacts, then
@@ -396,7 +394,7 @@ impl Rigid {
     }
 
     /// Centre of mass now (pinned particles weigh [`weight`]).
-    fn center(&self, p: impl Fn(usize) -> (Vec3, f32)) -> Vec3 {
+    pub(crate) fn center(&self, p: impl Fn(usize) -> (Vec3, f32)) -> Vec3 {
         let (mut mass, mut sum) = (0.0f32, Vec3::ZERO);
         let origin = p(self.clusters.particle[0] as usize).0;
         for &i in self.clusters.particle.iter() {
@@ -454,119 +452,55 @@ fn check_def(def: &RigidDef) -> Result<RigidDef> {
     Ok(def)
 }
 
-impl World {
-    /// Creates a rigid body at rest.
-    ///
-    /// Refused: NaN/inf, sizes <= 0 (a capsule's `half_height` may be 0), a
-    /// convex shape of no or more than 256 (`MAX_CONVEX_POINTS`) points, a
-    /// shape larger than 1000 m, a mass <= 0, a stiffness outside (0, 1], a
-    /// negative radius or friction, a radius larger than the shape.
-    pub fn create_rigid(&mut self, def: &RigidDef) -> Result<BodyId> {
-        let def = check_def(def)?;
-        let built = build::build(&def);
-        // Its sticks and the one shape-matching cluster.
-        self.check_constraint_limit(built.sticks.len() + 1)?;
-        let id = self.add_body(BodyKind::Rigid, &built.positions, |_| built.inv_mass)?;
-        let body = self.bodies.get_mut(id.into()).expect("just created");
-        // The body's bounds are its particles' grown by this, so it must
-        // reach every collision sphere: a tetrahedron's corners lie inside
-        // the shape, its collision points around them.
-        let reach = built
-            .points
-            .iter()
-            .map(|e| {
-                let c: Vec3 = (0..4).map(|k| built.positions[e.particles[k] as usize] * e.weights[k]).sum();
-                (c - built.center).length()
-            })
-            .fold(0.0, f32::max);
-        body.radius = match def.model {
-            RigidModel::Tetrahedron => reach + built.radius,
-            // Its points lie near their particles (`build::lattice_masses`).
-            RigidModel::ShapeMatched { .. } => {
-                let off = |(k, e): (usize, &Embedded)| {
-                    let c: Vec3 = (0..4).map(|j| built.positions[e.particles[j] as usize] * e.weights[j]).sum();
-                    (c - built.positions[k]).length()
-                };
-                built.radius + built.points.iter().enumerate().map(off).fold(0.0, f32::max)
-            }
-        };
-        // The particles do not collide as particles: the points do.
-        body.radii = vec![-1.0; built.positions.len()];
-        if !built.sticks.is_empty() {
-            let n = body.count;
-            body.distances.extend(&built.sticks, crate::particles::padded(n));
+/// Checks a definition and builds the rigid body of it, at rest (see
+/// `World::create_rigid` for what is refused).
+pub(crate) fn body(def: &RigidDef) -> Result<Made> {
+    let def = check_def(def)?;
+    let built = build::build(&def);
+    let mut body = Body::new(BodyKind::Rigid, 0, built.positions.len());
+    // The body's bounds are its particles' grown by this, so it must
+    // reach every collision sphere: a tetrahedron's corners lie inside
+    // the shape, its collision points around them.
+    let reach = built
+        .points
+        .iter()
+        .map(|e| {
+            let c: Vec3 = (0..4).map(|k| built.positions[e.particles[k] as usize] * e.weights[k]).sum();
+            (c - built.center).length()
+        })
+        .fold(0.0, f32::max);
+    body.radius = match def.model {
+        RigidModel::Tetrahedron => reach + built.radius,
+        // Its points lie near their particles (`build::lattice_masses`).
+        RigidModel::ShapeMatched { .. } => {
+            let off = |(k, e): (usize, &Embedded)| {
+                let c: Vec3 = (0..4).map(|j| built.positions[e.particles[j] as usize] * e.weights[j]).sum();
+                (c - built.positions[k]).length()
+            };
+            built.radius + built.points.iter().enumerate().map(off).fold(0.0, f32::max)
         }
-        let mut clusters = ClusterSet::default();
-        let members: Vec<(u32, Vec3)> = built.positions.iter().enumerate().map(|(i, &x)| (i as u32, x)).collect();
-        clusters.push(&members, def.rotation);
-        let n_points = built.points.len();
-        body.rigid = Some(Box::new(Rigid {
-            points: built.points,
-            radius: built.radius,
-            clusters,
-            origin: def.position - built.center,
-            contacts: contact::PointContacts::new(n_points),
-            carry: motion::Carry::default(),
-            def,
-        }));
-        Ok(id)
+    };
+    // The particles do not collide as particles: the points do.
+    body.radii = vec![-1.0; built.positions.len()];
+    if !built.sticks.is_empty() {
+        let n = body.count;
+        body.distances.extend(&built.sticks, crate::particles::padded(n));
     }
-
-    pub(crate) fn rigid(&self, id: BodyId) -> Result<(&Body, &Rigid)> {
-        let body = self.body(id)?;
-        match &body.rigid {
-            Some(r) => Ok((body, r)),
-            None => Err(Error::wrong_kind(format!("body is a {:?} body, not a rigid body", body.kind))),
-        }
-    }
-
-    /// The body's world transform: where the shape's local frame is now.
-    pub fn rigid_transform(&self, id: BodyId) -> Result<(Vec3, Quat)> {
-        let (body, r) = self.rigid(id)?;
-        let p = &self.particles;
-        let (at, rotation) = r.placement(|i| (p.position(body.first + i), p.inv_mass[body.first + i]));
-        Ok((body.origin + at, rotation))
-    }
-
-    /// An impulse (N s) at a world point, applied as to a rigid body: the
-    /// particles gain `J / M + (I^-1 ((q - c) x J)) x (x_i - c)`, so the
-    /// body's momentum changes by `J` and its angular momentum about its
-    /// centre by `(q - c) x J`.
-    pub fn apply_rigid_impulse(&mut self, id: BodyId, point: Vec3, impulse: Vec3) -> Result<()> {
-        finite_vec(point, "point")?;
-        self.apply_rigid_impulse_in(id, |origin| point - origin, impulse)
-    }
-
-    /// [`World::apply_rigid_impulse`] at the point `local(origin)` in the
-    /// body's frame (`origin` being the frame's, `Body::origin`), the point
-    /// checked by the caller.
-    pub(crate) fn apply_rigid_impulse_in(
-        &mut self,
-        id: BodyId,
-        local: impl FnOnce(Vec3) -> Vec3,
-        impulse: Vec3,
-    ) -> Result<()> {
-        finite_vec(impulse, "impulse")?;
-        let range = self.rigid(id)?.0.range();
-        let body = self.bodies.get_mut(id.into()).expect("checked");
-        body.wake();
-        let point = local(body.origin);
-        let r = body.rigid.as_ref().expect("checked");
-        let mut p = self.particles.view(range);
-        let center = r.center(|i| (p.position(i), p.inv_mass[i]));
-        let (mass, inertia) = r.clusters.rigid_mass_properties(0, &p, center);
-        let turn = if inertia.determinant().abs() > 1.0e-30 {
-            inertia.inverse() * (point - center).cross(impulse)
-        } else {
-            Vec3::ZERO
-        };
-        for &i in r.clusters.particle.iter() {
-            let i = i as usize;
-            if p.inv_mass[i] > 0.0 {
-                let dv = impulse / mass + turn.cross(p.position(i) - center);
-                p.set_velocity(i, p.velocity(i) + dv);
-            }
-        }
-        Ok(())
-    }
+    let mut clusters = ClusterSet::default();
+    let members: Vec<(u32, Vec3)> = built.positions.iter().enumerate().map(|(i, &x)| (i as u32, x)).collect();
+    clusters.push(&members, def.rotation);
+    let n_points = built.points.len();
+    // Its sticks and the one shape-matching cluster.
+    let constraints = built.sticks.len() + 1;
+    let inv_mass = vec![built.inv_mass; built.positions.len()];
+    body.rigid = Some(Box::new(Rigid {
+        points: built.points,
+        radius: built.radius,
+        clusters,
+        origin: def.position - built.center,
+        contacts: contact::PointContacts::new(n_points),
+        carry: motion::Carry::default(),
+        def,
+    }));
+    Ok(Made { positions: built.positions, inv_mass, constraints, body })
 }
