@@ -41,7 +41,9 @@
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
-//!         rigid pairs   spheres of one rigid body in another's solid rigid/pairs.rs
+//!         rigid pairs   bottom-up, each body lifted onto the one below;
+//!                       then spheres of one rigid body in another's
+//!                       solid                                      rigid/pairs.rs
 //!       velocities      what the passes moved, over h, less the    integrate.rs
 //!                       inherited corrections
 //!                       no relative velocity along rigid sticks    constraints/distance.rs
@@ -217,6 +219,8 @@ struct Local {
     touches: Vec<bodies::Touch>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
+    /// The rigid pairs bottom-up, for shock propagation.
+    rigid_order: Vec<u32>,
     /// A ragdoll's substep scratch.
     ragdoll: ragdoll::Scratch,
     /// Swept boxes of one body's particles, for the triangle broad phase.
@@ -685,6 +689,7 @@ fn solve_island(
         rigid_pairs,
         body_contacts,
         frames,
+        rigid_order,
         clock,
         settled,
         inherited,
@@ -735,7 +740,7 @@ fn solve_island(
     split.clear();
     split.extend_from_slice(long);
     if long.contains(&true) {
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         let prepared = |b: usize| colliders[b].substep(0);
         t = settle(
             island,
@@ -758,7 +763,8 @@ fn solve_island(
         t = clock.lap(Stage::Predict, t);
         let prepared = |b: usize| colliders[b].substep(substep);
         if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
-            let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+            let mut links =
+                Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
             t = inherited_corrections(
                 island,
                 views,
@@ -827,7 +833,7 @@ fn solve_island(
         pairs::begin_substep(rigid_pairs);
         bodies::begin_substep(body_contacts);
         t = clock.lap(Stage::Predict, t);
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         for _ in 0..ctx.iterations {
             t = relax(
                 island,
@@ -898,6 +904,8 @@ struct Links<'a> {
     rigid_pairs: &'a mut [pairs::Pair],
     body_contacts: &'a mut [bodies::Contact],
     frames: &'a mut Vec<pairs::Frame>,
+    /// Scratch: the rigid pairs bottom-up.
+    order: &'a mut Vec<u32>,
 }
 
 /// One relaxation pass over an island: each body's constraints (its
@@ -952,8 +960,11 @@ fn relax<'a>(
     self_collision::project(views, links.pairs);
     bodies::project(island, views, links.body_contacts, links.frames, Some(cviews));
     if !links.rigid_pairs.is_empty() {
-        // Rigid bodies in contact: each pass the pairs, then every
-        // body's collisions and shape, so stacks converge.
+        // Rigid bodies in contact: first bottom-up, each body lifted onto
+        // the one it rests on; then each pass the pairs, then every body's
+        // collisions and shape, so stacks converge.
+        let up = -ctx.gravity.normalize_or_zero();
+        pairs::propagate(island, views, links.rigid_pairs, links.frames, links.order, up, ctx.h);
         for pass in 0..rigid::PASSES {
             pairs::project(island, views, links.rigid_pairs, links.frames, ctx.h, pass % 2 == 1);
             for (b, (body, p)) in island.iter_mut().zip(views.iter_mut()).enumerate() {
@@ -1023,6 +1034,7 @@ fn inherited_corrections<'a>(
         rigid_pairs: &mut [],
         body_contacts: &mut [],
         frames: &mut *links.frames,
+        order: &mut *links.order,
     };
     for _ in 0..ctx.iterations {
         t = relax(
