@@ -41,7 +41,9 @@
 //!           collisions  project out of the candidates              collision/
 //!         joints        two-way links between bodies               constraints/joint.rs
 //!         cloth pairs   keep vertices off triangles
-//!         rigid pairs   spheres of one rigid body in another's solid rigid/pairs.rs
+//!         rigid pairs   bottom-up, each body lifted onto the one below;
+//!                       then spheres of one rigid body in another's
+//!                       solid                                      rigid/pairs.rs
 //!       velocities      what the passes moved, over h, less the    integrate.rs
 //!                       inherited corrections
 //!                       no relative velocity along rigid sticks    constraints/distance.rs
@@ -217,6 +219,8 @@ struct Local {
     touches: Vec<bodies::Touch>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
+    /// The rigid pairs bottom-up, for shock propagation.
+    rigid_order: Vec<u32>,
     /// A ragdoll's substep scratch.
     ragdoll: ragdoll::Scratch,
     /// Swept boxes of one body's particles, for the triangle broad phase.
@@ -714,6 +718,7 @@ fn solve_island<'b>(
         rigid_pairs,
         body_contacts,
         frames,
+        rigid_order,
         clock,
         settled,
         inherited,
@@ -777,13 +782,14 @@ fn solve_island<'b>(
         t,
     };
     if long.contains(&true) {
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         settle(&mut u, &mut links, (sizes, long, active), settled, turns);
     }
     for substep in 0..ctx.substeps {
         u.lap(Stage::Predict);
         if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
-            let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+            let mut links =
+                Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
             inherited_corrections(&mut u, &mut links, substep, settled, inherited, turns, candidates);
             // An island whose inherited corrections would give more than a
             // push-out may keeps them out for the rest of the step.
@@ -836,7 +842,7 @@ fn solve_island<'b>(
         pairs::begin_substep(rigid_pairs);
         bodies::begin_substep(body_contacts);
         u.lap(Stage::Predict);
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames };
+        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         for _ in 0..ctx.iterations {
             relax(&mut u, &mut links, substep, true);
         }
@@ -894,6 +900,8 @@ struct Links<'a> {
     rigid_pairs: &'a mut [pairs::Pair],
     body_contacts: &'a mut [bodies::Contact],
     frames: &'a mut Vec<pairs::Frame>,
+    /// Scratch: the rigid pairs bottom-up.
+    order: &'a mut Vec<u32>,
 }
 
 /// One relaxation pass of `substep` over a unit: each body's constraints
@@ -933,8 +941,11 @@ fn relax(u: &mut Unit, links: &mut Links, substep: u32, targets: bool) {
     self_collision::project(u.views, links.pairs);
     bodies::project(u.bodies, u.views, links.body_contacts, links.frames, Some(u.cviews));
     if !links.rigid_pairs.is_empty() {
-        // Rigid bodies in contact: each pass the pairs, then every
-        // body's collisions and shape, so stacks converge.
+        // Rigid bodies in contact: first bottom-up, each body lifted onto
+        // the one it rests on; then each pass the pairs, then every body's
+        // collisions and shape, so stacks converge.
+        let up = -ctx.gravity.normalize_or_zero();
+        pairs::propagate(u.bodies, u.views, links.rigid_pairs, links.frames, links.order, up, ctx.h);
         for pass in 0..rigid::PASSES {
             pairs::project(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h, pass % 2 == 1);
             for (b, (body, p)) in u.bodies.iter_mut().zip(u.views.iter_mut()).enumerate() {
@@ -996,6 +1007,7 @@ fn inherited_corrections(
         rigid_pairs: &mut [],
         body_contacts: &mut [],
         frames: &mut *links.frames,
+        order: &mut *links.order,
     };
     for _ in 0..u.ctx.iterations {
         relax(u, &mut constraints, substep, false);
