@@ -7,7 +7,8 @@
 //! time step.
 //!
 //! The crate is two layers:
-//! - the core ([`World`] and the modules below it): safe Rust, no FFI types;
+//! - the core ([`World`] and the modules below it): safe Rust, no FFI types,
+//!   with [`exec`] (SIMD lanes, colouring, workers) at its bottom;
 //! - [`ffi`]: the C ABI shell (`include/sinew.h`), which validates, locks,
 //!   calls one core method and maps the error.
 //!
@@ -19,7 +20,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 // Every `unsafe` block states its invariant in a `// SAFETY:` comment (CI's
-// clippy runs with -D warnings); `simd.rs`'s intrinsic wrappers share one.
+// clippy runs with -D warnings); `exec/simd.rs`'s intrinsic wrappers share one.
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod body;
@@ -27,6 +28,7 @@ mod cloth;
 mod collision;
 mod constraints;
 mod error;
+pub mod exec;
 mod explosion;
 mod far;
 mod far_query;
@@ -37,7 +39,6 @@ mod profile;
 mod query;
 mod ragdoll;
 mod rigid;
-pub mod simd;
 mod snapshot;
 pub mod solver;
 #[cfg(feature = "test-hooks")]
@@ -60,6 +61,11 @@ pub use constraints::distance::{DistanceConstraint, DistanceMethod};
 pub use constraints::joint::Joint;
 pub use constraints::target::Target;
 pub use error::{Error, ErrorKind, Result};
+// The SIMD module's old path, kept for users of the Rust API.
+pub use exec::Exec;
+#[doc(no_inline)]
+pub use exec::simd;
+pub use exec::simd::SimdLevel;
 pub use pool::{BodyId, ColliderId, JointId};
 pub use profile::{Profile, Stage};
 pub use query::{ColliderHit, ParticleHit, RayHit};
@@ -67,8 +73,6 @@ pub use ragdoll::humanoid::BONES as HUMANOID_BONES;
 pub use ragdoll::motor::Motors;
 pub use ragdoll::{BoneDef, BoneShape, PASSES as RAGDOLL_PASSES, RagdollDef, Skeleton};
 pub use rigid::{RigidDef, RigidModel, RigidShape};
-pub use simd::SimdLevel;
-pub use solver::Exec;
 pub use world::{World, WorldSettings};
 
 /// Re-exported math types used by the Rust API.

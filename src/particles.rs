@@ -21,7 +21,7 @@
 //! particles (inverse mass 0, at the origin), so a wide kernel can walk whole
 //! lanes of a body without a tail loop.
 
-use crate::simd::{self, Kernel, Lanes, SimdLevel};
+use crate::exec::simd::{self, Kernel, Lanes, SimdLevel};
 use glam::Vec3;
 use std::ops::Range;
 

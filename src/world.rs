@@ -11,9 +11,10 @@ use crate::constraints::frame::FrameAttachment;
 use crate::constraints::joint::Joint;
 use crate::constraints::target::Target;
 use crate::error::{Error, Result, finite, finite_vec, limit_ok, non_negative, positive, unit_rotation};
+use crate::exec::Exec;
 use crate::particles::{Columns, Particles, padded};
 use crate::pool::{BodyId, ColliderId, JointId, Pool};
-use crate::solver::{Exec, Scratch};
+use crate::solver::Scratch;
 use glam::{DVec3, Quat, Vec3};
 
 mod cloths;

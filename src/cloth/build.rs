@@ -306,7 +306,7 @@ pub fn grid(def: &GridDef) -> Built {
         BendSet::default()
     };
     // The edges come last in a pass (sticks are coloured into batches in
-    // the order of their kinds, solver/batches.rs), so where a crumple or
+    // the order of their kinds, exec/batches.rs), so where a crumple or
     // a fold asks more than bend sticks, diagonals and edges can give at
     // once, a stretched edge is what the pass corrects last: with one
     // Gauss-Seidel pass a substep every stick acts as rigid at a cloth's

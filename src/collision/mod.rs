@@ -670,7 +670,7 @@ pub struct PassContext<'a> {
     /// instead of 1).
     pub friction_at_push: bool,
     /// The lanes of the first test of many particles against a shape.
-    pub simd: crate::simd::SimdLevel,
+    pub simd: crate::exec::simd::SimdLevel,
 }
 
 /// One collision pass over a body's particles against its candidates, with

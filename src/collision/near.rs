@@ -12,8 +12,8 @@
 //! loop (a particle's collision with one shape depends on that particle
 //! only, so which are tested together changes nothing).
 
+use crate::exec::simd::{self, Kernel, Lanes, SimdLevel};
 use crate::particles::ParticlesMut;
-use crate::simd::{self, Kernel, Lanes, SimdLevel};
 use glam::Vec3;
 
 /// What a shape is known to lie within.

@@ -20,7 +20,7 @@
 //! singularity at a flat rest state, where the usual acos form does.
 //!
 //! The quads are coloured once, when the set is made, into batches in which
-//! no two share a particle (solver/batches.rs), and stored in that order.
+//! no two share a particle (exec/batches.rs), and stored in that order.
 //! A batch is projected `W` quads at a time by one kernel written over
 //! [`Lanes`]: the four particles gathered, the formulas above lane by lane
 //! (with [`simd::atan2`], a polynomial, for the angle), the positions
@@ -28,9 +28,9 @@
 //! a branch. The scalar level runs the same kernel one lane wide, so every
 //! level gives the same bits, and [`angle`] (the rest angles) runs it too.
 
+use crate::exec::batches::colour;
+use crate::exec::simd::{self, Kernel, Lanes, SimdLevel, V3};
 use crate::particles::ParticlesMut;
-use crate::simd::{self, Kernel, Lanes, SimdLevel, V3};
-use crate::solver::batches::colour;
 use glam::Vec3;
 use std::f32::consts::{PI, TAU};
 use std::ops::Range;

@@ -22,10 +22,10 @@
 //! at rest length and increasingly wrong away from it.
 
 use super::tree::{Mode, StickTree};
+use crate::exec::batches::colour_sticks;
+use crate::exec::simd::{self, Kernel, Lanes, SimdLevel};
+use crate::exec::workers::Workers;
 use crate::particles::ParticlesMut;
-use crate::simd::{self, Kernel, Lanes, SimdLevel};
-use crate::solver::batches::colour_sticks;
-use crate::solver::workers::Workers;
 use std::ops::Range;
 
 /// One stick between two particles of a body.
@@ -1070,8 +1070,8 @@ impl<const CAPTURE: bool> Pass<'_, CAPTURE> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::workers::Serial;
     use crate::particles::Particles;
-    use crate::solver::workers::Serial;
     use glam::Vec3;
 
     fn pair(d: f32) -> Particles {

@@ -16,8 +16,8 @@
 //! A pinned particle (inverse mass 0) cannot be pulled; a target on it moves it
 //! kinematically instead: it is placed on the interpolated point every substep.
 
+use crate::exec::simd::{self, Kernel, Lanes, SimdLevel};
 use crate::particles::ParticlesMut;
-use crate::simd::{self, Kernel, Lanes, SimdLevel};
 use glam::{Quat, Vec3};
 
 /// A target for one particle of a body.

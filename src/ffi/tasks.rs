@@ -2,7 +2,7 @@
 //! `SinewWorldDef` (the shape of Box2D v3's `enqueueTask`/`finishTask`).
 
 use super::boundary::{Busy, SinewWorld};
-use crate::solver::workers::{Task, Workers};
+use crate::exec::workers::{Task, Workers};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

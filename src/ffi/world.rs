@@ -5,9 +5,9 @@ use super::boundary::{
 };
 use super::tasks::EngineTasks;
 use super::types::*;
-use crate::simd::SimdLevel;
-use crate::solver::Exec;
-use crate::solver::workers::{self, Workers};
+use crate::exec::Exec;
+use crate::exec::simd::SimdLevel;
+use crate::exec::workers::{self, Workers};
 use crate::{World, WorldSettings};
 use std::ffi::c_void;
 use std::sync::Arc;

@@ -21,9 +21,9 @@ use crate::body::{Body, BodyKind, Made};
 use crate::constraints::angle_limit::Limit;
 use crate::constraints::shape_match::ClusterSet;
 use crate::error::{Error, Result};
+use crate::exec::simd::SimdLevel;
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::SimdLevel;
 use glam::{Quat, Vec3};
 use motor::Motors;
 use pass::Pass;
@@ -279,7 +279,7 @@ pub(crate) fn project_pass(
             pass.used += 1;
         }
         // The narrowest lanes that hold them (the same bits at any width).
-        crate::simd::dispatch(SimdLevel::holding(pass.used).min(simd), &mut pass);
+        crate::exec::simd::dispatch(SimdLevel::holding(pass.used).min(simd), &mut pass);
         t = pass.t;
     }
     t
@@ -340,7 +340,7 @@ pub(crate) fn project_velocities(
             v.used += 1;
         }
         // The narrowest lanes that hold them (the same bits at any width).
-        crate::simd::dispatch(SimdLevel::holding(v.used).min(simd), &mut v);
+        crate::exec::simd::dispatch(SimdLevel::holding(v.used).min(simd), &mut v);
         t = v.t;
     }
     t

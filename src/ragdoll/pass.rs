@@ -37,10 +37,10 @@
 
 use super::build::Built;
 use crate::constraints::shape_match::{ClusterSet, RestInertia, weight};
+use crate::exec::simd::atan2;
+use crate::exec::simd::{Kernel, Lanes, V3, load_n, store_n};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::atan2;
-use crate::simd::{Kernel, Lanes, V3, load_n, store_n};
 use glam::{Quat, Vec3};
 use std::time::Instant;
 

@@ -28,9 +28,9 @@ use super::build::Built;
 use super::motor::{self, Motors, SWEEPS};
 use super::pass::{LANES, apply, conjugate, multiply, quat, splat};
 use crate::constraints::shape_match::{ClusterSet, LINE_INERTIA, weight};
+use crate::exec::simd::{Kernel, Lanes, V3, atan2, load_n, store_n};
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use crate::simd::{Kernel, Lanes, V3, atan2, load_n, store_n};
 use glam::Vec3;
 use std::time::Instant;
 

@@ -31,9 +31,9 @@ use crate::collision::{Candidates, Material, Prepared};
 use crate::constraints::distance::DistanceSet;
 use crate::constraints::shape_match::{ClusterSet, weight};
 use crate::error::{Error, Result, finite_vec, non_negative, positive, unit_rotation};
+use crate::exec::simd::SimdLevel;
+use crate::exec::workers::Serial;
 use crate::particles::ParticlesMut;
-use crate::simd::SimdLevel;
-use crate::solver::workers::Serial;
 use glam::{DVec3, Quat, Vec3};
 
 /// Relaxation passes of a rigid body per pass of the world (contacts, then

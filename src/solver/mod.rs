@@ -63,10 +63,13 @@
 //! cache; an island is the unit a worker thread would take. The order of
 //! every loop is fixed, which makes a step deterministic.
 
-pub mod batches;
 pub mod integrate;
 pub mod island;
-pub mod workers;
+
+// The execution layer's modules and `Exec` lived here; their old paths
+// stay for users of the Rust API.
+pub use crate::exec::Exec;
+pub use crate::exec::{batches, workers};
 
 use crate::body::{Body, ORIGIN_GRID, grid_origin};
 use crate::cloth::aero::{self, Air};
@@ -76,42 +79,17 @@ use crate::collision::friction::{self, ContactsMut, MAX_PUSH_SPEED, SharedContac
 use crate::collision::{self, Candidates, Collider, Material, PassContext, Prepared, StepColliders, bodies};
 use crate::constraints::joint::{self, Resolved};
 use crate::error::{MAX_COORDINATE, MAX_SPEED};
+use crate::exec::workers::{Serial, Workers};
 use crate::particles::{Particles, ParticlesMut, SharedParticles};
 use crate::pool::Pool;
 use crate::profile::{Clock, Profile, Stage};
 use crate::ragdoll::{self, PASSES};
 use crate::rigid::{self, pairs};
-use crate::simd::SimdLevel;
 use crate::world::World;
 use glam::{Quat, Vec3};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use workers::{Serial, Workers};
-
-/// How a world's steps run: the SIMD level and the workers. Never part of
-/// the state (snapshots leave it alone); every choice gives the same bits.
-#[derive(Clone, Debug)]
-pub struct Exec {
-    /// The kernels' instruction-set level (capped by the machine's).
-    pub simd: SimdLevel,
-    /// Who runs the parallel parts.
-    pub workers: Arc<dyn Workers>,
-}
-
-impl Exec {
-    /// One thread at `simd`.
-    pub fn serial(simd: SimdLevel) -> Exec {
-        Exec { simd: simd.available(), workers: Arc::new(Serial) }
-    }
-}
-
-impl Default for Exec {
-    /// The machine's best SIMD level, one thread.
-    fn default() -> Self {
-        Exec::serial(crate::simd::best())
-    }
-}
 
 /// Constants of one step, hoisted out of the loops.
 struct StepContext {

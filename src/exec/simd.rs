@@ -10,7 +10,8 @@
 //! multiply and an add (no FMA contraction) and never reassociates floats,
 //! and IEEE division and square root are exact in every width. A branch
 //! becomes a select of two computed values, which picks the same value the
-//! branch would have. `tests/simd.rs` and the unit tests check it.
+//! branch would have. The unit tests below and `tests/determinism.rs` (the
+//! same bits at every level and worker count) check it.
 
 /// An instruction-set level; the ABI values of `SINEW_SIMD_*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
