@@ -535,7 +535,15 @@ pub fn find(
 
 /// Where contact `c`'s pieces touch, `(s_a, s_b, normal into a, depth)`;
 /// `center` is the centre of mass of `b` when it is a solid.
-fn touch(island: &[&mut Body], pa: &ParticlesMut, pb: &ParticlesMut, center: Vec3, c: &Contact) -> Option<Hit> {
+/// `near` keeps the last cloth triangle read, while nothing moves it.
+fn touch(
+    island: &[&mut Body],
+    pa: &ParticlesMut,
+    pb: &ParticlesMut,
+    center: Vec3,
+    c: &Contact,
+    near: &mut Option<LastTriangle>,
+) -> Option<Hit> {
     let ea = ends(pa, c.piece_a);
     if c.piece_b == Piece::Solid {
         let rb = solid(island[c.b as usize]);
@@ -546,11 +554,13 @@ fn touch(island: &[&mut Body], pa: &ParticlesMut, pb: &ParticlesMut, center: Vec
     } else if let Piece::Triangle(i, j, k) = c.piece_a {
         let Piece::Stick(a, b) = c.piece_b else { return None };
         // The stick's push, turned into a's.
-        let (s, tri, n, depth) = stick_triangle(pb, (a, b), pa, [i, j, k], c.radius_a + c.radius_b, c.side)?;
+        let t = triangle_now(near, c.a, [i, j, k], pa);
+        let (s, tri, n, depth) = stick_triangle(pb, (a, b), t, c.radius_a + c.radius_b, c.side)?;
         Some((tri[0], s, -n, depth, tri))
     } else if let Piece::Triangle(i, j, k) = c.piece_b {
         let Piece::Stick(a, b) = c.piece_a else { return None };
-        let (s, tri, n, depth) = stick_triangle(pa, (a, b), pb, [i, j, k], c.radius_a + c.radius_b, c.side)?;
+        let t = triangle_now(near, c.b, [i, j, k], pb);
+        let (s, tri, n, depth) = stick_triangle(pa, (a, b), t, c.radius_a + c.radius_b, c.side)?;
         Some((s, tri[0], n, depth, tri))
     } else {
         // Coincident centres: apart the way they came from.
@@ -565,6 +575,44 @@ fn touch(island: &[&mut Body], pa: &ParticlesMut, pb: &ParticlesMut, center: Vec
 /// contact that touches.
 type Hit = (f32, f32, Vec3, f32, [f32; 3]);
 
+/// A cloth triangle as [`stick_triangle`] reads it in a pass: its corners,
+/// their mean motion over the substep, its bounding ball (centre and
+/// radius), its unit normal (zero for a sliver) and the reach of its edges
+/// ([`triangle::edge_reach`]).
+#[derive(Clone, Copy)]
+struct TriangleNow {
+    t: [Vec3; 3],
+    moved: Vec3,
+    centre: Vec3,
+    spread: f32,
+    n: Vec3,
+    edge: f32,
+}
+
+/// The last triangle read in a pass (its body and particles) and what was
+/// read: the sticks near a triangle are listed one after another.
+type LastTriangle = (u32, [u32; 3], TriangleNow);
+
+/// Triangle `tri` of body `body` (particles `pt`) now: from `near` when it
+/// is the one read last (and nothing moved since: the pass forgets it
+/// after each push), else read and kept there.
+fn triangle_now<'a>(
+    near: &'a mut Option<LastTriangle>,
+    body: u32,
+    tri: [u32; 3],
+    pt: &ParticlesMut,
+) -> &'a TriangleNow {
+    if !matches!(near, Some((b, k, _)) if *b == body && *k == tri) {
+        let t = tri.map(|i| pt.position(i as usize));
+        let moved = (0..3).map(|k| t[k] - pt.previous(tri[k] as usize)).sum::<Vec3>() / 3.0;
+        let centre = (t[0] + t[1] + t[2]) / 3.0;
+        let spread = t.iter().fold(0.0f32, |m, &v| m.max(v.distance_squared(centre))).sqrt();
+        let now = TriangleNow { t, moved, centre, spread, n: triangle::normal(&t), edge: triangle::edge_reach(&t) };
+        *near = Some((body, tri, now));
+    }
+    &near.as_ref().expect("just read").2
+}
+
 /// A stick (particles `stick` of `ps`) against a cloth's triangle
 /// (particles `tri` of `pt`) with `r` their radii summed, the stick on
 /// `side` of the plane: `(s, weights of the triangle's point, the stick's
@@ -578,21 +626,16 @@ type Hit = (f32, f32, Vec3, f32, [f32; 3]);
 fn stick_triangle(
     ps: &ParticlesMut,
     (a, b): (u32, u32),
-    pt: &ParticlesMut,
-    tri: [u32; 3],
+    &TriangleNow { t, moved, centre, spread, n, edge }: &TriangleNow,
     r: f32,
     side: f32,
 ) -> Option<(f32, [f32; 3], Vec3, f32)> {
-    let t = tri.map(|i| pt.position(i as usize));
-    let moved = (0..3).map(|k| t[k] - pt.previous(tri[k] as usize)).sum::<Vec3>() / 3.0;
     let (xa, xb) = (ps.position(a as usize), ps.position(b as usize));
     let (a0, b0) = (ps.previous(a as usize) + moved, ps.previous(b as usize) + moved);
     // Apart when the stick is farther from the triangle's bounding ball
     // than the reach of the tests below (`r`, or `r` and the stick's motion
     // behind the plane), as most listed pairs are in most passes (a limb
     // lying on a sheet is near the plane of every triangle around it).
-    let centre = (t[0] + t[1] + t[2]) / 3.0;
-    let spread = t.iter().fold(0.0f32, |m, &v| m.max(v.distance_squared(centre))).sqrt();
     let motion = xa.distance_squared(a0).max(xb.distance_squared(b0)).sqrt();
     let reach = spread + 2.0 * r + motion + 1e-3;
     let ab = xb - xa;
@@ -601,7 +644,6 @@ fn stick_triangle(
     if centre.distance_squared(xa + ab * along) > reach * reach {
         return None;
     }
-    let n = triangle::normal(&t);
     if n == Vec3::ZERO {
         return None; // a sliver: its vertices collide as balls
     }
@@ -610,6 +652,21 @@ fn stick_triangle(
     // near many triangles, over most of them).
     if side * n.dot(xa - t[0]) >= r && side * n.dot(xb - t[0]) >= r {
         return None;
+    }
+    // Both ends beyond one edge, farther out than the test below reaches
+    // (the triangle's margin, at least `r`; the slack covers rounding):
+    // every point of the stick is, and it would find nothing. A limb lying
+    // on a sheet is as near the planes of the triangles beside it as of
+    // those under it.
+    let beyond = r.max(edge) * (1.0 + 1e-4) + 1e-6;
+    for k in 0..3 {
+        let (e0, e1) = (t[k], t[(k + 1) % 3]);
+        // The edge's inward normal in the plane, |edge| long.
+        let m = n.cross(e1 - e0);
+        let reach = beyond * m.length();
+        if m.dot(xa - e0) < -reach && m.dot(xb - e0) < -reach {
+            return None;
+        }
     }
     let (s, dir, depth) = triangle::segment_contact_on_side(xa, xb, a0, b0, r, &t, n, side, false)?;
     Some((s, barycentric(triangle::closest_point(xa.lerp(xb, s), &t), &t), dir, depth))
@@ -836,11 +893,12 @@ pub fn project(
     if contacts.iter().any(|c| c.piece_b == Piece::Solid) {
         pairs::frames_now(island, views, frames);
     }
+    let mut near = None;
     for c in contacts.iter_mut() {
         let (a, b) = (c.a as usize, c.b as usize);
         let (pa, pb) = pairs::two(views, a, b);
         let center = if c.piece_b == Piece::Solid { frames[b].center } else { Vec3::ZERO };
-        let Some((s_a, s_b, n, inside, tri)) = touch(island, pa, pb, center, c) else { continue };
+        let Some((s_a, s_b, n, inside, tri)) = touch(island, pa, pb, center, c, &mut near) else { continue };
         let wa_ids = weights(c.piece_a, s_a, tri);
         // How far the pieces moved into each other since the substep began
         // (`x - x'`, which a fix without a velocity leaves alone): a solid
@@ -857,6 +915,7 @@ pub fn project(
         if depth <= 0.0 {
             continue;
         }
+        near = None; // the pieces move
         if c.depth == 0.0 {
             // The approach before this substep's pushes: the velocities are
             // still those the substep began with.

@@ -38,9 +38,15 @@ const MAX_EDGE_MARGIN: f32 = 1e-3;
 /// How far crossing tests reach beyond the edges of `t` for a body of
 /// radius `r`.
 fn edge_margin(t: &[Vec3; 3], r: f32) -> f32 {
+    r.max(edge_reach(t))
+}
+
+/// How far beyond its edges a triangle's tests reach besides the radius
+/// (see [`edge_margin`]).
+pub(crate) fn edge_reach(t: &[Vec3; 3]) -> f32 {
     let [a, b, c] = *t;
     let longest2 = (b - a).length_squared().max((c - a).length_squared()).max((c - b).length_squared());
-    r.max(MAX_EDGE_MARGIN.min(EDGE_MARGIN * longest2.sqrt()))
+    MAX_EDGE_MARGIN.min(EDGE_MARGIN * longest2.sqrt())
 }
 
 /// The unit normal of the winding, `(b - a) x (c - a)` normalised; zero for a
