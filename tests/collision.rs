@@ -49,8 +49,9 @@ fn a_particle_at_200_m_s_does_not_pass_a_1_cm_board() {
         // The near face, turned 0.2 rad, crosses the path at 5 - 0.005 / cos 0.2.
         let face = 5.0 - 0.005 / 0.2f32.cos();
         println!("r = {r}: box board, furthest z {deepest:.5}, {:.1e} m short of touching", face - r - deepest);
-        // Measured 2.9e-4 and 1.9e-3 m short (the bound was 5.1: 10 cm beyond the board).
-        assert!(deepest < face - r + 1e-4, "passed the board: z = {deepest}");
+        // Measured 2.9e-4 and 1.9e-3 m short (the bounds were 1e-4 beyond and
+        // 5.1: 10 cm beyond the board); 1.5e-6 is 3 ulp at 5 m.
+        assert!(deepest < face - r + 1.5e-6, "passed the board: z = {deepest}");
     }
 }
 
@@ -63,8 +64,12 @@ fn a_particle_at_200_m_s_does_not_pass_a_single_triangle() {
         w.create_collider(mesh, Vec3::new(0.0, 0.0, 5.0), Quat::IDENTITY, 0.5).unwrap();
         let path = shoot(&mut w, Vec3::ZERO, Vec3::new(0.0, 0.0, 200.0), r, 30);
         let deepest = path.iter().map(|p| p.z).fold(f32::MIN, f32::max);
-        println!("r = {r}: one triangle at z = 5, furthest z {deepest:.5}");
-        assert!(deepest <= 5.0 - r + 1e-4, "passed the triangle: z = {deepest}");
+        println!(
+            "r = {r}: one triangle at z = 5, furthest z {deepest:.5}, {:e} m beyond touching",
+            deepest - (5.0 - r)
+        );
+        // Measured 1e-3 m short and 0 (the bound was 1e-4); 1.5e-6 is 3 ulp at 5 m.
+        assert!(deepest <= 5.0 - r + 1.5e-6, "passed the triangle: z = {deepest}");
         // Beside the triangle it flies on.
         let mut w = world();
         let mesh = ColliderShape::mesh(&tri, &[0, 1, 2]).unwrap();
@@ -93,14 +98,15 @@ fn fast_particles_do_not_pass_thin_spheres_capsules_or_hulls() {
             4.995,
         ),
     ];
-    for (shape, front) in shapes {
+    for ((shape, front), name) in shapes.into_iter().zip(["sphere", "capsule", "hull"]) {
         let mut w = world();
         w.create_collider(shape.clone(), Vec3::new(0.0, 0.0, 5.0), Quat::IDENTITY, 0.5).unwrap();
         let path = shoot(&mut w, Vec3::ZERO, Vec3::new(0.0, 0.0, 200.0), 0.01, 30);
         let deepest = path.iter().map(|p| p.z).fold(f32::MIN, f32::max);
-        // Measured on the surface (the particle's 0.01 m before it); the
-        // bound was z = 5, the shapes' middle.
-        assert!(deepest <= front - 0.01 + 1e-4, "{shape:?}: passed, z = {deepest}");
+        println!("{name}: furthest z {deepest}, {:e} m beyond touching", deepest - (front - 0.01));
+        // Measured on the surface (the particle's 0.01 m before it), 4.8e-7 m
+        // (an ulp at 5 m) beyond; the bounds were 1e-4, and z = 5, the shapes' middle.
+        assert!(deepest <= front - 0.01 + 1.5e-6, "{shape:?}: passed, z = {deepest}");
     }
 }
 
@@ -137,8 +143,10 @@ fn a_stick_falling_across_a_thin_bar_collides_between_its_ends() {
         }
         let mid = (position(&w, stick, 0) + position(&w, stick, 1)) * 0.5;
         println!("stick on {bar:?}: middle at y = {:.4} (lowest {lowest:.4}), touching at 0.03", mid.y);
-        // Measured 0 m into the bar, and resting at 0.03 to the bit (the bounds were 5 mm).
-        assert!(lowest > 0.03 - 1e-4, "the stick sank through the bar: {lowest}");
+        println!("stick on the bar: lowest {:e} m, at rest {:e} m off touching", lowest - 0.03, mid.y - 0.03);
+        // Measured 0 m into the bar, and resting at 0.03 to the bit (the bounds
+        // were 1e-4 and 5 mm); 1e-6 m is rounding room, 16 ulp at 0.5 m.
+        assert!(lowest > 0.03 - 1e-6, "the stick sank through the bar: {lowest}");
         assert!((mid.y - 0.03).abs() < 1e-6, "it should rest on the bar: {}", mid.y);
         assert!(w.contacts().count() >= 1, "the contact is reported");
     }
@@ -174,9 +182,10 @@ fn a_fast_stick_does_not_pass_a_thin_bar() {
         }
         let lowest = position(&w, stick, 0).y.min(position(&w, stick, 1).y);
         assert_eq!(w.recovery_count(), 0);
-        println!("fast stick on {bar:?}: ends at y = {lowest:.4}");
-        // Touching at 0.02 (the bar's and the stick's radii); measured 0.01999 and 0.02.
-        assert!(lowest > 0.02 - 1e-4, "the stick passed the bar: y = {lowest}");
+        println!("fast stick on {bar:?}: ends at y = {lowest:.4}, {:e} m off touching", lowest - 0.02);
+        // Touching at 0.02 (the bar's and the stick's radii); measured 5.3e-6
+        // and 1.3e-6 m short of it (the bound was 1e-4).
+        assert!(lowest > 0.02 - 1.5e-5, "the stick passed the bar: y = {lowest}");
     }
 }
 
@@ -252,7 +261,7 @@ fn a_chain_on_a_10k_triangle_terrain_never_sinks_more_than_1_cm() {
     // resting, negative if nothing ever touched.
     println!("terrain: deepest particle {sink:.5} m below its resting height, deepest link middle {stick_sink:.5} m");
     assert!(sink > -1e-3 && stick_sink > -1e-3, "the chain never landed");
-    // Measured 0.04 and 0.13 mm above resting: 1 mm would still show any sinking.
+    // Measured 0.04 and 0.13 mm above resting: the bound is the physical limit (no sinking) plus 1 mm.
     assert!(sink < 1e-3, "sank {sink} m");
     assert!(stick_sink < 1e-3, "a link sank {stick_sink} m");
     assert_eq!(w.recovery_count(), 0);
@@ -281,7 +290,7 @@ fn a_humanoid_on_the_terrain_rests_on_its_bone_capsules() {
     }
     println!("humanoid on terrain: deepest bone capsule {sink:.5} m into the terrain (about 0: resting on it)");
     assert!(sink > -0.01, "it never landed");
-    // Measured 0.7 mm above the surface; the bound was 1 cm.
+    // Measured 0.7 mm above the surface; the bound was 1 cm. It is the physical limit (no sinking) plus 1 mm.
     assert!(sink < 1e-3, "a bone sank {sink} m");
     assert_eq!(w.recovery_count(), 0);
 }
@@ -327,7 +336,8 @@ fn a_raised_heightfield_holds_what_falls_on_it() {
             w.step(DT).unwrap();
         }
         let y = position(&w, b, 0).y;
-        assert!((y - (frame_y + 0.1)).abs() < 1e-6, "resting at {y}, expected {}", frame_y + 0.1); // measured 0
+        // Measured 0; 1e-6 m is rounding room (4 ulp at 3 m).
+        assert!((y - (frame_y + 0.1)).abs() < 1e-6, "resting at {y}, expected {}", frame_y + 0.1);
         assert_eq!(w.recovery_count(), 0);
     }
 }
@@ -355,7 +365,7 @@ fn a_compound_collides_with_each_part() {
     for _ in 0..90 {
         w.step(DT).unwrap();
     }
-    // Measured 0 (the bounds were 1e-3).
+    // Measured 0 (the bounds were 1e-3); 1e-6 m is rounding room (8 ulp at 1 m).
     assert!((position(&w, b, 0).y - 1.1).abs() < 1e-6, "{}", position(&w, b, 0));
     assert!((position(&w, b, 1).y - 1.3).abs() < 1e-6, "{}", position(&w, b, 1));
     assert!(position(&w, b, 2).y < 0.0, "the gap between the parts is empty");

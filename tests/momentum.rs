@@ -73,14 +73,19 @@ fn spinning_stick_pair_conserves_momentum() {
         coarse.angular_loss * 100.0,
         fine.angular_loss * 100.0
     );
+    println!(
+        "angular momentum lost: {:e} drifting, {:e} at 8 substeps, {:e} at 32",
+        s.angular_loss, coarse.angular_loss, fine.angular_loss
+    );
     // Exact in real arithmetic; in f32 the velocity x - x_prev carries the
-    // rounding of positions (ulp(x) / h per substep), a random walk of a few mm here.
-    assert!(s.com_error < 1e-2, "linear momentum not conserved: centre of mass off by {} m", s.com_error);
-    assert!(s.length_error < 2e-6, "stick length error {}", s.length_error); // measured 3.6e-7
+    // rounding of positions (ulp(x) / h per substep), a random walk: measured
+    // 3.9e-5 m (the bound was 1e-2, for the few mm it once walked).
+    assert!(s.com_error < 1e-4, "linear momentum not conserved: centre of mass off by {} m", s.com_error);
+    assert!(s.length_error < 2e-6, "stick length error {}", s.length_error); // measured 5.4e-7
     for (what, loss) in
         [("drifting", s.angular_loss), ("8 substeps", coarse.angular_loss), ("32 substeps", fine.angular_loss)]
     {
-        // Measured 2.2e-5 to 3.8e-4 (drifting).
-        assert!(loss.abs() < 2e-3, "{what}: angular momentum changed by {:.3} %", loss * 100.0);
+        // Measured 2.6e-6 to 7.2e-5 (at 32 substeps), each a gain; the bound was 2e-3.
+        assert!(loss.abs() < 2e-4, "{what}: angular momentum changed by {:.3} %", loss * 100.0);
     }
 }

@@ -75,7 +75,7 @@ fn a_heavy_weight_keeps_its_rope_length() {
             r.gain
         );
         assert_eq!(r.recoveries, 0);
-        // Measured 0.20 % and 0.90 % swinging (the bounds were 10 %).
+        // Measured 0.13 % and 0.56 % swinging (the bounds were 10 %).
         assert!(r.stretch < 0.01, "{name}: the rope stretched {:.2} %", r.stretch * 100.0);
         assert!(r.worst_stick < 0.03, "{name}: a stick stretched {:.2} %", r.worst_stick * 100.0);
     }
@@ -88,7 +88,7 @@ fn a_heavy_weight_keeps_its_rope_length() {
 /// at the substep's start (SHAKE) however far they had turned.
 #[test]
 fn more_iterations_add_no_energy() {
-    let mut worst = f64::NEG_INFINITY;
+    let (mut worst, mut most_stretch) = (f64::NEG_INFINITY, 0.0f64);
     for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, 1000.0)] {
         for substeps in [8, 32] {
             for iterations in 1..=8 {
@@ -103,11 +103,12 @@ fn more_iterations_add_no_energy() {
                         "{substeps} x {iterations} at {origin}, from {dir}: energy rose by {:.1} J",
                         r.gain
                     );
-                    assert!(r.stretch < 0.01, "{substeps} x {iterations}: stretch {:.2} %", r.stretch * 100.0); // 0.2 %
+                    assert!(r.stretch < 0.01, "{substeps} x {iterations}: stretch {:.2} %", r.stretch * 100.0); // 0.15 %
                     worst = worst.max(r.gain);
+                    most_stretch = most_stretch.max(r.stretch);
                 }
             }
         }
     }
-    println!("most energy above the start over iterations 1..8: {worst:.3e} J");
+    println!("most energy above the start over iterations 1..8: {worst:.3e} J; largest stretch {most_stretch:.3e}");
 }
