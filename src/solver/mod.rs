@@ -759,15 +759,14 @@ fn solve_island<'b>(
         clock,
         t,
     };
+    // What couples the bodies, for every pass of the step.
+    let mut links = Links { joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
     if long.contains(&true) {
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         settle(&mut u, &mut links, (sizes, long, active), settled, turns);
     }
     for substep in 0..ctx.substeps {
         u.lap(Stage::Predict);
         if split.contains(&true) || (substep == 0 && changed.contains(&true)) {
-            let mut links =
-                Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
             inherited_corrections(&mut u, &mut links, substep, settled, inherited, turns, candidates);
             // An island whose inherited corrections would give more than a
             // push-out may keeps them out for the rest of the step.
@@ -816,11 +815,10 @@ fn solve_island<'b>(
             }
             c.clear();
         }
-        joint::begin_substep(joints);
-        pairs::begin_substep(rigid_pairs);
-        bodies::begin_substep(body_contacts);
+        joint::begin_substep(links.joints);
+        pairs::begin_substep(links.rigid_pairs);
+        bodies::begin_substep(links.body_contacts);
         u.lap(Stage::Predict);
-        let mut links = Links { joints: &mut *joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
         for _ in 0..ctx.iterations {
             relax(&mut u, &mut links, substep, true);
         }
@@ -844,8 +842,8 @@ fn solve_island<'b>(
                 r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
-        pairs::friction(u.bodies, u.views, rigid_pairs, ctx.h);
-        bodies::friction(u.bodies, u.views, body_contacts);
+        pairs::friction(u.bodies, u.views, links.rigid_pairs, ctx.h);
+        bodies::friction(u.bodies, u.views, links.body_contacts);
         u.lap(Stage::Velocities);
         if u.ragdolls {
             let steps = (substep, ctx.substeps);

@@ -143,29 +143,11 @@ impl World {
         previous: Option<(&[(Vec3, Quat)], f32)>,
         in_frame: bool,
     ) -> Result<()> {
-        let n = self.ragdoll(id)?.1.bone_count();
-        let check = |pose: &[(Vec3, Quat)], what: &str| -> Result<Vec<(Vec3, Quat)>> {
-            if pose.len() != n {
-                return Err(Error::invalid_argument(format!(
-                    "{what} has {} transforms; the ragdoll has {n} bones",
-                    pose.len()
-                )));
-            }
-            pose.iter()
-                .enumerate()
-                .map(|(b, &(p, q))| {
-                    Ok((
-                        finite_vec(p, &format!("{what}[{b}].position"))?,
-                        unit_rotation(q, &format!("{what}[{b}].rotation"))?,
-                    ))
-                })
-                .collect()
-        };
-        let now = check(pose, "bones")?;
+        let now = self.checked_pose(id, pose, "bones")?;
         let before = match previous {
             Some((prev, dt)) => {
                 positive(dt, "dt")?;
-                Some((check(prev, "previous")?, dt))
+                Some((self.checked_pose(id, prev, "previous")?, dt))
             }
             None => None,
         };
@@ -232,11 +214,13 @@ impl World {
 }
 
 impl World {
-    fn checked_pose(&self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<Vec<(Vec3, Quat)>> {
+    /// A pose for ragdoll `id` (`what`, for the message): a finite
+    /// position and a rotation, normalised, per bone.
+    fn checked_pose(&self, id: BodyId, pose: &[(Vec3, Quat)], what: &str) -> Result<Vec<(Vec3, Quat)>> {
         let n = self.ragdoll(id)?.1.bone_count();
         if pose.len() != n {
             return Err(Error::invalid_argument(format!(
-                "bones has {} transforms; the ragdoll has {n} bones",
+                "{what} has {} transforms; the ragdoll has {n} bones",
                 pose.len()
             )));
         }
@@ -244,8 +228,8 @@ impl World {
             .enumerate()
             .map(|(b, &(x, q))| {
                 Ok((
-                    finite_vec(x, &format!("bones[{b}].position"))?,
-                    unit_rotation(q, &format!("bones[{b}].rotation"))?,
+                    finite_vec(x, &format!("{what}[{b}].position"))?,
+                    unit_rotation(q, &format!("{what}[{b}].rotation"))?,
                 ))
             })
             .collect()
@@ -264,7 +248,7 @@ impl World {
     ///
     /// Refused: a count other than the bone count, NaN/inf, a zero rotation.
     pub fn set_ragdoll_motor_targets(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let pose = self.checked_pose(id, pose)?;
+        let pose = self.checked_pose(id, pose, "bones")?;
         let origin = self.body(id)?.origin;
         let local: Vec<(Vec3, Quat)> = pose.iter().map(|&(x, q)| (x - origin, q)).collect();
         self.motors_mut(id)?.set_targets(&local);
@@ -274,7 +258,7 @@ impl World {
     /// [`World::set_ragdoll_motor_targets`] with the positions already in
     /// the body's frame (`World::set_ragdoll_motor_targets_f64`).
     pub(crate) fn set_ragdoll_motor_targets_in_frame(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let pose = self.checked_pose(id, pose)?;
+        let pose = self.checked_pose(id, pose, "bones")?;
         self.motors_mut(id)?.set_targets(&pose);
         Ok(())
     }
@@ -284,7 +268,7 @@ impl World {
     /// of the head in the parent's frame, rotation relative to the parent's)
     /// and the root in world space.
     pub fn set_ragdoll_motor_targets_local(&mut self, id: BodyId, pose: &[(Vec3, Quat)]) -> Result<()> {
-        let local = self.checked_pose(id, pose)?;
+        let local = self.checked_pose(id, pose, "bones")?;
         let world = world_pose(&self.ragdoll(id)?.1.skeleton.parents, &local);
         for (b, &(x, _)) in world.iter().enumerate() {
             finite_vec(x, &format!("the world position of bones[{b}]"))?;
