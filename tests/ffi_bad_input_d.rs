@@ -403,9 +403,13 @@ fn d_readback_protocol() {
     // Exact: what the f32 readback rounds.
     let mut f = [v(0.0, 0.0, 0.0); 4];
     ok(unsafe { sinew_body_read_positions(w, b, f.as_mut_ptr(), 4, ptr::null_mut()) });
-    for (x, y) in buf[..4].iter().zip(&f) {
+    for (i, (x, y)) in buf[..4].iter().zip(&f).enumerate() {
         assert_eq!([x.x as f32, x.y as f32, x.z as f32], [y.x, y.y, y.z]);
-        assert!((x.x - FAR).abs() < 3.0 && (x.z + FAR).abs() < 1.0, "{x:?}");
+        // Where they were made (a step moved them down only): measured 0
+        // (the bounds were 3 and 1 m); 1e-6 m is room to round an offset.
+        let (along, across) = (x.x - (FAR + 0.5 * i as f64), x.z + FAR);
+        eprintln!("particle {i} 10 km out: {along:e} m along, {across:e} m across from where it was made");
+        assert!(along.abs() < 1e-6 && across.abs() < 1e-6, "{x:?}");
     }
 
     // Bounds of a lone particle 10 km out, radius 0: its exact place, not
@@ -417,7 +421,11 @@ fn d_readback_protocol() {
     ok(unsafe { sinew_body_get_bounds_d(w, one, &mut lo, &mut hi) });
     ok(unsafe { sinew_body_read_positions_d(w, one, x.as_mut_ptr(), 1, ptr::null_mut()) });
     assert_eq!((lo, hi), (x[0], x[0]));
-    assert!((x[0].x - odd[0].x).abs() < 1e-6 && (x[0].z - odd[0].z).abs() < 1e-6, "{x:?}");
+    let off = [x[0].x - odd[0].x, x[0].z - odd[0].z];
+    eprintln!("a lone particle 10 km out: {:e} and {:e} m off its place", off[0], off[1]);
+    // Measured 2.0e-9 and 7.3e-9 m (the bound was 1e-6): 1.2e-7 is half an
+    // ulp of an offset up to 2 m from its frame's grid point (ORIGIN_GRID, 4 m).
+    assert!(off[0].abs() < 1.2e-7 && off[1].abs() < 1.2e-7, "{x:?}");
 
     // Bones: the same protocol, and the wrong kind.
     let name = "sinew_ragdoll_read_bones_d";
@@ -450,7 +458,8 @@ fn d_readback_protocol() {
     assert!(bones.iter().all(|&t| t == TRANSFORM_SENTINEL));
     ok(unsafe { sinew_ragdoll_read_bones_d(w, s.ragdoll, bones.as_mut_ptr(), n + 1, &mut count) });
     assert_eq!(bones[n as usize], TRANSFORM_SENTINEL);
-    assert!((bones[0].position.x - FAR - 2.0).abs() < 1.0, "{:?}", bones[0]);
+    // Made at FAR + 2, stepped once: measured 0 m along x (the bound was 1 m).
+    assert!((bones[0].position.x - FAR - 2.0).abs() < 1e-6, "{:?}", bones[0]);
 
     // The rigid transform.
     let name = "sinew_rigid_read_transform_d";
@@ -469,7 +478,8 @@ fn d_readback_protocol() {
     });
     assert_eq!(t, TRANSFORM_SENTINEL);
     ok(unsafe { sinew_rigid_read_transform_d(w, s.rigid, &mut t) });
-    assert!((t.position.x - FAR + 2.0).abs() < 0.1, "{t:?}");
+    // Made at FAR - 2, stepped once: measured 0 m along x (the bound was 0.1 m).
+    assert!((t.position.x - FAR + 2.0).abs() < 1e-6, "{t:?}");
 }
 
 #[test]
@@ -590,6 +600,8 @@ fn d_collider_calls_refuse_bad_input_and_change_nothing() {
     ok(unsafe { sinew_collider_get_transform_d(w, c, &mut t) });
     for (a, b) in [(t.position.x, exact.position.x), (t.position.y, exact.position.y), (t.position.z, exact.position.z)]
     {
+        // Measured 2.0e-9 to 9.9e-9 m, and after the restore: the f32 offset
+        // from its frame's grid point rounds; 1e-7 is under an ulp of 2 m.
         assert!((a - b).abs() < 1e-7, "{t:?} read back for {exact:?}");
     }
     // Moved a kilometre in one call: it takes a new grid point, still exact.
@@ -731,6 +743,7 @@ fn d_builders_and_world_calls_refuse_bad_input_and_change_nothing() {
         changes(w, || create(&mut id));
         let (mut lo, mut hi) = (VEC_SENTINEL, VEC_SENTINEL);
         ok(unsafe { sinew_body_get_bounds_d(w, id, &mut lo, &mut hi) });
+        // Built there, not at the origin: each body's extent (0.21 to 0.97 m) within 3 m.
         assert!(lo.x > -FAR - 3.0 && hi.x < -FAR + 3.0 && lo.z > FAR - 3.0 && hi.z < FAR + 3.0, "{lo:?} {hi:?}");
     }
     let mut before = [VEC_SENTINEL; 4];
@@ -1141,5 +1154,6 @@ fn d_query_and_push_calls_refuse_bad_input_and_change_nothing() {
     let mut x = [VEC_SENTINEL; 9];
     ok(unsafe { sinew_body_read_positions_d(w, cloth, x.as_mut_ptr(), 9, ptr::null_mut()) });
     assert_eq!(alone, x);
+    // Measured 0 to 0.2 m along x (three columns 0.1 m apart).
     assert!(x.iter().all(|p| (p.x - (FAR - 4.0)).abs() < 1.0), "{x:?}");
 }

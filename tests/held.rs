@@ -75,5 +75,6 @@ fn a_ragdoll_held_by_any_one_particle_swings_without_gaining_energy() {
     );
     // Measured 0 (never above the start); 1e-3 J is 8 ulp of the 1.2 kJ sum.
     assert!(worst[0].0 < 1e-3, "{:?}", worst[0]);
+    // Physically 0; the bug of issue 31 (open, see the module doc): measured 113.4 J.
     assert!(worst[1].0 < 120.0, "{:?}", worst[1]);
 }

@@ -104,14 +104,15 @@ fn hold(strength: f32, max_force: f32) -> f32 {
 #[test]
 fn full_strength_holds_a_standing_pose_and_a_weak_cap_sags() {
     // Measured (8 substeps, 1 iteration): full strength 0.22 mm RMS, half
-    // strength 2.0 mm; capped at 0.5 N (0.5 N m on a 1 m bone) the figure
-    // folds and topples, 1.1 m RMS. The issue asks for 2 cm and "much larger".
+    // strength 2.0 mm (the bounds were 2 and 10 mm); capped at 0.5 N (0.5 N
+    // m on a 1 m bone) the figure folds and topples, 1.1 m RMS. The issue
+    // asks for 2 cm and "much larger".
     let held = hold(1.0, 0.0);
     let sagged = hold(1.0, 0.5);
     let half = hold(0.5, 0.0);
     eprintln!("hold: full {held:.5} m, capped at 0.5 N {sagged:.6} m, half strength {half:.5} m RMS");
-    assert!(held < 0.002, "{held}");
-    assert!(half < 0.01, "{half}");
+    assert!(held < 6e-4, "{held}");
+    assert!(half < 5e-3, "{half}");
     assert!(sagged > 0.3, "{sagged}");
 }
 
@@ -121,9 +122,10 @@ fn after_a_shove_on_the_chest_it_returns_to_the_pose() {
     // forward, with the velocity of that move over a frame (3.6 m/s).
     // Measured: 4.4 cm RMS just after, at most 8.5 cm (full strength), 5.7
     // (half), 9.1 (0.3, capped at 2000 N) as it carries on; back within 3 cm
-    // after 0.10, 0.10 and 0.20 s; 0.2, 2.0 and 3.7 mm RMS a second later.
+    // after 0.10, 0.10 and 0.20 s; 0.2, 2.0 and 3.7 mm RMS a second later
+    // (the bounds were 2, 10 and 10 mm).
     for (strength, max_force, within, settles) in
-        [(1.0, 0.0, 0.15, 0.002), (0.5, 0.0, 0.15, 0.01), (0.3, 2000.0, 0.3, 0.01)]
+        [(1.0, 0.0, 0.15, 6e-4), (0.5, 0.0, 0.15, 5e-3), (0.3, 2000.0, 0.3, 0.01)]
     {
         let (mut w, body, pose) = standing_rooted();
         let j = Joints::of(&w, body);
@@ -165,9 +167,9 @@ fn after_a_shove_on_the_chest_it_returns_to_the_pose() {
 #[test]
 fn it_tracks_a_pose_gliding_at_one_metre_per_second() {
     // Measured: 0.5 mm RMS at full strength, feet on the floor (friction
-    // 0.8) or hanging in the air; 2.4 cm at half strength (it lags by
-    // v tau). The issue asks for 5 cm.
-    for (strength, floor, bound) in [(1.0, true, 0.005), (1.0, false, 0.005), (0.5, true, 0.04)] {
+    // 0.8) or hanging in the air (the bound was 5 mm); 2.4 cm at half
+    // strength (it lags by v tau). The issue asks for 5 cm.
+    for (strength, floor, bound) in [(1.0, true, 0.0015), (1.0, false, 0.0015), (0.5, true, 0.04)] {
         let (mut w, body, pose) = standing_in(floor);
         w.set_ragdoll_root_motion(body, true).unwrap();
         let j = Joints::of(&w, body);
@@ -301,6 +303,10 @@ fn local_targets_are_the_world_pose_relative_to_each_parent() {
     w.set_ragdoll_motor_targets_local(body, &local).unwrap();
     // The motors keep their targets in the body's frame.
     let origin = w.body_origin(body).unwrap();
+    let motors = w.ragdoll_motors(body).unwrap();
+    let off = motors.to.iter().zip(&world).map(|(&(x, _), &(tx, _))| (x + origin - tx).length()).fold(0.0, f32::max);
+    let turned = motors.to.iter().zip(&world).map(|(&(_, q), &(_, tq))| q.angle_between(tq)).fold(0.0, f32::max);
+    eprintln!("local targets: {off:e} m, {turned:e} rad off the world pose");
     for (b, (&(x, q), &(tx, tq))) in w.ragdoll_motors(body).unwrap().to.iter().zip(&world).enumerate() {
         let x = x + origin;
         // Measured 0 m and 0 rad: the bounds are ulps of composing the
@@ -434,10 +440,11 @@ fn capped_targets_pull_cloth_to_its_animation_and_a_collider_pushes_it_off() {
         "skinned cloth: {following:.2e} m RMS from its animation while free; at most {inside:.2e} m inside the ball, {:.3} m RMS off its pose",
         rms(&w, 2.0)
     );
-    // Measured 1.1e-7 m RMS (ulps) and never inside the ball (0 m).
+    // Measured 1.1e-7 m RMS (ulps) and never inside the ball (0 m: the
+    // bound is rounding room); held 0.48 m RMS off its pose (the bar was 2 cm).
     assert!(following < 1e-6, "the cloth does not follow its animation: {following} m RMS");
     assert!(inside < 1e-5, "the capped targets pulled the cloth {inside} m into the ball");
-    assert!(rms(&w, 2.0) > 0.02, "the ball should hold part of the cloth off its pose");
+    assert!(rms(&w, 2.0) > 0.2, "the ball should hold part of the cloth off its pose");
 }
 
 /// Issue 31 item 10: root motion is an opt-in. A humanoid on motors at full
@@ -466,8 +473,8 @@ fn without_root_motion_a_powered_figure_falls_when_its_floor_goes() {
         let start = pose[0].0.y;
         eprintln!("root motion {rooted}: pelvis {pelvis} m, animated at {start} m");
         if rooted {
-            // Measured 1.7e-4 m off.
-            assert!((pelvis - start).abs() < 2e-3, "held by root motion: pelvis at {pelvis}, animated at {start}");
+            // Measured 1.7e-4 m off (the bound was 2e-3).
+            assert!((pelvis - start).abs() < 5e-4, "held by root motion: pelvis at {pelvis}, animated at {start}");
         } else {
             // 1.5 s of free fall is 11 m.
             assert!(pelvis < start - 5.0, "the floor went and the pelvis is at {pelvis} (started at {start})");

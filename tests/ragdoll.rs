@@ -24,6 +24,12 @@ fn read_bones_at_creation_reproduces_the_rest_pose() {
     let def = RagdollDef::humanoid(Vec3::new(3.0, 1.0, -2.0), root, 1.65);
     let body = w.create_ragdoll(&def).unwrap();
     assert_eq!(w.ragdoll_bone_count(body).unwrap(), 17);
+    let (mut off, mut turned) = (0.0f32, 0.0f32);
+    for (bone, (p, q)) in def.bones.iter().zip(w.ragdoll_bones(body).unwrap()) {
+        off = off.max((p - bone.position).length());
+        turned = turned.max(q.angle_between(bone.rotation));
+    }
+    eprintln!("bones at creation: {off:e} m, {turned:e} rad off the def at worst");
     for (b, (bone, (p, q))) in def.bones.iter().zip(w.ragdoll_bones(body).unwrap()).enumerate() {
         // Measured at most 2.7e-7 m (ulps of 3 m) and 0 rad (1e-4 rad is an
         // ulp or two of `angle_between`'s `acos`).
@@ -144,15 +150,17 @@ fn a_limp_humanoid_dropped_on_a_plane_comes_to_rest_within_its_limits() {
             f.gain
         );
         assert!(f.rest <= 3.0, "drop {k}: still moving at {} s", f.rest);
-        // Measured at most 3e-5 m over these and the thirty drops below.
-        assert!(f.sink <= 3e-4, "drop {k}: sank {} m", f.sink);
+        // Measured at most 3.0e-5 m over these and the thirty drops below
+        // (the bound was 3e-4).
+        assert!(f.sink <= 1e-4, "drop {k}: sank {} m", f.sink);
         assert!(f.length <= 0.02, "drop {k}: a bone's length off by {} %", f.length * 100.0);
         assert!(f.limit <= 5f32.to_radians(), "drop {k}: a joint {} degrees out of its limits", f.limit.to_degrees());
-        // Continuous: no bone flips between frames (measured at most 0.51 rad
+        // Continuous: no bone flips between frames (measured at most 0.73 rad
         // in a frame, a hand whipping on landing; 1 rad a frame is 60 rad/s).
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
-        // Measured at most 0.001 J (the f32 sum of ~300 J of potential
-        // energy rounds at 1e-4 J); it once allowed 1 J.
+        // Physically 0 (energy never rises): measured 2e-5 J here and
+        // 0.0011 J in the thirty drops, rounding of the f32 sum of ~300 J;
+        // one bar for both. It once allowed 1 J.
         assert!(f.gain < 0.005, "drop {k}: the body gained {} J in a frame", f.gain);
     }
 }
@@ -190,13 +198,13 @@ fn thirty_random_limp_drops_rest_without_sinking_or_leaving_their_limits() {
             f.turn,
             f.gain
         );
-        assert!(f.sink <= 3e-4, "drop {k}: sank {} m", f.sink);
+        assert!(f.sink <= 1e-4, "drop {k}: sank {} m", f.sink);
         assert!(f.limit <= 5f32.to_radians(), "drop {k}: a joint {} degrees out of its limits", f.limit.to_degrees());
         assert!(f.turn < 1.0, "drop {k}: a bone turned {} rad in one frame", f.turn);
         assert!(f.length <= 0.02, "drop {k}: a bone's length off by {} %", f.length * 100.0);
         assert!(f.rest <= 3.0, "drop {k}: still moving at {} s", f.rest);
-        // Measured at most 0.001 J (the f32 sum of ~300 J of potential
-        // energy rounds at 1e-4 J); it once allowed 1 J.
+        // Measured at most 0.0011 J (drop 6; rounding of the f32 sum of ~300
+        // J of potential energy); it once allowed 1 J.
         assert!(f.gain < 0.005, "drop {k}: the body gained {} J in a frame", f.gain);
         lengths.push(f.length);
         limits.push(f.limit);
@@ -221,6 +229,7 @@ fn a_ragdoll_at_rest_in_zero_gravity_stays_at_rest() {
         w.step(DT).unwrap();
     }
     let moved = w.positions(body).unwrap().zip(&before).map(|(a, b)| (a - *b).length()).fold(0.0, f32::max);
+    eprintln!("zero gravity, 3 s: moved {moved:e} m at most");
     // Measured 0: the bound is a few ulps of a 1 m coordinate.
     assert!(moved < 1e-6, "moved {moved} m");
 }
@@ -244,20 +253,28 @@ fn in_free_fall_every_bone_stays_rigid_and_the_body_falls_like_a_point() {
         w.step(DT).unwrap();
     }
     let x: Vec<Vec3> = w.positions(body).unwrap().collect();
+    let mut worst_length = 0.0f32;
     for b in 0..def.bones.len() as u32 {
         let (h, tail) = w.ragdoll_bone_particles(body, b).unwrap();
         let (h, tail) = (h as usize, tail as usize);
         let l0 = (rest[tail] - rest[h]).length();
         let l = (x[tail] - x[h]).length();
-        // Measured at most 6.3e-6.
-        assert!((l - l0).abs() / l0 < 5e-5, "bone {b}: {l} vs {l0}");
+        worst_length = worst_length.max((l - l0).abs() / l0);
+        // Measured at most 6.3e-6 (the bound was 5e-5).
+        assert!((l - l0).abs() / l0 < 2e-5, "bone {b}: {l} vs {l0}");
     }
     let expected = 0.5 * g * t * t;
     let dropped = centre(&x) - c0;
+    eprintln!(
+        "free fall: bones {worst_length:e} of their length at worst; the centre's drop {:e} of it off a point's, {:e} m and {:e} m sideways",
+        (dropped.y - expected).abs() / expected.abs(),
+        dropped.x,
+        dropped.z
+    );
     // Measured 4.2e-6 of the drop (a lone particle beside it: 2e-6), and
-    // 2.1e-4 and 1e-5 m sideways.
-    assert!((dropped.y - expected).abs() < 4e-5 * expected.abs(), "{} vs {expected}", dropped.y);
-    assert!(dropped.x.abs() < 1e-3 && dropped.z.abs() < 1e-4, "{dropped}");
+    // 2.1e-4 and 1.0e-5 m sideways (the bounds were 4e-5, 1e-3 and 1e-4).
+    assert!((dropped.y - expected).abs() < 1.5e-5 * expected.abs(), "{} vs {expected}", dropped.y);
+    assert!(dropped.x.abs() < 6e-4 && dropped.z.abs() < 3e-5, "{dropped}");
 }
 
 #[test]
@@ -274,8 +291,9 @@ fn an_impulse_at_the_shoulder_adds_its_momentum_and_turns_the_upper_body() {
     let masses: Vec<f32> =
         w.inv_masses(body).unwrap().iter().map(|&iw| if iw > 0.0 { 1.0 / iw } else { 0.0 }).collect();
     let momentum: Vec3 = w.velocities(body).unwrap().zip(&masses).map(|(v, m)| v * *m).sum();
-    // Measured 2.2e-5 of the impulse.
-    assert!((momentum - impulse).length() < 2e-4 * impulse.length(), "{momentum}");
+    eprintln!("impulse: momentum {:e} of the impulse off it", (momentum - impulse).length() / impulse.length());
+    // Measured 2.2e-5 of the impulse (the bound was 2e-4).
+    assert!((momentum - impulse).length() < 7e-5 * impulse.length(), "{momentum}");
     for _ in 0..12 {
         w.step(DT).unwrap();
     }
@@ -302,6 +320,12 @@ fn set_pose_teleports_with_or_without_the_animation_velocity() {
     let offset = Vec3::new(5.0, 0.0, 0.0);
     let moved: Vec<(Vec3, Quat)> = pose.iter().map(|&(p, q)| (turn * p + offset, turn * q)).collect();
     w.set_ragdoll_pose(body, &moved, None).unwrap();
+    let off =
+        w.ragdoll_bones(body).unwrap().zip(&moved).map(|((p, _), (ep, _))| (p - *ep).length()).fold(0.0, f32::max);
+    let turned =
+        w.ragdoll_bones(body).unwrap().zip(&moved).map(|((_, q), (_, eq))| q.angle_between(*eq)).fold(0.0, f32::max);
+    let still = w.velocities(body).unwrap().map(|v| v.length()).fold(0.0, f32::max);
+    eprintln!("set_pose: {off:e} m, {turned:e} rad off the pose; {still:e} m/s");
     // Measured 1.2e-7 m (an ulp of a 5 m coordinate) and 0 rad; glam's
     // `angle_between` is an `acos`, so 1e-4 rad is an ulp or two of its dot.
     for ((p, q), (ep, eq)) in w.ragdoll_bones(body).unwrap().zip(&moved) {
@@ -313,9 +337,11 @@ fn set_pose_teleports_with_or_without_the_animation_velocity() {
     let earlier: Vec<(Vec3, Quat)> = moved.iter().map(|&(p, q)| (p - Vec3::new(0.0, 0.0, 0.05), q)).collect();
     w.set_ragdoll_pose(body, &moved, Some((&earlier, 0.05))).unwrap();
     w.step(DT).unwrap();
+    let worst = w.velocities(body).unwrap().map(|v| (v - Vec3::Z).length()).fold(0.0, f32::max);
+    eprintln!("set_pose from two frames: velocity {worst:e} m/s off 1 m/s");
     for v in w.velocities(body).unwrap() {
-        // Measured at most 6.2e-5 m/s.
-        assert!((v - Vec3::Z).length() < 5e-4, "{v}");
+        // Measured at most 6.2e-5 m/s (the bound was 5e-4).
+        assert!((v - Vec3::Z).length() < 2e-4, "{v}");
     }
     assert_eq!(w.set_ragdoll_pose(body, &moved[..3], None).unwrap_err().kind, ErrorKind::InvalidArgument);
     assert_eq!(w.set_ragdoll_pose(body, &moved, Some((&earlier, 0.0))).unwrap_err().kind, ErrorKind::InvalidArgument);
@@ -393,6 +419,12 @@ fn bone_shapes_read_back_and_bounds_are_the_capsules() {
     let shapes: Vec<_> = w.ragdoll_bone_shapes(body).unwrap().collect();
     assert_eq!(shapes.len(), def.bones.len());
     let rest: Vec<Vec3> = w.positions(body).unwrap().collect();
+    let (mut heads, mut lengths) = (0.0f32, 0.0f32);
+    for (s, bone) in shapes.iter().zip(&def.bones) {
+        heads = heads.max((rest[s.head as usize] - bone.position).length());
+        lengths = lengths.max((s.length - (rest[s.tail as usize] - rest[s.head as usize]).length()).abs());
+    }
+    eprintln!("bone shapes: heads {heads:e} m, lengths {lengths:e} m off");
     for (b, (s, bone)) in shapes.iter().zip(&def.bones).enumerate() {
         assert_eq!((s.parent, s.radius, s.mass), (bone.parent, bone.radius, bone.mass), "bone {b}");
         assert_eq!((s.head, s.tail), w.ragdoll_bone_particles(body, b as u32).unwrap());
@@ -415,8 +447,9 @@ fn bone_shapes_read_back_and_bounds_are_the_capsules() {
         .flat_map(|s| [x[s.head as usize].y + s.radius, x[s.tail as usize].y + s.radius])
         .fold(f32::MIN, f32::max);
     assert_eq!((lo.y, hi.y), (deepest, highest));
-    // Measured 1.6e-5 m above it.
-    assert!(lo.y.abs() < 2e-4, "a resting body's bounds reach {} from the floor", lo.y);
+    eprintln!("resting bounds: {:e} m from the floor", lo.y);
+    // Measured 1.6e-5 m below it (the bound was 2e-4).
+    assert!(lo.y.abs() < 5e-5, "a resting body's bounds reach {} from the floor", lo.y);
     assert_eq!(w.recovery_count(), 0);
 }
 

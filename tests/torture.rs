@@ -126,7 +126,9 @@ struct Scene<S: Clone> {
     /// Energy (J) the drivers put in up to step `k` (kinematic walls, shots).
     work: fn(&S, u64) -> f64,
     /// Energy tolerance: a fraction of the start's total kinetic and
-    /// potential magnitude plus an absolute J.
+    /// potential magnitude plus an absolute J. A physical limit (never above
+    /// the reference plus the work) with room to round: every scene measures
+    /// below it (its largest excess, printed, is negative).
     energy_tolerance: (f64, f64),
 }
 
@@ -369,6 +371,8 @@ fn on_the_ground(name: &'static str, world: World) -> Scene<()> {
         dt: sixtieth,
         drive: no_drive,
         depth: below_ground,
+        // Nothing goes through the ground: measured 0 (never below) in each
+        // scene that uses it; 1 cm is the limit's room, not a measurement.
         margin: 0.01,
         work: no_work,
         energy_tolerance: (0.01, 1.0),
@@ -419,6 +423,7 @@ fn ragdolls_piled_on_cloth() {
             });
             bones.fold(cloth, f32::max)
         },
+        // Measured 6.5 mm.
         margin: 0.01,
         work: no_work,
         energy_tolerance: (0.01, 1.0),
@@ -487,6 +492,7 @@ fn cloth_crushed_between_closing_boxes() {
         dt: sixtieth,
         drive,
         depth,
+        // Measured 6.0 mm (the cloth held at 4 mm, less than its thickness).
         margin: 0.01,
         work,
         energy_tolerance: (0.01, 0.01),
@@ -559,6 +565,7 @@ fn particles_at_300_m_per_s_through_thin_walls() {
         dt: sixtieth,
         drive,
         depth,
+        // Nothing goes through a wall: measured 0 (never past it); 1 mm is room.
         margin: 1e-3,
         work,
         energy_tolerance: (1e-3, 1.0),
@@ -680,6 +687,7 @@ fn a_1_mm_scene() {
         dt: sixtieth,
         drive: no_drive,
         depth,
+        // Nothing goes through the ground: measured 0; 1e-5 m is 1 % of the scene.
         margin: 1e-5,
         work: no_work,
         energy_tolerance: (0.01, 1e-9),
@@ -702,6 +710,7 @@ fn a_scene_10_km_out() {
         dt: sixtieth,
         drive: no_drive,
         depth,
+        // Nothing goes through the ground: measured 0; 1 cm is room.
         margin: 0.01,
         work: no_work,
         energy_tolerance: (0.01, 1.0),
@@ -781,13 +790,15 @@ fn dt_changing_every_step() {
         dt: hitch_dt,
         drive: no_drive,
         depth: |w, def| colliding_below(w, 0.0, def, 0.2),
-        margin: 0.01,
+        // Measured 9.5e-4 m (the bound was 1e-2).
+        margin: 3e-3,
         work: no_work,
         energy_tolerance: (0.01, 1.0),
     };
     let report = run(scene, steps(600));
     common::note(&format!("torture dt 1e-4..0.1 s every step: speed bound {bound:.1} m/s"));
     assert!(report.failures.is_empty(), "mixed:\n  {}", report.failures.join("\n  "));
+    // A physical limit (measured 11.7 m/s against 563): see `speed_bound`.
     assert!(report.fastest < bound, "mixed: a particle at {} m/s, bound {bound} m/s", report.fastest);
 }
 
@@ -907,6 +918,7 @@ fn every_kind_created_destroyed_and_recreated() {
         dt: sixtieth,
         drive,
         depth: below_ground,
+        // Nothing goes through the ground: measured 0; 1 cm is room.
         margin: 0.01,
         work: no_work,
         energy_tolerance: (0.01, 1.0),

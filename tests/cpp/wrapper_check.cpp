@@ -938,7 +938,8 @@ double far_scene(double at) {
     CHECK(limb.ok() && limb->bone_count().value_or(0) == 2);
     std::vector<sinew::Transformd> few(2);
     EXPECT_CODE(humanoid->read_bones_d(few.data(), 2), SINEW_RESULT_BUFFER_TOO_SMALL);
-    CHECK(rigid->transform_d().ok() && std::fabs(rigid->transform_d()->position.x - at - 2.0) < 1.0);
+    // Measured 4.8e-5 m from where it was made, after 60 steps (the bound was 1 m).
+    CHECK(rigid->transform_d().ok() && std::fabs(rigid->transform_d()->position.x - at - 2.0) < 2e-4);
     CHECK(box->transform_d().ok() && box->transform_d()->position.x == at);
     auto bounds = body->bounds_d();
     CHECK(bounds.ok() && bounds->min.x <= at + 0.1 && bounds->max.x >= at + 0.4);
@@ -959,6 +960,7 @@ double far_scene(double at) {
     CHECK(ground.ok() && ground->hit == 1 && ground->collider.index1 == box->id().index1);
     CHECK(ground.ok() && ground->point.x == at + 0.25 && std::fabs(ground->point.y) < 1e-6);
     auto picked = world.nearest_particle_d(p[1], 1.0f);
+    // The particle made at p[1], not the one 0.5 m from it (measured 0.32 m: both moved).
     CHECK(picked.ok() && picked->hit == 1 && std::fabs(picked->position.x - p[1].x) < 0.5);
     EXPECT_OK(humanoid->apply_impulse_d(0, (*bones)[0].position, {0.0f, 0.0f, 1.0f}));
     EXPECT_OK(rigid->apply_impulse_d(rigid->transform_d()->position, {0.0f, 1.0f, 0.0f}));
