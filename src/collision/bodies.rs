@@ -1131,6 +1131,9 @@ pub fn record(
     origin: Vec3,
     out: &mut Vec<Touch>,
 ) {
+    // Room for every stored contact, so that more of them touching in a
+    // later step does not allocate (the store itself is kept).
+    out.reserve(contacts.len());
     for (k, c) in contacts.iter().enumerate() {
         if c.step_depth <= 0.0 {
             continue;

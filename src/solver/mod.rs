@@ -451,6 +451,7 @@ pub(crate) fn step(world: &mut World, dt: f32) {
     // The contacts between bodies, in island order whichever worker took
     // which island.
     world.touches.clear();
+    world.touches.reserve(scratch.locals.iter_mut().map(|l| l.get_mut().touches.capacity()).sum());
     for l in scratch.locals.iter_mut() {
         world.touches.extend_from_slice(&l.get_mut().touches);
     }
