@@ -1185,6 +1185,8 @@ int main(void) {
     EXPECT(sinew_cloth_set_wind(cw, cloth, (SinewVec3){INFINITY, 0, 0}), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_cloth_set_aerodynamics(cw, cloth, 1.2f, 0.2f), SINEW_RESULT_OK);
     EXPECT(sinew_cloth_set_aerodynamics(cw, cloth, -1.0f, 0.2f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT(sinew_cloth_set_compliance(cw, cloth, 1e-4f, 1e-5f, 1e-2f), SINEW_RESULT_OK);
+    EXPECT(sinew_cloth_set_compliance(cw, cloth, 0.0f, NAN, 1e-2f), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT(sinew_cloth_set_collision(cw, cloth, 1, 1), SINEW_RESULT_OK);
     EXPECT(sinew_cloth_set_collision(cw, cloth, 2, 0), SINEW_RESULT_INVALID_ARGUMENT);
 

@@ -2098,6 +2098,27 @@ SinewResult sinew_cloth_set_aerodynamics(struct SinewWorld *world,
                                          float lift);
 
 /**
+ * Sets a live cloth's XPBD compliances (m/N, each finite and >= 0), from
+ * the next step on: `stretch` for its edges, `shear` for a grid's
+ * diagonals (a mesh cloth has none), `bend` for its bending sticks or
+ * dihedral angles, as `stretch_compliance`, `shear_compliance` and
+ * `bend_compliance` of its creation def. The cloth then steps exactly as
+ * one created with these values; `sinew_world_snapshot` keeps them. Wakes
+ * the cloth. The world keeps nothing of the caller's.
+ *
+ * Errors (nothing is changed): `NULL_ARGUMENT` (`world` is NULL),
+ * `INVALID_ID` (a destroyed or foreign body), `WRONG_KIND` (not a cloth),
+ * `INVALID_ARGUMENT` (NaN, inf or negative; or a cloth given more sticks
+ * with `sinew_body_add_distance_constraints`, whose kinds it no longer
+ * knows). Threading: write lock (not during a step or a callback).
+ */
+SinewResult sinew_cloth_set_compliance(struct SinewWorld *world,
+                                       struct SinewBodyId body,
+                                       float stretch,
+                                       float shear,
+                                       float bend);
+
+/**
  * Turns a cloth's self-collision and its collision with other cloths on (1)
  * or off (0).
  *

@@ -1522,3 +1522,59 @@ fn ignored_bones_refuse_bad_input_and_change_nothing() {
     changes(&w, || unsafe { sinew_body_set_ignored_bones(p, body, doll, ptr::null(), 0) });
     assert_ne!(copy.hash(), w.hash());
 }
+
+/// `sinew_cloth_set_compliance` (issue 23: the samples app's compliance
+/// sliders) refuses a NULL world, null, stale and foreign ids, a body that
+/// is not a cloth, a cloth whose sticks were added to, and NaN, +-inf or a
+/// negative value in each of its three compliances; a refused call changes
+/// neither the state hash nor the snapshot (which holds the compliances).
+#[test]
+fn cloth_set_compliance_refuses_bad_input_and_changes_nothing() {
+    const F: &str = "sinew_cloth_set_compliance";
+    let w = TestWorld::new();
+    let other = TestWorld::new();
+    let mut cloth = BODY_SENTINEL;
+    ok(grid_3x3(w.0, &mut cloth));
+    let particles = w.body(3);
+    w.step();
+    let set = |world: *mut SinewWorld, body: SinewBodyId, s: f32, sh: f32, b: f32| unsafe {
+        sinew_cloth_set_compliance(world, body, s, sh, b)
+    };
+    // Each refusal must leave the image as it was: the compliances are in it.
+    let refused_unchanged = |world: *mut SinewWorld, body: SinewBodyId, values: [f32; 3], expected: SinewResult| {
+        let image = w.snapshot();
+        refused(w.0, F, expected, || set(world, body, values[0], values[1], values[2]));
+        assert!(w.snapshot() == image, "{F} returned {} but changed the snapshot", result_name(expected));
+    };
+    refused_unchanged(ptr::null_mut(), cloth, [0.0, 1e-6, 1e-3], SINEW_RESULT_NULL_ARGUMENT);
+    refused_unchanged(w.0, SinewBodyId { index1: 0, generation: 0 }, [0.0, 1e-6, 1e-3], SINEW_RESULT_INVALID_ID);
+    refused_unchanged(w.0, BODY_SENTINEL, [0.0, 1e-6, 1e-3], SINEW_RESULT_INVALID_ID);
+    refused_unchanged(w.0, particles, [0.0, 1e-6, 1e-3], SINEW_RESULT_WRONG_KIND);
+    // A cloth of another world, and one destroyed.
+    let mut foreign = BODY_SENTINEL;
+    ok(grid_3x3(other.0, &mut foreign));
+    refused_unchanged(w.0, foreign, [0.0, 1e-6, 1e-3], SINEW_RESULT_INVALID_ID);
+    let mut gone = BODY_SENTINEL;
+    ok(grid_3x3(w.0, &mut gone));
+    ok(unsafe { sinew_body_destroy(w.0, gone) });
+    refused_unchanged(w.0, gone, [0.0, 1e-6, 1e-3], SINEW_RESULT_INVALID_ID);
+    for k in 0..3 {
+        for bad in NON_FINITE.into_iter().chain([-1e-6, f32::from_bits(0x8000_0001)]) {
+            let mut values = [1e-4, 1e-4, 1e-4];
+            values[k] = bad;
+            refused_unchanged(w.0, cloth, values, SINEW_RESULT_INVALID_ARGUMENT);
+            assert!(last_error().contains("compliance must be finite and >= 0"), "{}", last_error());
+        }
+    }
+    // A cloth given more sticks no longer knows which is which kind.
+    let mut added = BODY_SENTINEL;
+    ok(grid_3x3(w.0, &mut added));
+    let stick = SinewDistanceConstraint { a: 0, b: 8, rest_length: -1.0, compliance: 0.0 };
+    ok(unsafe { sinew_body_add_distance_constraints(w.0, added, &stick, 1) });
+    refused_unchanged(w.0, added, [1e-4, 1e-4, 1e-4], SINEW_RESULT_INVALID_ARGUMENT);
+    // Accepted: the image changes (it carries the new compliances), and zero is allowed.
+    let image = w.snapshot();
+    ok(set(w.0, cloth, 1e-4, 1e-5, 1e-2));
+    assert!(w.snapshot() != image, "{F} was accepted but the snapshot did not change");
+    ok(set(w.0, cloth, 0.0, 0.0, 0.0));
+}

@@ -1,20 +1,27 @@
 //! The samples app (`examples_cpp/samples/`): built with CMake through
 //! `find_package(sinew)` against a staged install prefix, then run headless
 //! under its own Xvfb server with the real OpenGL path (Mesa's software
-//! renderer). Each scene renders at two frame counts; each screenshot must
+//! renderer). Every scene renders at two frame counts; each screenshot must
 //! hold a picture (not one flat colour), the two must differ (the scene
 //! moves), and the app must report every position finite and the world's
-//! recovery counter at zero (it also exits non-zero otherwise). A third run
-//! drives the mouse's code path (`--interact`: pick along a ray at the first
-//! body, pull it up, throw a ball along the ray) and must change the picture;
-//! it also changes the panel's world settings (substeps, iterations, SIMD
-//! level, workers, sleeping) on the running world and puts them back, and
-//! each must read back as set.
+//! recovery counter at zero (it also exits non-zero otherwise). The later
+//! run is long enough for the scene's physical outcome, which the app checks
+//! and reports (`outcome=ok`: the stack fell, the bridge held both crates,
+//! the crowd went down the stairs, ...), except the crowd's by default (300
+//! frames of 54 ragdolls). A third run drives the mouse's code path
+//! (`--interact`: pick along a ray at the first body, pull it up, throw a
+//! ball along the ray) and must change the picture; it also changes the
+//! panel's live settings (substeps, iterations, SIMD level, workers,
+//! sleeping, the cloth compliances) on the running world and puts them
+//! back, and each must be taken and read back as set.
 //!
-//! Two scenes by default, to keep `cargo test` short; every scene with
-//! `SINEW_LONG_TESTS=1`. Without Xvfb, cmake, pkg-config or the SDL2, GLEW
-//! and Dear ImGui development packages the test is skipped with a line on
-//! stdout, except under `CI` (set by .ci/run's environment), where it fails.
+//! By default the first two runs render only their last frame (the
+//! software renderer is slower than the physics) and the interacted run is
+//! made for two scenes; `SINEW_LONG_TESTS=1` makes it for every scene, with
+//! more frames and the crowd's outcome. Without Xvfb, cmake, pkg-config or
+//! the SDL2, GLEW and Dear ImGui development packages the test is skipped
+//! with a line on stdout, except under `CI` (set by .ci/run's environment),
+//! where it fails.
 
 mod common;
 
@@ -23,10 +30,18 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-/// Scenes run without SINEW_LONG_TESTS: cloth on a powered ragdoll, and rigid bodies.
-const QUICK_SCENES: [&str; 2] = ["wardrobe", "stack"];
-const EARLY: u32 = 8;
-const LATE: u32 = 40;
+/// Scenes whose interacted run is made without SINEW_LONG_TESTS: cloth on a
+/// powered ragdoll, and rigid bodies.
+const INTERACT_SCENES: [&str; 2] = ["wardrobe", "stack"];
+/// The earlier run's frames, by default and in the long run.
+const EARLY: u32 = 2;
+const EARLY_LONG: u32 = 8;
+/// The later run's frames at least (more where the scene's outcome needs them).
+const LATE: u32 = 30;
+const LATE_LONG: u32 = 40;
+/// The crowd's later run by default: its outcome needs 300 frames of 54
+/// ragdolls (13 s of CPU), left to the long run.
+const CROWD_LATE: u32 = 20;
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 180;
 
@@ -129,6 +144,11 @@ struct Report {
     constraints: u32,
     physics_ms: f64,
     render_ms: f64,
+    /// The scene's physical outcome: "ok", "fail", "early" (fewer frames
+    /// than it needs) or "none"; the frames it needs; what was measured.
+    outcome: String,
+    outcome_frames: u32,
+    outcome_what: String,
     grabbed: bool,
     thrown: bool,
     /// With `--interact`: the panel's world settings changed live went
@@ -165,6 +185,9 @@ fn run_scene(exe: &Path, display: &str, scene: &str, frames: u32, png: &Path, ex
         constraints: field(line, "constraints").parse().expect("constraints"),
         physics_ms: field(line, "physics_ms").parse().expect("physics_ms"),
         render_ms: field(line, "render_ms").parse().expect("render_ms"),
+        outcome: field(line, "outcome").to_string(),
+        outcome_frames: field(line, "outcome_frames").parse().expect("outcome_frames"),
+        outcome_what: field(line, "outcome_what").replace('_', " "),
         grabbed: field(line, "grabbed") == "1",
         thrown: field(line, "thrown") == "1",
         live: field(line, "live") == "1",
@@ -215,46 +238,72 @@ fn samples_app_renders_its_scenes_headless() {
     let all: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().next()).collect();
     assert!(all.len() >= 13, "the app lists too few scenes:\n{listed}");
     let long = std::env::var("SINEW_LONG_TESTS").is_ok_and(|v| v == "1");
-    let scenes: Vec<&str> = if long { all.clone() } else { QUICK_SCENES.to_vec() };
-    for scene in &scenes {
-        assert!(all.contains(scene), "no scene {scene} in:\n{listed}");
+    for scene in INTERACT_SCENES {
+        assert!(all.contains(&scene), "no scene {scene} in:\n{listed}");
     }
     let xvfb = Xvfb::start();
     let shots = out_dir("samples_app").join("shots");
     std::fs::create_dir_all(&shots).unwrap();
-    for scene in scenes {
-        let early = shots.join(format!("{scene}_{EARLY}.png"));
-        let late = shots.join(format!("{scene}_{LATE}.png"));
-        let poked = shots.join(format!("{scene}_{LATE}_interact.png"));
-        let a = run_scene(&exe, &xvfb.display, scene, EARLY, &early, &[]);
-        let b = run_scene(&exe, &xvfb.display, scene, LATE, &late, &[]);
-        // The mouse's path: a body picked by a ray and pulled up, a ball thrown along the ray.
-        let c = run_scene(&exe, &xvfb.display, scene, LATE, &poked, &["--interact"]);
-        assert!(
-            c.grabbed && c.thrown,
-            "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}"
-        );
-        assert!(c.live, "{scene}: a live setter was refused, or the world did not read back what was set: {c:?}");
-        assert!(changed_share(&late, &poked) > 0.002, "{scene}: pulling and throwing changed nothing");
-        for (r, frames) in [(&a, EARLY), (&b, LATE), (&c, LATE)] {
+    let physics_only: &[&str] = &["--render-last"];
+    let early_frames = if long { EARLY_LONG } else { EARLY };
+    let mut outcomes = Vec::new();
+    for &scene in &all {
+        let early = shots.join(format!("{scene}_early.png"));
+        let late = shots.join(format!("{scene}_late.png"));
+        let a = run_scene(&exe, &xvfb.display, scene, early_frames, &early, physics_only);
+        assert!(a.outcome_frames > 0, "{scene}: the scene checks no outcome: {a:?}");
+        let late_frames = match (long, scene) {
+            (false, "crowd") => CROWD_LATE,
+            (false, _) => LATE.max(a.outcome_frames),
+            (true, _) => LATE_LONG.max(a.outcome_frames),
+        };
+        let b = run_scene(&exe, &xvfb.display, scene, late_frames, &late, physics_only);
+        let mut runs = vec![(a, early_frames), (b, late_frames)];
+        if long || INTERACT_SCENES.contains(&scene) {
+            // The mouse's path: a body picked by a ray and pulled up, a ball thrown along the ray.
+            let poked = shots.join(format!("{scene}_{LATE_LONG}_interact.png"));
+            let reference = shots.join(format!("{scene}_{LATE_LONG}.png"));
+            let r = run_scene(&exe, &xvfb.display, scene, LATE_LONG, &reference, physics_only);
+            let c = run_scene(&exe, &xvfb.display, scene, LATE_LONG, &poked, &["--interact"]);
+            assert!(
+                c.grabbed && c.thrown,
+                "{scene}: the ray at the first body grabbed nothing, or no ball was thrown: {c:?}"
+            );
+            assert!(c.live, "{scene}: a live setter was refused, or the world did not read back what was set: {c:?}");
+            assert!(changed_share(&reference, &poked) > 0.002, "{scene}: pulling and throwing changed nothing");
+            runs.push((r, LATE_LONG));
+            runs.push((c, LATE_LONG));
+        }
+        for (r, frames) in &runs {
             assert!(r.finite, "{scene}: a non-finite position after {frames} frames");
             assert_eq!(r.recoveries, 0, "{scene}: the world recovered from a blow-up within {frames} frames");
             assert!(r.constraints > 0, "{scene}: the world reads back no constraints after {frames} frames");
+            assert_ne!(r.outcome, "fail", "{scene}: after {frames} frames: {}", r.outcome_what);
+        }
+        let b = &runs[1].0;
+        if late_frames >= b.outcome_frames {
+            assert_eq!(b.outcome, "ok", "{scene}: no outcome after {late_frames} frames: {b:?}");
+            outcomes.push(scene);
         }
         assert_not_blank(&early);
         assert_not_blank(&late);
         let share = changed_share(&early, &late);
         assert!(
             share > 0.002,
-            "{scene}: frames {EARLY} and {LATE} look the same ({:.3} % of pixels changed)",
+            "{scene}: frames {early_frames} and {late_frames} look the same ({:.3} % of pixels changed)",
             share * 100.0
         );
         println!(
-            "{scene}: physics {:.2} ms/frame, render {:.2} ms/frame, {} constraints, {:.1} % of pixels moved",
+            "{scene}: {late_frames} frames, physics {:.2} ms/frame, render {:.0} ms, {} constraints, \
+             {:.1} % of pixels moved, outcome {}: {}",
             b.physics_ms,
             b.render_ms,
             b.constraints,
-            share * 100.0
+            share * 100.0,
+            b.outcome,
+            b.outcome_what
         );
     }
+    // Every scene's outcome is checked, the crowd's in the long run.
+    assert!(outcomes.len() + usize::from(!long) >= all.len(), "outcomes checked: {outcomes:?}");
 }

@@ -798,6 +798,11 @@ public:
     Result set_aerodynamics(float drag, float lift) {
         return Result::from_code(::sinew_cloth_set_aerodynamics(world(), id(), drag, lift));
     }
+    /// XPBD compliances (m/N, >= 0) of the edges, a grid's diagonals and the
+    /// bending, live from the next step (as if the cloth were created with them).
+    Result set_compliance(float stretch, float shear, float bend) {
+        return Result::from_code(::sinew_cloth_set_compliance(world(), id(), stretch, shear, bend));
+    }
     /// Self-collision, and collision with other cloths that also set it.
     Result set_collision(bool self_collision, bool cloth_collision) {
         return Result::from_code(

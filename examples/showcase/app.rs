@@ -224,7 +224,10 @@ fn contact_sheet(tiles: &[(Pixmap, &str, f64)], (w, h): Size, sheet: Size) -> Re
         let caption = format!("{name}  {ms:.2} ms/step");
         label::text(&mut out, x + 2.0 * scale, y + h as f32 - bar + 2.0 * scale, scale, &caption, Rgb(1.0, 1.0, 1.0));
     }
+    // The title takes the last row's remaining places, so no empty place is left dark.
     let (x, y) = place(tiles.len() as u32);
+    let span = columns - tiles.len() as u32 % columns;
+    let w = w * span;
     let settings = sinew::WorldSettings::default();
     let lines = [
         "sinew showcase".to_string(),

@@ -199,8 +199,9 @@ public:
     }
 
     /// Sends the panel's world settings to the running world, each through
-    /// its setter, and reads them back (sinew_world_get_def): true when every
-    /// setter took and the world reports what was set.
+    /// its setter, and reads them back (sinew_world_get_def), and the cloth
+    /// compliances to every cloth: true when every setter took and the world
+    /// reports what was set.
     bool apply_live() {
         sinew::World& w = scene_->world;
         bool ok = true;
@@ -213,6 +214,7 @@ public:
         check(w.set_simd_level(static_cast<std::uint32_t>(settings_.simd_level)));
         check(w.set_worker_count(static_cast<std::uint32_t>(settings_.worker_count)));
         check(apply_sleep(w, settings_));
+        check(apply_cloth_compliance(*scene_, settings_));
         const auto d = w.def();
         return ok && d && int(d->substeps) == settings_.substeps && int(d->iterations) == settings_.iterations &&
                int(d->simd_level) == settings_.simd_level && int(d->worker_count) == settings_.worker_count &&
@@ -517,13 +519,15 @@ public:
             if (ImGui::Checkbox("sleeping", &settings_.sleeping)) report(apply_sleep(w, settings_));
         }
         // Closed at first, so that the panel fits a 630-pixel-high window.
-        if (ImGui::CollapsingHeader("Cloth (applied on reset)")) {
-            // The C API takes a cloth's compliances when it is created.
-            ImGui::SliderFloat("stretch compl.", &settings_.stretch_compliance, 0.0f, 1e-2f, "%.1e",
-                               ImGuiSliderFlags_Logarithmic);
-            ImGui::SliderFloat("bend compl.", &settings_.bend_compliance, 1e-6f, 1.0f, "%.1e",
-                               ImGuiSliderFlags_Logarithmic);
-            if (ImGui::Button("Apply (reset)")) load(scene_index_);
+        if (ImGui::CollapsingHeader("Cloth (live)")) {
+            // Each change goes to every cloth of the scene (sinew_cloth_set_compliance), from the next step on.
+            bool changed = ImGui::SliderFloat("stretch compl.", &settings_.stretch_compliance, 0.0f, 1e-2f, "%.1e",
+                                              ImGuiSliderFlags_Logarithmic);
+            changed |= ImGui::SliderFloat("shear compl.", &settings_.shear_compliance, 0.0f, 1e-2f, "%.1e",
+                                          ImGuiSliderFlags_Logarithmic);
+            changed |= ImGui::SliderFloat("bend compl.", &settings_.bend_compliance, 1e-6f, 1.0f, "%.1e",
+                                          ImGuiSliderFlags_Logarithmic);
+            if (changed) report(apply_cloth_compliance(*scene_, settings_));
         }
         ImGui::TextDisabled("drag: pull / orbit   right: throw, pan\nwheel: zoom  space: pause  N: step  R: reset");
         ImGui::End();
@@ -585,6 +589,8 @@ public:
                     settings_.substeps += 1, settings_.iterations += 1, settings_.simd_level = 1;
                     settings_.worker_count = settings_.worker_count == 1 ? 2 : 1;
                     settings_.sleeping = !settings_.sleeping;
+                    settings_.stretch_compliance = 1e-4f, settings_.shear_compliance = 1e-4f;
+                    settings_.bend_compliance = 1e-2f;
                     live = apply_live() && live;
                 }
                 if (f == frames * 3 / 4) {
@@ -606,14 +612,30 @@ public:
         (void)window;
         const Stats s = stats();
         const bool ok = finite();
+        // The scene's physical outcome, once it has run long enough for it.
+        const char* outcome = "none";
+        std::string outcome_what;
+        if (scene_->outcome && ok) {
+            if (frames >= scene_->outcome_frames) {
+                const Outcome o = scene_->outcome(*scene_);
+                outcome = o.ok ? "ok" : "fail";
+                outcome_what = o.what;
+            } else {
+                outcome = "early";
+            }
+        }
+        while (!outcome_what.empty() && outcome_what.back() == ' ') outcome_what.pop_back();
+        for (char& c : outcome_what) c = c == ' ' ? '_' : c;
         std::printf(
             "scene=%s frames=%d physics_ms=%.3f physics_cpu_ms=%.3f physics_worst_ms=%.3f render_ms=%.3f "
-            "particles=%u constraints=%u contacts=%u sleeping=%u recoveries=%llu finite=%d grabbed=%d thrown=%d live=%d\n",
+            "particles=%u constraints=%u contacts=%u sleeping=%u recoveries=%llu finite=%d grabbed=%d thrown=%d live=%d "
+            "outcome=%s outcome_frames=%d outcome_what=%s\n",
             scene_->name.c_str(), frames, frames ? physics_total_ms_ / frames : 0.0,
             frames ? physics_cpu_total_ms_ / frames : 0.0, physics_worst_ms_,
             rendered ? render_total_ms_ / rendered : 0.0, s.particles, s.constraints,
             s.contacts, s.sleeping, static_cast<unsigned long long>(s.recoveries), ok ? 1 : 0, grabbed ? 1 : 0, thrown ? 1 : 0,
-            options_.interact && live ? 1 : 0);
+            options_.interact && live ? 1 : 0, outcome, scene_->outcome_frames,
+            outcome_what.empty() ? "-" : outcome_what.c_str());
         if (options_.profile && frames > 0) {
             std::printf("profile scene=%s", scene_->name.c_str());
             for (std::size_t i = 0; i < kStageCount; ++i) std::printf(" %s=%.3f", kStages[i], profile_total_ms_[i] / frames);
@@ -627,7 +649,7 @@ public:
                 return 4;
             }
         }
-        return ok && s.recoveries == 0 ? 0 : 5;
+        return ok && s.recoveries == 0 && std::strcmp(outcome, "fail") != 0 ? 0 : 5;
     }
 
     int run_window(SDL_Window* window) {

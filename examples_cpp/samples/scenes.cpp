@@ -33,6 +33,26 @@ T must(sinew::Expected<T> e, const char* what) {
 }
 
 
+/// printf into a string, for the outcomes' measurements.
+template <class... Args>
+std::string text(const char* format, Args... args) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, format, args...);
+    return buf;
+}
+
+sinew::Bounds bounds_of(const sinew::Body& b) { return must(b.bounds(), "bounds"); }
+
+/// Where a ragdoll's bone starts (0 = pelvis).
+Vec3 bone_at(const sinew::Ragdoll& r, int bone) { return must(r.read_bones(), "read_bones")[bone].position; }
+
+/// The lowest pelvis height of the scene's ragdolls.
+float lowest_pelvis(const Scene& s) {
+    float low = std::numeric_limits<float>::infinity();
+    for (const RagdollDraw& r : s.ragdolls) low = std::min(low, bone_at(r.body, 0).y);
+    return low;
+}
+
 // The humanoid preset at 1.8 m (src/ragdoll/humanoid.rs): bone lengths and radii.
 constexpr float kBoneLength[kHumanoidBones] = {0.13f, 0.17f, 0.20f, 0.10f, 0.23f, 0.30f, 0.26f, 0.18f, 0.30f,
                                                0.26f, 0.18f, 0.43f, 0.41f, 0.187f, 0.43f, 0.41f, 0.187f};
@@ -116,6 +136,7 @@ public:
     template <class ColorOf>
     sinew::Cloth grid(sinew::ClothGridDef def, ColorOf color_of) {
         def.stretch_compliance = settings_.stretch_compliance;
+        def.shear_compliance = settings_.shear_compliance;
         def.bend_compliance = settings_.bend_compliance;
         sinew::Cloth cloth = must(world().create_cloth_grid(def), "create_cloth_grid");
         const std::uint32_t c = def.columns, r = def.rows;
@@ -225,6 +246,12 @@ std::unique_ptr<Scene> flag(const Settings& set) {
         const float gust = 6.0f + 2.5f * std::sin(1.3f * t) + 1.2f * std::sin(3.7f * t);
         set_gust(s, set, v3(gust, 0, 1.5f * std::sin(0.8f * t)));
     };
+    b.scene().outcome_frames = 60;
+    b.scene().outcome = [](const Scene& s) {
+        // Flies out along +X from the pole in the wind, rather than hanging down it.
+        const sinew::Bounds b = bounds_of(s.cloths[0].cloth);
+        return Outcome{b.max.x > 0.9f && b.min.y > 0.5f, text("flag reaches x %.2f m, lowest %.2f m", b.max.x, b.min.y)};
+    };
     return b.finish({v3(1.6f, 1.5f, 3.3f), v3(0.62f, 1.5f, 0), 42.0f}, 3.0f);
 }
 
@@ -239,6 +266,13 @@ std::unique_ptr<Scene> curtain(const Settings& set) {
     def.self_collision = 1, def.thickness = 0.012f;
     const Color gold = hex(0xd9a441), cream = hex(0xf1e6c8);
     b.grid(def, [&](std::uint32_t r, std::uint32_t c) { return (r / 5 + c / 5) % 2 == 0 ? gold : cream; });
+    b.scene().outcome_frames = 120;
+    b.scene().outcome = [](const Scene& s) {
+        // Fallen from 1.6 m onto the sphere (top 0.9 m) and the box, not through them or the ground.
+        const sinew::Bounds b = bounds_of(s.cloths[0].cloth);
+        return Outcome{b.max.y < 1.0f && b.max.y > 0.8f && b.min.y > -0.01f,
+                       text("curtain between %.3f and %.3f m high", b.min.y, b.max.y)};
+    };
     return b.finish({v3(2.2f, 2.3f, 3.2f), v3(0, 0.45f, 0), 42.0f}, 2.5f);
 }
 
@@ -266,6 +300,12 @@ std::unique_ptr<Scene> stairs(const Settings& set) {
         must(body.apply_impulse(2, bones[2].position, v3(45, 10, -4)), "apply_impulse");
         must(body.apply_impulse(12, bones[12].position, v3(-8, 8, 0)), "apply_impulse");
     };
+    b.scene().outcome_frames = 150;
+    b.scene().outcome = [](const Scene& s) {
+        // Dived down the stairs: the pelvis past the third step (x 0.6) and below the top (1.6 m).
+        const Vec3 p = bone_at(s.ragdolls[0].body, 0);
+        return Outcome{p.x > 0.6f && p.y < 1.3f && p.y > 0.0f, text("pelvis at x %.2f, y %.2f m", p.x, p.y)};
+    };
     return b.finish({v3(4.3f, 3.0f, 4.1f), v3(0.7f, 1.2f, 0), 45.0f}, 4.0f);
 }
 
@@ -289,6 +329,12 @@ std::unique_ptr<Scene> powered(const Settings& set) {
                 must(body.apply_impulse(2, chest + v3(0, 0.1f, 0), shove.second), "apply_impulse");
             }
         }
+    };
+    b.scene().outcome_frames = 30;
+    b.scene().outcome = [](const Scene& s) {
+        // The motors keep it on its feet through the shoves (pelvis 0.95 m standing).
+        const float y = lowest_pelvis(s);
+        return Outcome{y > 0.75f, text("pelvis %.2f m high", y)};
     };
     return b.finish({v3(2.6f, 1.6f, 3.2f), v3(0, 0.9f, 0), 45.0f}, 2.5f);
 }
@@ -338,6 +384,12 @@ std::unique_ptr<Scene> cape(const Settings& set) {
         must(body.set_frame(frame, xform(root, q)), "set_frame");
         skin(q);
     };
+    b.scene().outcome_frames = 60;
+    b.scene().outcome = [](const Scene& s) {
+        // Hangs from the shoulders (1.44 m) behind the figure: not fallen off, not on the ground.
+        const sinew::Bounds b = bounds_of(s.cloths[0].cloth);
+        return Outcome{b.max.y > 1.3f && b.min.y > 0.2f, text("cape between %.2f and %.2f m high", b.min.y, b.max.y)};
+    };
     return b.finish({v3(1.7f, 1.5f, 2.4f), v3(0.35f, 1.0f, -0.3f), 45.0f}, 2.5f);
 }
 
@@ -362,6 +414,12 @@ std::unique_ptr<Scene> stack(const Settings& set) {
         // Thrown at 7 m/s towards the pyramid's middle.
         const Transform t = must(ball.transform(), "rigid transform");
         must(ball.apply_impulse(t.position, v3(7.0f, 2.4f, -1.0f) * 20.0f), "apply_impulse");
+    };
+    b.scene().outcome_frames = 120;
+    b.scene().outcome = [](const Scene& s) {
+        // The ball (thrown at frame 30) knocked the pyramid over: its top box (1.57 m up) fell.
+        const float y = must(s.rigids[14].body.transform(), "transform").position.y;
+        return Outcome{y < 1.2f && y > 0.0f, text("top box %.2f m high (1.57 at rest)", y)};
     };
     return b.finish({v3(1.4f, 1.7f, 4.6f), v3(0.2f, 0.55f, 0), 45.0f}, 3.5f);
 }
@@ -434,6 +492,18 @@ std::unique_ptr<Scene> bridge(const Settings& set) {
         def.friction = 0.9f;
         b.rigid(def, c.color);
     }
+    b.scene().outcome_frames = 150;
+    b.scene().outcome = [](const Scene& s) {
+        // Both crates landed on the deck and stay on it, between the rails, above the ground.
+        bool ok = true;
+        std::string what;
+        for (std::size_t k = s.rigids.size() - 2; k < s.rigids.size(); ++k) {
+            const Vec3 p = must(s.rigids[k].body.transform(), "transform").position;
+            ok = ok && p.y > 0.8f && std::fabs(p.x) < 2.0f && std::fabs(p.z) < 0.42f;
+            what += text("crate at (%.2f, %.2f, %.2f) ", p.x, p.y, p.z);
+        }
+        return Outcome{ok, what};
+    };
     return b.finish({v3(1.3f, 3.1f, 4.3f), v3(0, 1.35f, 0), 45.0f}, 3.5f);
 }
 
@@ -506,6 +576,19 @@ std::unique_ptr<Scene> chain(const Settings& set) {
         b.collision_sticks(body, capsules);
         b.scene().ropes.push_back(rd);
     }
+    b.scene().outcome_frames = 120;
+    b.scene().outcome = [](const Scene& s) {
+        // On the terrain (8 m square, lowest point `floor`) and in view, not through it.
+        bool ok = true;
+        std::string what;
+        for (const RopeDraw& r : s.ropes) {
+            const sinew::Bounds b = bounds_of(r.body);
+            ok = ok && b.min.y > s.ground - 0.05f && std::max(std::fabs(b.min.x), std::fabs(b.max.x)) < 3.0f &&
+                 std::max(std::fabs(b.min.z), std::fabs(b.max.z)) < 3.0f;
+            what += text("x %.1f..%.1f z %.1f..%.1f y %.2f.. ", b.min.x, b.max.x, b.min.z, b.max.z, b.min.y);
+        }
+        return Outcome{ok, what};
+    };
     return b.finish({v3(2.0f, 2.3f, 2.9f), v3(0, 0.3f, 0.1f), 45.0f}, 4.0f);
 }
 
@@ -628,6 +711,21 @@ std::unique_ptr<Scene> wardrobe(const Settings& set) {
         must(skirt.set_frame(skirt_frame, now[0]), "set_frame");
         for (Proxy& p : proxies) must(p.collider.set_transform(proxy_frame(now[p.bone], p.half_length)), "proxy");
     };
+    b.scene().outcome_frames = 60;
+    b.scene().outcome = [](const Scene& s) {
+        // The figure walks on its feet; the cape and the skirt ride it (within 1.2 m of its pelvis), off the ground.
+        const Vec3 p = bone_at(s.ragdolls[0].body, 0);
+        bool ok = p.y > 0.75f;
+        std::string what = text("pelvis %.2f m high; ", p.y);
+        for (const ClothDraw& c : s.cloths) {
+            const sinew::Bounds b = bounds_of(c.cloth);
+            const float off = std::max({std::fabs(b.min.x - p.x), std::fabs(b.max.x - p.x), std::fabs(b.min.z - p.z),
+                                        std::fabs(b.max.z - p.z)});
+            ok = ok && off < 1.2f && b.min.y > 0.05f;
+            what += text("cloth %.2f m out, lowest %.2f m ", off, b.min.y);
+        }
+        return Outcome{ok, what};
+    };
     return b.finish({v3(2.2f, 1.5f, -2.6f), v3(0, 0.95f, 0), 45.0f}, 2.5f);
 }
 
@@ -662,6 +760,16 @@ std::unique_ptr<Scene> crowd(const Settings& set) {
                 must(r.apply_impulse(12, bones[12].position, v3(-8.0f, 8.0f, 0.0f)), "apply_impulse");
             }
         }
+    };
+    b.scene().outcome_frames = 300;
+    b.scene().outcome = [](const Scene& s) {
+        // Down the stairs: every figure's pelvis below the top landing (1.8 m), none under the ground.
+        float high = -1e9f, low = 1e9f;
+        for (const RagdollDraw& r : s.ragdolls) {
+            const float y = bone_at(r.body, 0).y;
+            high = std::max(high, y), low = std::min(low, y);
+        }
+        return Outcome{high < 1.8f && low > 0.0f, text("pelvises between %.2f and %.2f m", low, high)};
     };
     return b.finish({v3(7.8f, 4.6f, 7.6f), v3(1.4f, 0.5f, 0.0f), 50.0f}, 8.0f);
 }
@@ -708,6 +816,12 @@ std::unique_ptr<Scene> motors(const Settings& set) {
             must(pads[i].set_transform(xform(v3(x, 1.25f, -0.9f + 0.78f * reach))), "pad");
         }
     };
+    b.scene().outcome_frames = 30;
+    b.scene().outcome = [](const Scene& s) {
+        // Every figure stays on its feet, even with its force cap at x0.25.
+        const float y = lowest_pelvis(s);
+        return Outcome{y > 0.75f, text("lowest pelvis %.2f m", y)};
+    };
     return b.finish({v3(3.0f, 2.0f, 3.6f), v3(0, 0.9f, 0), 45.0f}, 3.0f);
 }
 
@@ -750,6 +864,19 @@ std::unique_ptr<Scene> pile(const Settings& set) {
             add_rigid(s, def, hex(0xb0813f));
         }
     };
+    b.scene().outcome_frames = 150;
+    b.scene().outcome = [](const Scene& s) {
+        // Five bodies dropped by then (one each 0.6 s): nobody through the ground or thrown off the spot.
+        bool ok = true;
+        float low = 1e9f, far = 0.0f;
+        for (const RagdollDraw& r : s.ragdolls) {
+            const sinew::Bounds b = bounds_of(r.body);
+            low = std::min(low, b.min.y);
+            far = std::max({far, std::fabs(b.min.x), std::fabs(b.max.x), std::fabs(b.min.z), std::fabs(b.max.z)});
+        }
+        ok = low > -0.02f && far < 2.0f;
+        return Outcome{ok, text("%zu bodies, lowest %.3f m, farthest %.2f m out", s.ragdolls.size(), low, far)};
+    };
     return b.finish({v3(2.1f, 1.7f, 2.3f), v3(0, 0.4f, 0), 45.0f}, 2.0f);
 }
 
@@ -771,6 +898,13 @@ std::unique_ptr<Scene> blanket(const Settings& set) {
     const Color wool = hex(0x4f7a4a), stripe = hex(0xc9b458);
     // A tartan: a stripe every eight rows and columns.
     b.grid(def, [&](std::uint32_t r, std::uint32_t c) { return r % 8 == 3 || c % 8 == 3 ? stripe : wool; });
+    b.scene().outcome_frames = 90;
+    b.scene().outcome = [](const Scene& s) {
+        // Dropped from 0.9 m, it lies over the figure (no higher than 0.5 m) and on the ground, not under it.
+        const sinew::Bounds b = bounds_of(s.cloths[0].cloth);
+        return Outcome{b.max.y > 0.15f && b.max.y < 0.5f && b.min.y > -0.01f,
+                       text("blanket between %.3f and %.3f m high", b.min.y, b.max.y)};
+    };
     return b.finish({v3(1.0f, 1.15f, 2.3f), v3(0.3f, 0.1f, 0.1f), 45.0f}, 2.0f);
 }
 
@@ -817,6 +951,15 @@ void apply_motors(Scene& scene, const Settings& s) {
         if (!r.powered) continue;
         must(r.body.set_motor_strength(s.motor_strength, s.motor_max_force * r.force_scale), "set_motor_strength");
     }
+}
+
+sinew::Result apply_cloth_compliance(Scene& scene, const Settings& s) {
+    sinew::Result first = sinew::Result::from_code(SINEW_RESULT_OK);
+    for (ClothDraw& c : scene.cloths) {
+        const sinew::Result r = c.cloth.set_compliance(s.stretch_compliance, s.shear_compliance, s.bend_compliance);
+        if (!r && first) first = r;
+    }
+    return first;
 }
 
 const std::vector<SceneEntry>& all_scenes() {

@@ -31,14 +31,15 @@ inline Color mix(Color a, Color b, float t) {
 }
 
 /// What the panel sets. Wind, motors, substeps, iterations, SIMD level,
-/// workers and sleeping apply live, through the world's setters; the cloth
-/// compliances when the scene is rebuilt (reset): the C API takes them when
-/// a cloth is created.
+/// workers, sleeping and the cloth compliances apply live, through the
+/// world's and the cloths' setters.
 struct Settings {
     int substeps = 8;
     int iterations = 1;
-    /// Cloth stretch and bend compliance (m/N), applied to every cloth built.
+    /// Cloth stretch, shear and bend compliance (m/N), given to every cloth
+    /// built and set live on every cloth of the scene (sinew_cloth_set_compliance).
     float stretch_compliance = 0.0f;
+    float shear_compliance = 1e-6f;
     float bend_compliance = 1e-3f;
     /// Added to the scene's own wind, m/s.
     Vec3 wind{0.0f, 0.0f, 0.0f};
@@ -110,6 +111,12 @@ struct Camera {
     float fov_deg = 45.0f;
 };
 
+/// A scene's physical outcome: whether it holds, and what was measured.
+struct Outcome {
+    bool ok = false;
+    std::string what;
+};
+
 struct Scene {
     std::string name;
     std::string title;
@@ -128,6 +135,11 @@ struct Scene {
     bool mark_body_contacts = false;
     /// The scene's game before step `step` (from 0), or empty.
     std::function<void(Scene&, const Settings&, int step)> before;
+    /// What the scene should have done after `outcome_frames` frames (the
+    /// stack fell, the bridge held both crates), checked by the headless run
+    /// from then on; empty when there is nothing cheap to check.
+    int outcome_frames = 0;
+    std::function<Outcome(const Scene&)> outcome;
 
     /// Every body the app knows (for finiteness, sleep, bounds).
     std::vector<sinew::Body> bodies() const;
@@ -153,6 +165,9 @@ sinew::Result apply_sleep(sinew::World& world, const Settings& s);
 
 /// Applies the panel's motor settings to every powered ragdoll.
 void apply_motors(Scene& scene, const Settings& s);
+/// Sets the panel's cloth compliances on every cloth of the scene, live
+/// (sinew_cloth_set_compliance); the first failure, or OK.
+sinew::Result apply_cloth_compliance(Scene& scene, const Settings& s);
 
 /// The humanoid preset's bone lengths and collision radii at 1.8 m, as in the
 /// library's preset (the C API reads back transforms, not radii).

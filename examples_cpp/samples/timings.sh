@@ -9,7 +9,8 @@
 # time of a step, its mean CPU time on the stepping thread (what other
 # processes on the cores do not inflate), and the slowest step. Rendering:
 # 30 frames at 960x540, each drawn, the mean per frame. Extra arguments for
-# the app go in ARGS (e.g. ARGS="--workers 1").
+# the app go in APP_ARGS (e.g. APP_ARGS="--workers 1"; not ARGS, which
+# xvfb-run sets for itself).
 set -eu
 app=${1:-./build/samples/sinew_samples}
 frames=${FRAMES:-300}
@@ -21,9 +22,9 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for scene in $("$app" --list | awk '{print $1}'); do
     # shellcheck disable=SC2086
     p=$("$app" --scene "$scene" --frames "$frames" --render-last --screenshot "$out/p.png" \
-        --width 320 --height 180 ${ARGS:-} | grep "^scene=")
+        --width 320 --height 180 ${APP_ARGS:-} | grep "^scene=")
     # shellcheck disable=SC2086
-    r=$("$app" --scene "$scene" --frames 30 --screenshot "$out/r.png" --width 960 --height 540 ${ARGS:-} |
+    r=$("$app" --scene "$scene" --frames 30 --screenshot "$out/r.png" --width 960 --height 540 ${APP_ARGS:-} |
         grep "^scene=")
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$scene" "$(field "$p" physics_ms)" \
         "$(field "$p" physics_cpu_ms)" "$(field "$p" physics_worst_ms)" "$(field "$r" render_ms)" \

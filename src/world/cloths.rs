@@ -92,6 +92,44 @@ impl World {
         Ok(())
     }
 
+    /// Sets a cloth's XPBD compliances (m/N, each finite and >= 0) from the
+    /// next step on: its edges take `stretch`, a grid's diagonals `shear`,
+    /// its bending (sticks or dihedral angles) `bend`, each as if the cloth
+    /// had been created with them (the same values in the same places, so
+    /// the steps that follow are bit for bit those of such a cloth). A
+    /// snapshot keeps them. Refused, changing nothing, for a cloth whose
+    /// sticks were added to after creation (it no longer knows which is
+    /// which kind).
+    pub fn set_cloth_compliance(&mut self, id: BodyId, stretch: f32, shear: f32, bend: f32) -> Result<()> {
+        non_negative(stretch, "stretch_compliance")?;
+        non_negative(shear, "shear_compliance")?;
+        non_negative(bend, "bend_compliance")?;
+        let (body, cloth) = self.cloth(id)?;
+        let Some(recipe) = cloth.recipe.as_deref() else {
+            return Err(Error::invalid_argument(
+                "this cloth's sticks were added to after creation: which are stretch, shear or bend is not known",
+            ));
+        };
+        // Rebuilt through the code that built it: the sticks come out in the
+        // same order, with the compliances a cloth created with them has.
+        let mut recipe = recipe.clone();
+        let options = match &mut recipe {
+            crate::cloth::Recipe::Grid(g) => &mut g.options,
+            crate::cloth::Recipe::Mesh(m) => &mut m.options,
+        };
+        (options.stretch_compliance, options.shear_compliance, options.bend_compliance) = (stretch, shear, bend);
+        let made = recipe.body()?.body;
+        let (d, e) = (&body.distances, &made.distances);
+        if d.a != e.a || d.b != e.b || body.bends.quad != made.bends.quad {
+            return Err(Error::invalid_argument("this cloth's sticks are no longer those it was built with"));
+        }
+        let body = self.cloth_body_mut(id)?;
+        body.distances.compliance = made.distances.compliance;
+        body.bends.compliance = made.bends.compliance;
+        body.cloth.as_mut().expect("checked").recipe = Some(Box::new(recipe));
+        Ok(())
+    }
+
     /// Turns collision with the cloth's own triangles and with other cloths on or off.
     pub fn set_cloth_collision(&mut self, id: BodyId, self_collision: bool, cloth_collision: bool) -> Result<()> {
         let c = self.cloth_mut(id)?;

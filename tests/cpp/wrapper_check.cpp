@@ -219,6 +219,8 @@ void check_cloth() {
     EXPECT_CODE(cloth.set_wind({0.0f, nan, 0.0f}), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT_OK(cloth.set_aerodynamics(1.5f, 0.2f));
     EXPECT_CODE(cloth.set_aerodynamics(-1.0f, 0.2f), SINEW_RESULT_INVALID_ARGUMENT);
+    EXPECT_OK(cloth.set_compliance(1e-4f, 1e-5f, 1e-2f));
+    EXPECT_CODE(cloth.set_compliance(-1.0f, 0.0f, 0.0f), SINEW_RESULT_INVALID_ARGUMENT);
     EXPECT_OK(cloth.set_collision(true, true));
     EXPECT_OK(cloth.set_collision(false, false));
     EXPECT_OK(world.set_wind({0.0f, 0.0f, 0.0f}));

@@ -434,7 +434,15 @@ pub fn call(w: *mut SinewWorld, other: *mut SinewWorld, s: &mut State, rng: &mut
                 sinew_world_restore(world, image.as_ptr(), image.len())
             }
             27 => sinew_body_set_particle_radius(world, s.body(rng), rng.float()),
-            28 => sinew_cloth_set_aerodynamics(world, s.body(rng), rng.float(), rng.float()),
+            28 => {
+                // The same draws either way: the aerodynamics, or now and then the compliances from them.
+                let (body, a, b) = (s.body(rng), rng.float(), rng.float());
+                if a.to_bits() % 3 == 0 {
+                    sinew_cloth_set_compliance(world, body, a, b, a)
+                } else {
+                    sinew_cloth_set_aerodynamics(world, body, a, b)
+                }
+            }
             29 | 30 => {
                 // A collider of any shape from random (often hostile) data.
                 let mut def = if rng.chance(20) {

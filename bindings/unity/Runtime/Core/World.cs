@@ -1249,6 +1249,15 @@ namespace Sinew
             finally { Release(); }
         }
 
+        /// <summary>XPBD compliances (m/N, >= 0) of the edges, a grid's diagonals and the
+        /// bending, live from the next step (as if the cloth were created with them).</summary>
+        public void SetClothCompliance(SinewBodyId body, float stretch, float shear, float bend)
+        {
+            SinewWorld* w = Acquire();
+            try { SinewException.Check(Native.sinew_cloth_set_compliance(w, body, stretch, shear, bend)); }
+            finally { Release(); }
+        }
+
         /// <summary>Self-collision, and collision with other cloths that also set it.</summary>
         public void SetClothCollision(SinewBodyId body, bool selfCollision, bool clothCollision)
         {
