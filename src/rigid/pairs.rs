@@ -179,6 +179,18 @@ pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
 }
 
+/// A pair's height for [`propagate`]'s order: of its bodies' centres `a`
+/// and `b` along `up`. A NaN (an island gone non-finite, which the
+/// recovery will reset) is made one NaN: a NaN's sign and payload may
+/// differ between two evaluations of the same sum (the compiler may swap an
+/// addition's operands, and the NaN kept is the first's), and a sort whose
+/// keys change between comparisons panics (a random-call fuzz stream did,
+/// inside `sinew_world_step`).
+fn sort_height(up: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let height = up.dot(a + b);
+    if height.is_nan() { f32::NAN } else { height }
+}
+
 /// `1/M + (r x n) . I^-1 (r x n)` at `q` along `n`.
 pub(crate) fn inv_mass_at(f: &Frame, q: Vec3, n: Vec3) -> f32 {
     let rn = (q - f.center).cross(n);
@@ -432,7 +444,7 @@ pub fn propagate(
     // bodies, of one height, lie together; ties by index keep it total.
     let height = |k: u32| {
         let pair = &pairs[k as usize];
-        up.dot(frames[pair.a as usize].center + frames[pair.b as usize].center)
+        sort_height(up, frames[pair.a as usize].center, frames[pair.b as usize].center)
     };
     order.sort_unstable_by(|&i, &j| height(i).total_cmp(&height(j)).then(i.cmp(&j)));
     let bodies = |pair: &Pair| (pair.a.min(pair.b), pair.a.max(pair.b));
@@ -574,5 +586,19 @@ pub fn friction(island: &[&mut Body], views: &mut [ParticlesMut], pairs: &[Pair]
             shove(ra, &mut fa, pa, pair.at, -push, true);
             shove(rb, &mut fb, pb, pair.at, push, true);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nan_height_has_one_bit_pattern_whatever_the_nans_it_came_from() {
+        let (p, q) = (f32::from_bits(0x7fc0_0001), f32::from_bits(0xffc0_0002));
+        let (a, b) = (Vec3::new(0.0, p, 0.0), Vec3::new(0.0, q, 0.0));
+        let heights = [sort_height(Vec3::Y, a, b), sort_height(Vec3::Y, b, a), sort_height(Vec3::Y, a, Vec3::ONE)];
+        assert!(heights.iter().all(|h| h.to_bits() == f32::NAN.to_bits()), "{heights:?}");
+        assert_eq!(sort_height(Vec3::Y, Vec3::ONE, Vec3::ONE), 2.0);
     }
 }
