@@ -5,8 +5,9 @@
 //! over its particles (`Embedded::displace`). The push-out is remembered per
 //! point, and the friction stage of the substep reduces the tangential
 //! motion where the point touches, never reversing it: for a rigid body
-//! through its rigid response, by at most `mu` times the push-out's impulse
-//! (`PointContacts::friction_rigid`); for a soft one by `mu * depth` at the
+//! through its rigid response, by at most `mu` times its share of the
+//! push-outs' impulse where it touches (`PointContacts::friction_rigid`,
+//! `PointContacts::patches`); for a soft one by `mu * depth` at the
 //! point's centre, as `collision::friction` does for particles, spread with
 //! the same weights.
 //!
@@ -25,6 +26,10 @@ use crate::collision::{Candidates, Material, Prepared, Shape};
 use crate::particles::ParticlesMut;
 use glam::Vec3;
 
+/// Points pushed by one collider along normals this close (cosine) share
+/// one flat contact.
+const PATCH_COS: f32 = 0.9999;
+
 /// Per-point contact memory of one substep, and of the step for the
 /// contact readback (as `collision::friction::Contacts` for particles).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -42,6 +47,32 @@ pub struct PointContacts {
     /// The pushing surface's displacement over the substep (a moving
     /// collider's), for the velocity stage.
     pub surface: Vec<Vec3>,
+    /// Friction's impulse at each point over the substep's sweeps (scratch
+    /// of the velocity stage, zeroed by it).
+    pub friction: Vec<Vec3>,
+    /// Each touching point's share of its patch's normal impulse, friction's
+    /// bound there over `mu` (scratch of the velocity stage).
+    pub bound: Vec<f32>,
+    /// Each touching point's index into `patches` (scratch).
+    pub patch: Vec<u32>,
+    /// The flat contacts of a rigid body's substep (scratch of the velocity
+    /// stage): the points pushed by one collider along one normal, as the
+    /// collider's index in `Prepared::sources`, the normal, the sum of
+    /// their push-outs' impulses and how many they are. At most one a
+    /// point, so it never grows past its first capacity.
+    ///
+    /// Friction's bound is the patch's normal impulse shared evenly by its
+    /// points. How a rigid body's weight divides among more than three
+    /// points of one flat contact is not fixed by its motion (statically
+    /// indeterminate); the position passes divide it by the order they
+    /// visit the points in and by what the body did in the substep before.
+    /// Bounded each by its own push, a box spinning on the floor had its
+    /// four corners' frictions unequal: they did not cancel, the net force
+    /// at the floor tilted the box, which loaded one side more next substep,
+    /// and the box rose onto one corner (1.7 cm) and walked 1 to 1.4 cm
+    /// while it stopped. Shared, the frictions of a spin cancel and a
+    /// slide's total is `mu` times the weight as before.
+    pub patches: Vec<(u32, Vec3, f32, u32)>,
 }
 
 impl PointContacts {
@@ -54,6 +85,10 @@ impl PointContacts {
             step_depth: vec![0.0; n],
             step_speed: vec![0.0; n],
             surface: vec![Vec3::ZERO; n],
+            friction: vec![Vec3::ZERO; n],
+            bound: vec![0.0; n],
+            patch: vec![0; n],
+            patches: Vec::with_capacity(n),
         }
     }
 
@@ -182,7 +217,8 @@ impl PointContacts {
     /// friction acts where it touches, `q = c - n r` on its sphere, on the
     /// motion of the body there (`rigid::motion`), through the body's
     /// rigid response, as between rigid bodies (`pairs::friction`), and
-    /// bounded by `mu` times the push-out's impulse (Coulomb). Taken
+    /// bounded by `mu` times its share of its patch's normal impulse
+    /// (Coulomb; see [`PointContacts::patches`]). Taken
     /// at the sphere's centre, through its particles, the friction did not
     /// see the body turn: a ball spinning on the ground span on in place
     /// and a sliding one never rolled, once the spin was no longer damped
@@ -196,6 +232,8 @@ impl PointContacts {
         h: f32,
     ) {
         let mut state: Option<(pairs::Frame, Option<Motion>)> = None;
+        self.friction.iter_mut().for_each(|f| *f = Vec3::ZERO);
+        let mut rigid = false;
         for (j, e) in r.points.iter().enumerate() {
             let Some((source, mu_s, mu_d)) = self.touching(j, prepared, body, h) else { continue };
             let depth = self.depth[j];
@@ -203,33 +241,87 @@ impl PointContacts {
             let q = e.position(p) - n * r.radius;
             let surface = if source.moves() { source.surface_displacement(q, h) } else { Vec3::ZERO };
             self.surface[j] = surface;
-            let (f, m) = state.get_or_insert_with(|| (pairs::frame(r, p), motion::motion(&r.clusters, 0, r.carry, p)));
-            let Some(m) = m else {
-                // Pinned: it does not turn freely; friction as for a soft body.
-                let cut = tangential_cut(e.velocity_displacement(p) - surface, n, mu_s, mu_d, depth);
-                let w = e.inv_mass(p);
-                if w > 0.0 && cut != Vec3::ZERO {
-                    e.add_displacement(p, -cut, w);
-                }
-                continue;
-            };
-            let moved = m.at(q) - surface;
-            let tangential = moved - n * n.dot(moved);
-            let len = tangential.length();
-            let (w_n, w_t) = (pairs::inv_mass_at(f, q, n), pairs::inv_mass_at(f, q, tangential / len));
-            if !(len > 1.0e-12 && w_n > 0.0 && w_t > 0.0) {
+            let (_, m) = state.get_or_insert_with(|| (pairs::frame(r, p), motion::motion(&r.clusters, 0, r.carry, p)));
+            if m.is_some() {
+                rigid = true;
                 continue;
             }
-            // Coulomb: the push-out was the impulse `depth / w_n`, friction's
-            // is at most `mu` times it, and moves the point by `w_t` times
-            // that (a ball: 7/2 times what the push-out moved it).
-            let cut = tangential_cut(moved, n, mu_s, mu_d, depth * w_t / w_n);
-            if cut != Vec3::ZERO {
-                let push = cut / w_t;
-                pairs::shove(r, f, p, q, -push, true);
-                // The body's motion after the push, for the next point.
-                m.displacement -= push * f.inv_mass;
-                m.turn -= f.inv_inertia * (q - f.center).cross(push);
+            // Pinned: it does not turn freely; friction as for a soft body.
+            let cut = tangential_cut(e.velocity_displacement(p) - surface, n, mu_s, mu_d, depth);
+            let w = e.inv_mass(p);
+            if w > 0.0 && cut != Vec3::ZERO {
+                e.add_displacement(p, -cut, w);
+            }
+        }
+        let Some((f, Some(m))) = state.as_mut().filter(|_| rigid) else { return };
+        let count = r.points.len();
+        // Coulomb's bound at each point: its share of its patch's normal
+        // impulse (see `patches`).
+        self.patches.clear();
+        for j in 0..count {
+            if self.depth[j] <= 0.0 {
+                continue;
+            }
+            let (n, source) = (self.normal[j], self.source[j]);
+            let q = r.points[j].position(p) - n * r.radius;
+            let w_n = pairs::inv_mass_at(f, q, n);
+            // The push-out was the impulse `depth / w_n`.
+            let push = if w_n > 0.0 { self.depth[j] / w_n } else { 0.0 };
+            let same = |&(s, m, _, _): &(u32, Vec3, f32, u32)| s == source && m.dot(n) >= PATCH_COS;
+            let k = self.patches.iter().position(same).unwrap_or_else(|| {
+                self.patches.push((source, n, 0.0, 0));
+                self.patches.len() - 1
+            });
+            self.patches[k].2 += push;
+            self.patches[k].3 += 1;
+            self.patch[j] = k as u32;
+        }
+        for j in 0..count {
+            if self.depth[j] > 0.0 {
+                let (_, _, push, points) = self.patches[self.patch[j] as usize];
+                self.bound[j] = push / points as f32;
+            }
+        }
+        // The touching points one after another, each seeing the motion the
+        // last left (Gauss-Seidel), forwards and then backwards, each
+        // point's impulse accumulated and bounded as a whole: one sweep in
+        // one order left the corners of a box spinning on the floor
+        // unequal impulses.
+        for sweep in 0..2 {
+            for k in 0..count {
+                let j = if sweep == 0 { k } else { count - 1 - k };
+                if self.depth[j] <= 0.0 {
+                    continue;
+                }
+                let source = &prepared.sources[self.source[j] as usize];
+                let (mu_s, mu_d, _) = source.material.against(body);
+                let (n, surface) = (self.normal[j], self.surface[j]);
+                let q = r.points[j].position(p) - n * r.radius;
+                let moved = m.at(q) - surface;
+                let tangential = moved - n * n.dot(moved);
+                let len = tangential.length();
+                let w_t = pairs::inv_mass_at(f, q, tangential / len);
+                if !(len > 1.0e-12 && w_t > 0.0) {
+                    continue;
+                }
+                // Coulomb: friction's impulse is at most `mu` times the
+                // normal impulse (a ball: it moves the point 7/2 times what
+                // the push-out moved it).
+                let before = self.friction[j];
+                let mut total = before + tangential / w_t;
+                let bound = self.bound[j];
+                let size = total.length();
+                if size > mu_s * bound {
+                    total *= mu_d * bound / size;
+                }
+                let push = total - before;
+                if push != Vec3::ZERO {
+                    self.friction[j] = total;
+                    pairs::shove(r, f, p, q, -push, true);
+                    // The body's motion after the push, for the next point.
+                    m.displacement -= push * f.inv_mass;
+                    m.turn -= f.inv_inertia * (q - f.center).cross(push);
+                }
             }
         }
     }
