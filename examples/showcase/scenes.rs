@@ -392,6 +392,10 @@ fn cape() -> Result<Scene> {
     b.joint(body, right, cloth, 0)?;
     b.joint(body, left, cloth, columns - 1)?;
     b.joint(body, neck, cloth, columns / 2)?;
+    // The cape passes through the bones it is joined at (the upper arms, the
+    // neck, and the chest between them), as a character's cape is modelled
+    // around them; the others (spine, pelvis, limbs) push it.
+    b.world.set_ignored_bones(cloth, body, &[2, 3, 5, 8])?;
     // The torso and head ride the frame, which turns about the figure's root.
     let held = [pelvis, chest_head, chest_tail, left, right, neck, crown];
     let frame = b.world.attach_to_frame(body, &held, root, Quat::IDENTITY)?;
