@@ -57,7 +57,14 @@ pub enum BendMode {
     /// The dihedral angle across each interior edge: bends only; its
     /// compliance is in rad/(N m) a hinge. A grid adds coarse hinges
     /// across its rows and columns (every 2, 4, 8, ... rows) at the same
-    /// stiffness, so a stiff flap holds at any resolution.
+    /// stiffness, so a stiff flap holds at any resolution: 1e-7 and below
+    /// hold it rigid, 1 and above let it hang. A grid's bending stiffness
+    /// tends to about `1 / compliance` N m (a metre of width, whatever the
+    /// spacing) as the substeps grow: a clamped 0.58 m strip droops within
+    /// 2x of the beam formula at 64 substeps, but 3-13x more at 8 for
+    /// compliances 3e-3 to 3e-2, which one pass a substep does not
+    /// converge. The default 1e-3 is a stiff plate; thick leather is about
+    /// 10, cotton 1e5 to 1e6 (bending rigidity 1e-6 to 1e-5 N m).
     Dihedral = 1,
 }
 
