@@ -786,6 +786,28 @@ mod tests {
     }
 
     #[test]
+    fn a_dihedral_grid_has_coarse_hinges_at_the_same_stiffness() {
+        let options = ClothOptions { bend: BendMode::Dihedral, bend_compliance: 1e-3, ..ClothOptions::default() };
+        let def = GridDef { columns: 5, rows: 30, options, ..GridDef::default() };
+        let b = grid(&def);
+        let fine = dihedrals(&b.positions, &b.triangles, 1.0).len();
+        assert!(b.bends.len() > fine, "{} hinges, {fine} fine", b.bends.len());
+        // Flat: every rest angle is 0.
+        assert!(b.bends.rest.iter().all(|&r| r.abs() < 1e-6));
+        // Rows 1 (next to the border) and 16 hold hinges S = 16 rows
+        // across: 1 to 17 with row 0 as the near wing, 16 to 0 and 29.
+        let at = |r: u32, c: u32| r * 5 + c;
+        let has = |q: [u32; 4]| b.bends.quad.contains(&q);
+        assert!(has([at(0, 2), at(17, 2), at(1, 2), at(1, 3)]));
+        assert!(has([at(0, 2), at(29, 2), at(16, 2), at(16, 3)]));
+        // Fine hinges at 2 alpha; the clamp's S = 16 hinge (wings 1 and 16
+        // rows away, 4 levels across the rows) at 2 * 4 * 8.5^2 * alpha / 16.
+        let k = b.bends.quad.iter().position(|&q| q == [at(0, 2), at(17, 2), at(1, 2), at(1, 3)]).unwrap();
+        assert!((b.bends.compliance[k] - 2.0 * 4.0 * 8.5 * 8.5 * 1e-3 / 16.0).abs() < 1e-7);
+        assert!(b.bends.compliance.iter().filter(|&&c| c == 2e-3).count() >= fine);
+    }
+
+    #[test]
     fn grid_triangles_face_local_z() {
         let b = grid(&GridDef { columns: 5, rows: 4, ..GridDef::default() });
         for t in &b.triangles {
