@@ -273,15 +273,23 @@ fn a_pinned_ring_follows_its_skin() {
     assert_eq!(world.recovery_count(), 0);
 }
 
-/// The default 64 x 64, 1.5 m cloth hung by its two top corners, 10 s on:
-/// the worst structural edge, read back, and whether it sleeps.
-fn hung_by_two_corners(substeps: u32, iterations: u32, tethers: TetherMode) -> (f32, bool) {
+/// The default 64 x 64, 1.5 m cloth hung by its two top corners at
+/// `origin`, 10 s on: the worst structural edge, read back, and whether it
+/// sleeps.
+fn hung_by_two_corners(substeps: u32, iterations: u32, tethers: TetherMode, origin: Vec3) -> (f32, bool) {
     let settings = WorldSettings { substeps, iterations, ..WorldSettings::default() };
     let mut world = World::new(settings).unwrap();
     let spacing = 1.5 / 63.0;
     let options = ClothOptions { tethers, ..ClothOptions::default() };
-    let def =
-        GridDef { columns: 64, rows: 64, spacing, pins: PIN_TOP_LEFT | PIN_TOP_RIGHT, options, ..GridDef::default() };
+    let def = GridDef {
+        position: origin,
+        columns: 64,
+        rows: 64,
+        spacing,
+        pins: PIN_TOP_LEFT | PIN_TOP_RIGHT,
+        options,
+        ..GridDef::default()
+    };
     let cloth = world.create_cloth_grid(&def).unwrap();
     for _ in 0..600 {
         world.step(DT).unwrap();
@@ -294,29 +302,29 @@ fn hung_by_two_corners(substeps: u32, iterations: u32, tethers: TetherMode) -> (
 fn a_cloth_hung_by_two_corners_keeps_every_edge_within_one_percent() {
     // Each free particle is tethered to the nearest pin of each pin group:
     // with a tether to its nearest corner only, the cloth sagged between
-    // the corners with a worst edge of 4.46 % (8 x 1).
-    for (substeps, iterations, tethers) in
-        [(8, 1, TetherMode::Euclidean), (16, 1, TetherMode::Euclidean), (8, 4, TetherMode::Euclidean)]
+    // the corners with a worst edge of 4.46 % (8 x 1). Issue 32's bar is
+    // 1 %; measured 0.48 % and 0.54 % at 8 x 1 (origin, 1 km out), 0.03 %
+    // and 0.23 % at 32 x 1, 0.12 % at 16 x 1, 0.09 % at 8 x 4.
+    let far = Vec3::new(1000.0, 0.0, -1000.0);
+    for (substeps, iterations, origin) in
+        [(8, 1, Vec3::ZERO), (8, 1, far), (32, 1, Vec3::ZERO), (32, 1, far), (16, 1, Vec3::ZERO), (8, 4, Vec3::ZERO)]
     {
-        let (worst, asleep) = hung_by_two_corners(substeps, iterations, tethers);
-        eprintln!(
-            "hung by two corners, {substeps} x {iterations}, {tethers:?} tethers: worst edge {:.2} %",
-            worst * 100.0
-        );
-        assert!(worst < 0.01, "{substeps} x {iterations}, {tethers:?}: worst edge {worst}");
-        assert!(asleep, "{substeps} x {iterations}: still moving after 10 s");
+        let (worst, asleep) = hung_by_two_corners(substeps, iterations, TetherMode::Euclidean, origin);
+        eprintln!("hung by two corners, {substeps} x {iterations}, {origin}: worst edge {:.2} %", worst * 100.0);
+        assert!(worst < 0.01, "{substeps} x {iterations} at {origin}: worst edge {worst}");
+        assert!(asleep, "{substeps} x {iterations} at {origin}: still moving after 10 s");
     }
     // Geodesic tethers follow the grid's edges and diagonals, up to 8 %
     // longer than the straight line, and hold less; without tethers the
     // solver alone does not hold it at all.
-    let (geodesic, _) = hung_by_two_corners(8, 1, TetherMode::Geodesic);
-    let (free, _) = hung_by_two_corners(8, 1, TetherMode::None);
+    let (geodesic, _) = hung_by_two_corners(8, 1, TetherMode::Geodesic, Vec3::ZERO);
+    let (free, _) = hung_by_two_corners(8, 1, TetherMode::None, Vec3::ZERO);
     eprintln!(
         "hung by two corners, 8 x 1: worst edge {:.2} % with geodesic tethers, {:.2} % without tethers",
         geodesic * 100.0,
         free * 100.0
     );
-    assert!(free > 1.0 && geodesic < free, "geodesic {geodesic}, none {free}"); // measured 4.17 and 0.108
+    assert!(free > 1.0 && geodesic < free, "geodesic {geodesic}, none {free}"); // measured 1.17 and 0.111
 }
 
 /// The strip of issue 32 without self-collision, at `origin` (on the
@@ -375,9 +383,9 @@ fn a_strip_with_dihedral_bending_crumples_without_blowing_up() {
     // past pi was turned the short way round, through the other wing, at
     // up to pi a projection: at 8 substeps the strip flailed at 45-73 m/s
     // with edges at 900-1,300 % (10 s on), and no recovery caught it
-    // (nothing was NaN). Measured since: 0.07-0.69 m/s, edges 31-89 % at
-    // 8 substeps; at 16, 5-10 % over and 43-69 % in its plane (14-15 %
-    // before: a flat fold is no longer kicked out of the plane).
+    // (nothing was NaN). Measured since: 0-0.75 m/s; edges 72-76 % in its
+    // plane and 8-21 % over at 8 substeps, 40-62 % and 5-6 % at 16 (the
+    // grid's coarse hinges, cloth/build.rs, keep a fold over rounder).
     for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
         for substeps in [8, 16] {
             for tilt in [0.0, 5.0] {

@@ -55,7 +55,16 @@ pub enum BendMode {
     #[default]
     Distance = 0,
     /// The dihedral angle across each interior edge: bends only; its
-    /// compliance is in rad/(N m).
+    /// compliance is in rad/(N m) a hinge. A grid adds coarse hinges
+    /// across its rows and columns (every 2, 4, 8, ... rows) at the same
+    /// stiffness, so a stiff flap holds at any resolution: 1e-7 and below
+    /// hold it rigid, 1 and above let it hang. A grid's bending stiffness
+    /// tends to about `1 / compliance` N m (a metre of width, whatever the
+    /// spacing) as the substeps grow: a clamped 0.58 m strip droops within
+    /// 2x of the beam formula at 64 substeps, but 3-13x more at 8 for
+    /// compliances 3e-3 to 3e-2, which one pass a substep does not
+    /// converge. The default 1e-3 is a stiff plate; thick leather is about
+    /// 10, cotton 1e5 to 1e6 (bending rigidity 1e-6 to 1e-5 N m).
     Dihedral = 1,
 }
 
@@ -301,7 +310,7 @@ pub fn grid(def: &GridDef) -> Built {
     let paths: Vec<(u32, u32)> = edges.iter().chain(&shear).map(|k| (k.a, k.b)).collect();
     let tethers = tethers(&positions, &inv_mass, &paths, o.tethers, o.tether_scale);
     let bends = if o.bend == BendMode::Dihedral {
-        dihedrals(&positions, &triangles, o.bend_compliance)
+        grid_dihedrals(&positions, &triangles, cols, rows, o.bend_compliance)
     } else {
         BendSet::default()
     };
@@ -411,6 +420,13 @@ pub fn mesh(def: &MeshDef) -> Built {
 /// A dihedral constraint across every edge shared by exactly two triangles,
 /// at its current angle.
 pub fn dihedrals(positions: &[Vec3], triangles: &[[u32; 3]], compliance: f32) -> BendSet {
+    let (quads, rest) = dihedral_quads(positions, triangles);
+    let compliance = vec![compliance; quads.len()];
+    BendSet::from_parts(quads, rest, compliance)
+}
+
+/// The quads of [`dihedrals`] and their rest angles.
+fn dihedral_quads(positions: &[Vec3], triangles: &[[u32; 3]]) -> (Vec<[u32; 4]>, Vec<f32>) {
     let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
     let mut order = Vec::new();
     for t in triangles {
@@ -437,8 +453,81 @@ pub fn dihedrals(positions: &[Vec3], triangles: &[[u32; 3]], compliance: f32) ->
             quads.push(quad);
         }
     }
-    let compliance = vec![compliance; quads.len()];
-    BendSet::from_parts(quads, rest, compliance)
+    (quads, rest)
+}
+
+/// Dihedral bending of a grid: a hinge across every interior edge, as for
+/// a mesh, and coarse hinges across the same rows and columns at strides
+/// `S = 2, 4, 8, ...` (hierarchical bending, after Mueller 2008,
+/// "Hierarchical Position Based Dynamics").
+///
+/// A bend is a fourth-order operator: Gauss-Seidel carries a correction
+/// one hinge a pass, and over `N` hinges its error shrinks by a factor
+/// near `1 - c / N^4` a pass, so a stiff strip of 30 hinges clamped at one end drooped
+/// 0.50 m of its 0.58 m whatever its compliance (1e-7 to 1, 8 substeps),
+/// the fine hinges alone never converging. A coarse hinge is the dihedral
+/// across a fine edge `x3 x4` with its wings `S` rows (or columns) away on
+/// either side: it turns the far particles straight back, as a coarse
+/// level of a multigrid would.
+///
+/// Level `S` stands on every `S`th row (column) of edges, and on the rows
+/// next to the borders, where a wing nearer than `S` is the border's row
+/// (so a strip clamped by two rows is held by hinges that turn its far
+/// particles about the clamp). Each level models the same bending
+/// stiffness: a bend of curvature `kappa` opens a hinge whose wings are `a s`
+/// and `b s` from its edge by `theta = kappa (a + b) s / 2`, and one such
+/// hinge per `S` rows of fine edges stores the fine hinges' energy
+/// `theta^2 / (2 alpha_S)` when `alpha_S = ((a + b) / 2)^2 alpha / S`. The
+/// fine hinges and the coarse ones together (the `L` coarse levels of a
+/// direction share their half) hold the stiffness of the fine hinges alone
+/// at `alpha`: fine hinges at `2 alpha`, coarse at `2 L alpha_S`. The
+/// compliance keeps its meaning (rad/(N m) a fine hinge) and the grid its
+/// stiffness; what changes is that a stiff one now converges: the strip
+/// above droops 4 mm at 1e-7 and 0.48 m at 1. A mesh cloth has no rows to
+/// coarsen and keeps its fine hinges alone.
+fn grid_dihedrals(positions: &[Vec3], triangles: &[[u32; 3]], cols: usize, rows: usize, compliance: f32) -> BendSet {
+    let (mut quads, mut rest) = dihedral_quads(positions, triangles);
+    // Levels S = 2, 4, ... while a wing can be S away: S <= n - 2.
+    let levels = |n: usize| (1..).map(|j| 1usize << j).take_while(|&s| s + 2 <= n).count();
+    let (across_rows, across_columns) = (levels(rows), levels(cols));
+    let coarse = across_rows + across_columns > 0;
+    let mut alpha = vec![if coarse { 2.0 * compliance } else { compliance }; quads.len()];
+    let at = |r: usize, c: usize| (r * cols + c) as u32;
+    let mut hinge = |quad: [u32; 4], alpha_s: f32| {
+        rest.push(bend::angle(quad.map(|i| positions[i as usize])));
+        quads.push(quad);
+        alpha.push(alpha_s);
+    };
+    // A wing S away, or at the border when it is nearer: an edge next to a
+    // clamped border turns the far particles about it.
+    let wings = |k: usize, n: usize, s: usize| {
+        let (a, b) = (s.min(k), s.min(n - 1 - k));
+        (a.max(b) == s).then_some((a, b))
+    };
+    // Level S's hinges stand on every Sth row (column) of edges and on the
+    // two next to the borders, each for the energy of S rows of fine edges.
+    let on_level = |k: usize, n: usize, s: usize| k.is_multiple_of(s) || k == 1 || k == n - 2;
+    let scaled = |levels: usize, a: usize, b: usize, s: usize| {
+        let arm = (a + b) as f32 / 2.0;
+        2.0 * levels as f32 * arm * arm * compliance / s as f32
+    };
+    for s in (1..=across_rows).map(|j| 1usize << j) {
+        for r in (1..rows - 1).filter(|&r| on_level(r, rows, s)) {
+            let Some((a, b)) = wings(r, rows, s) else { continue };
+            for c in 0..cols - 1 {
+                hinge([at(r - a, c), at(r + b, c), at(r, c), at(r, c + 1)], scaled(across_rows, a, b, s));
+            }
+        }
+    }
+    for s in (1..=across_columns).map(|j| 1usize << j) {
+        for c in (1..cols - 1).filter(|&c| on_level(c, cols, s)) {
+            let Some((a, b)) = wings(c, cols, s) else { continue };
+            for r in 0..rows - 1 {
+                hinge([at(r, c - a), at(r, c + b), at(r, c), at(r + 1, c)], scaled(across_columns, a, b, s));
+            }
+        }
+    }
+    BendSet::from_parts(quads, rest, alpha)
 }
 
 /// Merges vertices closer than `tolerance`; returns the particle of each
@@ -694,6 +783,28 @@ mod tests {
         let options = ClothOptions { tethers: TetherMode::Geodesic, ..ClothOptions::default() };
         assert_eq!(grid(&GridDef { options, ..geodesic }).tethers.len(), 2 * 10);
         assert_eq!(grid(&GridDef { columns: 4, rows: 3, ..GridDef::default() }).tethers.len(), 8);
+    }
+
+    #[test]
+    fn a_dihedral_grid_has_coarse_hinges_at_the_same_stiffness() {
+        let options = ClothOptions { bend: BendMode::Dihedral, bend_compliance: 1e-3, ..ClothOptions::default() };
+        let def = GridDef { columns: 5, rows: 30, options, ..GridDef::default() };
+        let b = grid(&def);
+        let fine = dihedrals(&b.positions, &b.triangles, 1.0).len();
+        assert!(b.bends.len() > fine, "{} hinges, {fine} fine", b.bends.len());
+        // Flat: every rest angle is 0.
+        assert!(b.bends.rest.iter().all(|&r| r.abs() < 1e-6));
+        // Rows 1 (next to the border) and 16 hold hinges S = 16 rows
+        // across: 1 to 17 with row 0 as the near wing, 16 to 0 and 29.
+        let at = |r: u32, c: u32| r * 5 + c;
+        let has = |q: [u32; 4]| b.bends.quad.contains(&q);
+        assert!(has([at(0, 2), at(17, 2), at(1, 2), at(1, 3)]));
+        assert!(has([at(0, 2), at(29, 2), at(16, 2), at(16, 3)]));
+        // Fine hinges at 2 alpha; the clamp's S = 16 hinge (wings 1 and 16
+        // rows away, 4 levels across the rows) at 2 * 4 * 8.5^2 * alpha / 16.
+        let k = b.bends.quad.iter().position(|&q| q == [at(0, 2), at(17, 2), at(1, 2), at(1, 3)]).unwrap();
+        assert!((b.bends.compliance[k] - 2.0 * 4.0 * 8.5 * 8.5 * 1e-3 / 16.0).abs() < 1e-7);
+        assert!(b.bends.compliance.iter().filter(|&&c| c == 2e-3).count() >= fine);
     }
 
     #[test]
