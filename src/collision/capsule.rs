@@ -51,4 +51,8 @@ impl Shape for Capsule {
     fn bound(&self) -> Bound {
         Bound::Ball { center: self.a + self.ab * 0.5, radius: self.ab.length() * 0.5 + self.radius }
     }
+
+    fn near_bound(&self) -> Bound {
+        Bound::Aabb { center: self.a + self.ab * 0.5, extent: self.ab.abs() * 0.5 + self.radius }
+    }
 }

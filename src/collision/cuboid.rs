@@ -20,13 +20,18 @@ impl Cuboid {
     pub fn new(center: Vec3, rotation: Quat, half: Vec3, source: u32) -> Self {
         Cuboid { center, axes: Mat3::from_quat(rotation), half, source }
     }
+
+    /// The world half-size of the oriented box: `|R| half`.
+    #[inline(always)]
+    pub fn extent(&self) -> Vec3 {
+        let m = self.axes;
+        Mat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs()) * self.half
+    }
 }
 
 impl Shape for Cuboid {
     fn overlaps(&self, lo: Vec3, hi: Vec3) -> bool {
-        // World half-size of the oriented box: |R| * half.
-        let m = self.axes;
-        let extent = Mat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs()) * self.half;
+        let extent = self.extent();
         boxes_overlap(lo, hi, self.center - extent, self.center + extent)
     }
 
@@ -72,5 +77,9 @@ impl Shape for Cuboid {
 
     fn bound(&self) -> Bound {
         Bound::Ball { center: self.center, radius: self.half.length() }
+    }
+
+    fn near_bound(&self) -> Bound {
+        Bound::Aabb { center: self.center, extent: self.extent() }
     }
 }

@@ -85,4 +85,8 @@ impl Shape for Hull {
     fn bound(&self) -> Bound {
         Bound::Ball { center: (self.lo + self.hi) * 0.5, radius: (self.hi - self.lo).length() * 0.5 }
     }
+
+    fn near_bound(&self) -> Bound {
+        Bound::Aabb { center: (self.lo + self.hi) * 0.5, extent: (self.hi - self.lo) * 0.5 }
+    }
 }

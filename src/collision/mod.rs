@@ -244,6 +244,11 @@ pub trait Shape {
     fn bound(&self) -> near::Bound {
         near::Bound::Everywhere
     }
+    /// The tightest bound the first test of many particles against the
+    /// shape may take (`bound` unless the shape says better).
+    fn near_bound(&self) -> near::Bound {
+        self.bound()
+    }
 }
 
 impl Collider {
@@ -839,7 +844,7 @@ fn project_kind<S: Shape>(
 ) {
     for &k in candidates {
         let shape = &shapes[k as usize];
-        near::each_near(ctx.simd, p, shape.bound(), largest, |p, i| {
+        near::each_near(ctx.simd, p, shape.near_bound(), largest, |p, i| {
             let r = radius(i);
             if inert(p, i, r) {
                 return;

@@ -23,6 +23,9 @@ pub enum Bound {
     HalfSpace { normal: Vec3, offset: f32 },
     /// Everything within `radius` of `center`.
     Ball { center: Vec3, radius: f32 },
+    /// Everything within `extent` of `center` along each world axis (an
+    /// axis-aligned box: a long box or capsule's ball holds much more).
+    Aabb { center: Vec3, extent: Vec3 },
     /// Nothing known: every particle goes to the exact test.
     Everywhere,
 }
@@ -39,7 +42,23 @@ impl Bound {
                 let reach = (radius + r + half.length()) * (1.0 + SLACK) + SLACK;
                 (origin + half - center).length_squared() < reach * reach
             }
+            Bound::Aabb { center, extent } => {
+                let (lo, hi) = (origin.min(origin + dir), origin.max(origin + dir));
+                let reach = (extent + r) * (1.0 + SLACK) + SLACK;
+                (lo - center).cmplt(reach).all() && (center - hi).cmplt(reach).all()
+            }
             Bound::HalfSpace { .. } | Bound::Everywhere => true,
+        }
+    }
+
+    /// May a stick of radius `r` from `a` to `b` touch what is inside the
+    /// bound? (Its box against the bound's for an [`Bound::Aabb`]; true
+    /// for the others.)
+    #[inline(always)]
+    pub fn may_touch_segment(&self, a: Vec3, b: Vec3, r: f32) -> bool {
+        match *self {
+            Bound::Aabb { .. } => self.may_sweep(a, b - a, r),
+            _ => true,
         }
     }
 }
@@ -185,6 +204,15 @@ impl<F: FnMut(&mut ParticlesMut, usize)> Kernel for Near<'_, '_, F> {
                     let reach = (radius + r) * (1.0 + SLACK) + SLACK;
                     d2.lt(V::splat(reach * reach))
                 }
+                Bound::Aabb { center, extent } => {
+                    let reach = (extent + r) * (1.0 + SLACK) + SLACK;
+                    // Inside on every axis: the largest of the three
+                    // excesses below 0.
+                    let ex = x.sub(V::splat(center.x)).abs().sub(V::splat(reach.x));
+                    let ey = y.sub(V::splat(center.y)).abs().sub(V::splat(reach.y));
+                    let ez = z.sub(V::splat(center.z)).abs().sub(V::splat(reach.z));
+                    ex.max(ey).max(ez).lt(V::splat(0.0))
+                }
                 Bound::Everywhere => V::splat(0.0).eq(V::splat(0.0)),
             };
             if V::any(may) {
@@ -220,9 +248,12 @@ mod tests {
         let center = Vec3::new(1.0, -0.5, 0.2);
         let half_space = move |x: Vec3| plane.dot(x) + 1.0 < r;
         let ball = move |x: Vec3| x.distance(center) < 1.2 + r;
-        let bounds: [(Bound, &dyn Fn(Vec3) -> bool); 2] = [
+        let extent = Vec3::new(2.5, 0.4, 1.0);
+        let aabb = move |x: Vec3| ((x - center).abs() - extent).max_element() < r;
+        let bounds: [(Bound, &dyn Fn(Vec3) -> bool); 3] = [
             (Bound::HalfSpace { normal: plane, offset: -1.0 }, &half_space),
             (Bound::Ball { center, radius: 1.2 }, &ball),
+            (Bound::Aabb { center, extent }, &aabb),
         ];
         for (bound, inside) in bounds {
             let within: Vec<usize> = (0..n).filter(|&i| inside(x[i])).collect();

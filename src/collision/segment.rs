@@ -348,6 +348,36 @@ mod tests {
         (a + da, b + db)
     }
 
+    /// The first tests of a stick against a box or a capsule (their world
+    /// boxes, `Shape::near_bound`) pass every stick the exact test touches,
+    /// boxes and capsules turned any way, near and far from the origin.
+    #[test]
+    fn near_bounds_never_turn_away_a_stick_that_touches() {
+        use crate::collision::capsule::Capsule;
+        let mut rng = Rng(7);
+        let mut touched = 0;
+        for k in 0..20_000 {
+            let far = if k % 2 == 0 { Vec3::ZERO } else { Vec3::new(900.0, -40.0, 2500.0) };
+            let rotation = rng.rotation();
+            let half = (rng.vec().abs() * Vec3::new(4.0, 1.0, 2.0)).max(Vec3::splat(0.01));
+            let center = far + rng.vec();
+            let a = far + rng.vec() * Vec3::new(5.0, 3.0, 4.0);
+            let b = a + rng.vec() * 0.5;
+            let r = 0.1 + 0.1 * rng.next();
+            let cuboid = Cuboid::new(center, rotation, half, 0);
+            if vs_box(a, b, r, center, cuboid.axes, half).is_some() {
+                touched += 1;
+                assert!(cuboid.near_bound().may_touch_segment(a, b, r), "box {k}: turned away a touching stick");
+            }
+            let capsule = Capsule::new(center - rotation * half, center + rotation * half, half.z, 0);
+            if vs_capsule(a, b, r, capsule.a, capsule.a + capsule.ab, capsule.radius).is_some() {
+                touched += 1;
+                assert!(capsule.near_bound().may_touch_segment(a, b, r), "capsule {k}: turned away a touching stick");
+            }
+        }
+        assert!(touched > 2_000, "only {touched} touching cases");
+    }
+
     #[test]
     fn closest_points_of_segments() {
         // Crossing at right angles, 1 apart.
