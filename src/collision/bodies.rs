@@ -564,9 +564,9 @@ fn touch(
         Some((s, tri[0], n, depth, tri))
     } else {
         // Coincident centres: apart the way they came from.
-        let fallback = (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b)))
-            .try_normalize()
-            .unwrap_or(Vec3::Y);
+        let fallback = || {
+            (pa.previous(ends_first(c.piece_a)) - pb.previous(ends_first(c.piece_b))).try_normalize().unwrap_or(Vec3::Y)
+        };
         capsules(ea, c.radius_a, ends(pb, c.piece_b), c.radius_b, fallback).map(|(s, t, n, d)| (s, t, n, d, c.tri))
     }
 }
@@ -769,7 +769,13 @@ fn ends(p: &ParticlesMut, piece: Piece) -> (Vec3, Vec3) {
 
 /// `(s_a, s_b, normal into a, depth)` of two capsules (a ball is a capsule
 /// of one point) that touch.
-fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) -> Option<(f32, f32, Vec3, f32)> {
+fn capsules(
+    a: (Vec3, Vec3),
+    ra: f32,
+    b: (Vec3, Vec3),
+    rb: f32,
+    fallback: impl FnOnce() -> Vec3,
+) -> Option<(f32, f32, Vec3, f32)> {
     // Apart when their bounding balls are: every point of a segment is
     // within half its length of its middle. Most listed pairs are apart in
     // most passes, and this is a tenth of the search below; the margin
@@ -804,7 +810,7 @@ fn capsules(a: (Vec3, Vec3), ra: f32, b: (Vec3, Vec3), rb: f32, fallback: Vec3) 
         return None;
     }
     let dist = dist2.sqrt();
-    let n = if dist > 1e-9 { d / dist } else { fallback };
+    let n = if dist > 1e-9 { d / dist } else { fallback() };
     Some((s, t, n, r - dist))
 }
 
