@@ -28,7 +28,7 @@ use glam::Vec3;
 
 /// Points pushed by one collider along normals this close (cosine) share
 /// one flat contact.
-const PATCH_COS: f32 = 0.9999;
+pub(crate) const PATCH_COS: f32 = 0.9999;
 
 /// Per-point contact memory of one substep, and of the step for the
 /// contact readback (as `collision::friction::Contacts` for particles).

@@ -843,7 +843,7 @@ fn solve_island<'b>(
                 r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
-        pairs::friction(u.bodies, u.views, links.rigid_pairs, ctx.h);
+        pairs::friction(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h);
         bodies::friction(u.bodies, u.views, links.body_contacts);
         u.lap(Stage::Velocities);
         if u.ragdolls {
