@@ -81,7 +81,7 @@ fn a_heavy_weight_keeps_its_rope_length() {
     }
 }
 
-/// Iterations 1..8 at 8 and 32 substeps, at the origin and 1 km from it:
+/// Iterations 1..8 at 1, 8 and 32 substeps, at the origin and 1 km from it:
 /// kinetic plus potential energy never rises above the start's (gravity
 /// supplies nothing more). It rose by up to 17.6 kJ, the weight swinging
 /// above the anchor, when each pass moved the sticks along their direction
@@ -90,7 +90,7 @@ fn a_heavy_weight_keeps_its_rope_length() {
 fn more_iterations_add_no_energy() {
     let (mut worst, mut most_stretch) = (f64::NEG_INFINITY, 0.0f64);
     for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, 1000.0)] {
-        for substeps in [8, 32] {
+        for substeps in [1, 8, 32] {
             for iterations in 1..=8 {
                 for dir in [Vec3::NEG_Y, Vec3::X] {
                     let s = WorldSettings { substeps, iterations, ..Default::default() };
@@ -103,7 +103,14 @@ fn more_iterations_add_no_energy() {
                         "{substeps} x {iterations} at {origin}, from {dir}: energy rose by {:.1} J",
                         r.gain
                     );
-                    assert!(r.stretch < 0.01, "{substeps} x {iterations}: stretch {:.2} %", r.stretch * 100.0); // 0.15 %
+                    // 0.15 % at 8 and 32 substeps. Not yet at 1: swinging,
+                    // the light rope whips to 1,783 % (x 1) and 420 % (x 4)
+                    // at the origin, 1,856 % and 519 % 1 km out (hanging
+                    // 0.000 %); the tree solve's Newton steps from
+                    // directions a 1/60 s substep turns far (tree.rs).
+                    if substeps > 1 {
+                        assert!(r.stretch < 0.01, "{substeps} x {iterations}: stretch {:.2} %", r.stretch * 100.0);
+                    }
                     worst = worst.max(r.gain);
                     most_stretch = most_stretch.max(r.stretch);
                 }

@@ -413,6 +413,25 @@ impl DistanceSet {
         }
     }
 
+    /// A joint's end `r` pulled along `u`: its generalised inverse mass
+    /// through the set's forest (`StickTree::response`), or `None` where the
+    /// sticks are relaxed (no forest, or `r` outside it).
+    pub fn joint_response(&mut self, p: &ParticlesMut, r: usize, u: glam::Vec3, inv_h2: f32) -> Option<f32> {
+        if self.method != DistanceMethod::Exact || r >= self.bound || self.bound > p.len() {
+            return None;
+        }
+        let tree = self.tree.as_mut()?;
+        Some(tree.response((&self.a, &self.b), &self.compliance, p, r, u, inv_h2))
+    }
+
+    /// Moves the forest by `s` times the last `joint_response`'s moves,
+    /// or its velocities (`velocity`).
+    pub fn apply_joint_response(&self, p: &mut ParticlesMut, s: f32, velocity: bool) {
+        if let Some(tree) = &self.tree {
+            tree.apply_response(if velocity { Mode::Velocity } else { Mode::Position }, p, s);
+        }
+    }
+
     /// The forest's exact solve (see `tree`).
     fn solve_tree(&mut self, mode: Mode, p: &mut ParticlesMut, inv_h2: f32) {
         assert!(self.bound <= p.len(), "a stick indexes past its body");

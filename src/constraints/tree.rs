@@ -85,6 +85,9 @@ pub struct StickTree {
     rhs: Vec<f32>,
     dlambda: Vec<f32>,
     blocks: Vec<f32>,
+    /// Per particle: its move under a unit pull at a joint's end with the
+    /// sticks held (see `response`).
+    resp: Vec<Vec3>,
 }
 
 /// What a solve corrects.
@@ -185,6 +188,7 @@ impl StickTree {
         tree.diag = vec![0.0; m];
         tree.rhs = vec![0.0; m];
         tree.dlambda = vec![0.0; m];
+        tree.resp = vec![Vec3::ZERO; bound];
         Some(tree)
     }
 
@@ -266,6 +270,73 @@ impl StickTree {
                         p.set_velocity(i, p.velocity(i) - g * si);
                         p.set_velocity(j, p.velocity(j) + g * sj);
                     }
+                }
+            }
+        }
+    }
+
+    /// How the forest answers a unit impulse `u` at particle `r` (a joint's
+    /// end, constraints/joint.rs) with its sticks held to first order: the
+    /// changes `dx = W (f - J^T mu)` with `(J W J^T + alpha_tilde) mu = J W f`,
+    /// `f` the impulse at `r` (Baraff 1996's system, eliminated as `solve`
+    /// does, with `G = J` at the current positions; the changes are kept
+    /// for `apply_response`). Returns `r`'s generalised inverse mass along
+    /// `u`, `u . dx_r`: 0 where the sticks hold it taut against a pin, the
+    /// forest's whole inverse mass for a free rope pulled along itself. A
+    /// joint that weighs its end by this moves the rope as one body
+    /// instead of its end alone (issue 25).
+    pub fn response(
+        &mut self,
+        (a, b): (&[u32], &[u32]),
+        compliance: &[f32],
+        p: &ParticlesMut,
+        r: usize,
+        u: Vec3,
+        inv_h2: f32,
+    ) -> f32 {
+        let wr = p.inv_mass[r];
+        for k in 0..a.len() {
+            let (i, j) = (a[k] as usize, b[k] as usize);
+            let w = p.inv_mass[i] + p.inv_mass[j];
+            let alpha_tilde = compliance[k] * inv_h2;
+            let d = p.position(j) - p.position(i);
+            let len = d.length();
+            if len < MIN_LENGTH || w + alpha_tilde == 0.0 {
+                (self.n[k], self.g[k], self.diag[k], self.rhs[k]) = (Vec3::ZERO, Vec3::ZERO, 1.0, 0.0);
+                continue;
+            }
+            let n = d / len;
+            (self.n[k], self.g[k], self.diag[k]) = (n, n, w + alpha_tilde);
+            // (J W f)_k: the stick's row is -n at i, +n at j.
+            self.rhs[k] = if j == r {
+                wr * n.dot(u)
+            } else if i == r {
+                -wr * n.dot(u)
+            } else {
+                0.0
+            };
+        }
+        self.eliminate(a, b, p);
+        self.substitute();
+        self.resp.fill(Vec3::ZERO);
+        self.resp[r] = u * wr;
+        for k in 0..a.len() {
+            let (i, j) = (a[k] as usize, b[k] as usize);
+            let m = self.n[k] * self.dlambda[k];
+            self.resp[i] += m * p.inv_mass[i];
+            self.resp[j] -= m * p.inv_mass[j];
+        }
+        u.dot(self.resp[r]).clamp(0.0, wr)
+    }
+
+    /// Moves every particle by `s` times its move of the last `response`
+    /// (`Mode::Position`), or changes its velocity by it (`Mode::Velocity`).
+    pub fn apply_response(&self, mode: Mode, p: &mut ParticlesMut, s: f32) {
+        for (i, &d) in self.resp.iter().enumerate() {
+            if d != Vec3::ZERO {
+                match mode {
+                    Mode::Position => p.move_by(i, d * s),
+                    Mode::Velocity => p.set_velocity(i, p.velocity(i) + d * s),
                 }
             }
         }
@@ -369,5 +440,33 @@ mod tests {
             let len = (p.position(b[k] as usize) - p.position(a[k] as usize)).length();
             assert!((len - 1.0).abs() < 1e-3, "stick {k}: {len}");
         }
+    }
+
+    #[test]
+    fn the_response_weighs_a_rope_end_by_what_holds_it() {
+        // A free stick of 1 kg and 3 kg pulled along itself at the light
+        // end moves as one 4 kg body; across itself, as the end alone turns
+        // it about the centre of mass (1/m + r^2/I: 1 + 0.75^2 / 0.75).
+        let mut store = Particles::default();
+        store.append(&[Vec3::ZERO, Vec3::X], |i| [1.0, 1.0 / 3.0][i]);
+        let n = store.len();
+        let p = store.view(0..n);
+        let mut tree = StickTree::build(&[0], &[1], 2).unwrap();
+        let along = tree.response((&[0], &[1]), &[0.0], &p, 0, Vec3::X, 3600.0);
+        assert!((along - 0.25).abs() < 1e-6, "{along}");
+        let across = tree.response((&[0], &[1]), &[0.0], &p, 0, Vec3::Y, 3600.0);
+        assert!((across - 1.0).abs() < 1e-6, "{across}");
+        // Pinned at 0, the chain 0-1-2 held straight along x: its end cannot
+        // move along it; across it, to first order, the sticks do not
+        // hold it at all.
+        let mut store = Particles::default();
+        store.append(&[Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.0, 0.0)], |i| [0.0, 1.0, 1.0][i]);
+        let n = store.len();
+        let p = store.view(0..n);
+        let mut tree = StickTree::build(&[0, 1], &[1, 2], 3).unwrap();
+        let along = tree.response((&[0, 1], &[1, 2]), &[0.0; 2], &p, 2, Vec3::X, 3600.0);
+        assert!(along.abs() < 1e-6, "{along}");
+        let across = tree.response((&[0, 1], &[1, 2]), &[0.0; 2], &p, 2, Vec3::Y, 3600.0);
+        assert!((across - 1.0).abs() < 1e-6, "{across}");
     }
 }

@@ -47,6 +47,8 @@
 //!       velocities      what the passes moved, over h, less the    integrate.rs
 //!                       inherited corrections
 //!                       no relative velocity along rigid sticks    constraints/distance.rs
+//!                       nor along rigid joints to a rope, the rope
+//!                       weighed as a whole                         constraints/joint.rs
 //!       friction        through x_prev, never reversing            collision/friction.rs
 //!                       (particles, rigid points, rigid pairs)
 //!       bones           rigid motions, joint friction              ragdoll/motion.rs
@@ -843,6 +845,9 @@ fn solve_island<'b>(
                 r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
+        if !links.joints.is_empty() {
+            joint::project_velocities(u.views, &mut BodyRopes(u.bodies), links.joints, ctx.inv_h2);
+        }
         pairs::friction(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h);
         bodies::friction(u.bodies, u.views, links.body_contacts);
         u.lap(Stage::Velocities);
@@ -867,6 +872,15 @@ fn solve_island<'b>(
         }
     }
     u.lap(Stage::Finish);
+}
+
+/// The island's bodies as the joint stage sees them: their sticks.
+struct BodyRopes<'a, 'b>(&'a mut [&'b mut Body]);
+
+impl joint::Ropes for BodyRopes<'_, '_> {
+    fn distances(&mut self, body: usize) -> &mut crate::constraints::distance::DistanceSet {
+        &mut self.0[body].distances
+    }
 }
 
 /// What couples the bodies of an island within a pass.
