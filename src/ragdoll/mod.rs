@@ -260,6 +260,7 @@ pub(crate) fn project_pass(
         let skeleton = r.skeleton.clone();
         let mut pass = Pass {
             built: &skeleton.built,
+            parents: &skeleton.parents,
             clusters: std::array::from_fn(|_| None),
             views: std::array::from_fn(|_| None),
             used: 1,

@@ -33,7 +33,9 @@
 //! separations are `inequality::project`'s arithmetic, lane by lane. The
 //! twists are `angle_limit::project`'s steps with `atan2`, sine and cosine
 //! as polynomials, and a bone held by one particle turning with the
-//! inverse inertia the joints use (its rest one, turned).
+//! inverse inertia the joints use (its rest one, turned); in a held
+//! ragdoll, the side of a twist towards the pin weighs the chain of bones
+//! to it (`Pass::hold`: the lanes only, the scalar reference has no pins).
 
 use super::build::Built;
 use crate::constraints::shape_match::{ClusterSet, RestInertia, weight};
@@ -81,11 +83,30 @@ pub(crate) struct Scratch {
     bones: Vec<f32>,
     /// Each bone's pivot particle by (bone, lane), where it has one.
     pivots: Vec<u32>,
+    /// Each twist's side of its ragdoll's pin by (twist, lane): see
+    /// [`UNHELD`].
+    sides: Vec<f32>,
+    /// Each lane's pin: its first bone that holds a pinned particle, and
+    /// that particle.
+    holders: Vec<u32>,
+    pins: Vec<u32>,
+    /// By (bone, lane): the holder and the bones above it.
+    above: Vec<bool>,
+    /// Per bone of one lane: a pinned particle among it and those below it.
+    holding: Vec<bool>,
 }
+
+/// Where a twist's joint is from its ragdoll's pin: none pinned, the pin
+/// among the child's bones and those below it, the pin elsewhere.
+const UNHELD: f32 = 0.0;
+const PIN_BELOW: f32 = 1.0;
+const PIN_ABOVE: f32 = 2.0;
 
 /// One relaxation pass of up to [`LANES`] ragdolls of one skeleton.
 pub(crate) struct Pass<'a, 'p> {
     pub built: &'a Built,
+    /// Each bone's parent.
+    pub parents: &'a [Option<u32>],
     /// Each ragdoll's clusters (its rotations and rest inertias).
     pub clusters: [Option<&'a mut ClusterSet>; LANES],
     pub views: [Option<&'a mut ParticlesMut<'p>>; LANES],
@@ -168,6 +189,10 @@ impl Pass<'_, '_> {
         s.rotations.resize(bones * 4 * w, 0.0);
         s.bones.resize(bones * BONE * w, 0.0);
         s.pivots.resize(bones * w, 0);
+        s.sides.resize(self.built.twists.len() * w, UNHELD);
+        s.holders.resize(w, 0);
+        s.pins.resize(w, 0);
+        s.above.resize(bones * w, false);
         for l in 0..w {
             let p = self.views[lane(l)].as_deref().expect("a lane in use");
             let (x, y, z, inv) = (&p.x[..particles], &p.y[..particles], &p.z[..particles], &p.inv_mass[..particles]);
@@ -190,6 +215,7 @@ impl Pass<'_, '_> {
                 let pivot = rest.pivot.map_or(clusters.start[k] as usize, |m| m as usize);
                 s.pivots[k * w + l] = clusters.particle[pivot];
             }
+            held_chains(s, self.built, self.parents, l, inv, clusters);
         }
     }
 
@@ -468,7 +494,8 @@ impl Pass<'_, '_> {
             return;
         }
         let axis = along.div(V::select(length.gt(zero), length, one));
-        let (ac, ap) = (self.axial::<V>(c, head, axis), self.axial::<V>(q, head, axis));
+        let (mut ac, mut ap) = (self.axial::<V>(c, head, axis), self.axial::<V>(q, head, axis));
+        self.hold::<V>(s, &mut ac, &mut ap, axis);
         // The child's share, I_p / (I_c + I_p); all of it when the parent
         // cannot turn, none when the child cannot; none turns where neither
         // can, or where an inertia overflowed (a NaN share).
@@ -480,6 +507,65 @@ impl Pass<'_, '_> {
         self.turn_about::<V>(c, &ac, head, axis, error.mul(share), V::select(child, on, zero));
         let on = V::select(parent, V::select(share.lt(one), on, zero), zero);
         self.turn_about::<V>(q, &ap, head, axis, error.mul(one.sub(share)).neg(), on);
+    }
+
+    /// Twist `s`'s side towards a held ragdoll's pin, where that side's bone
+    /// does not hold the pin itself: its inertia is that of its chain of
+    /// bones to the pin about the line through the pin along `axis`, since
+    /// the bone cannot turn without that chain (the joints and hinges on
+    /// the way carry its turn to the pin). Weighed alone (a thigh about its
+    /// own axis: four particles, two off it), the thigh of a body held by
+    /// its ankle took nearly all of the hip's twist, which sat at its limit
+    /// as the body fell, and the body gained up to 114 J (issue 31).
+    #[inline(always)]
+    fn hold<V: Lanes>(&self, s: usize, ac: &mut Axial<V>, ap: &mut Axial<V>, axis: V3<V>) {
+        let w = V::W;
+        let sides = &self.scratch.sides[s * w..(s + 1) * w];
+        if sides.iter().all(|&side| side == UNHELD) {
+            return;
+        }
+        let limit = self.built.twists[s];
+        let mut lanes = [[0.0f32; LANES]; 3];
+        store_n(&mut lanes.as_flattened_mut()[..3 * w], 0, [axis.x, axis.y, axis.z]);
+        let mut chain = [0.0f32; LANES];
+        for (l, &side) in sides.iter().enumerate().filter(|&(_, &side)| side != UNHELD) {
+            let from = if side == PIN_BELOW { limit.child } else { limit.parent };
+            let axis = Vec3::new(lanes.as_flattened()[l], lanes.as_flattened()[w + l], lanes.as_flattened()[2 * w + l]);
+            chain[l] = self.chain_inertia(w, l, from as usize, axis);
+        }
+        let (side, chain) = (V::from_slice(sides), V::from_slice(&chain));
+        let (below, above) = (side.eq(V::splat(PIN_BELOW)), side.eq(V::splat(PIN_ABOVE)));
+        ac.inertia = V::select(below, V::select(ac.pivot, ac.inertia, chain), ac.inertia);
+        ap.inertia = V::select(above, V::select(ap.pivot, ap.inertia, chain), ap.inertia);
+    }
+
+    /// Lane `l` (of `w`): the inertia about the line through its pin along
+    /// `axis` of the bones from `from` to the pin's holder (up from each to
+    /// the first bone above the holder), each with its members.
+    fn chain_inertia(&self, w: usize, l: usize, from: usize, axis: Vec3) -> f32 {
+        let (s, c) = (&*self.scratch, &self.built.clusters);
+        let at = |i: usize, v: usize| s.particles[(i * PARTICLE + v) * w + l];
+        let position = |i: usize| Vec3::new(at(i, 0), at(i, 1), at(i, 2));
+        let pin = position(s.pins[l] as usize);
+        let bone = |k: usize| {
+            c.members(k).map(|m| c.particle[m] as usize).fold(0.0, |sum, i| {
+                let r = (position(i) - pin).reject_from_normalized(axis);
+                sum + r.length_squared() * at(i, 4)
+            })
+        };
+        let (mut inertia, mut k) = (0.0f32, from);
+        while !s.above[k * w + l] {
+            inertia += bone(k);
+            k = self.parents[k].expect("the root is above every holder") as usize;
+        }
+        let (meet, mut k) = (k, s.holders[l] as usize);
+        loop {
+            inertia += bone(k);
+            if k == meet {
+                return inertia;
+            }
+            k = self.parents[k].expect("the meeting bone is above the holder") as usize;
+        }
     }
 
     /// How bone `k` takes a turn about `axis` through `head` (see
@@ -553,6 +639,44 @@ impl Pass<'_, '_> {
             }
         }
         self.turn_rotation(k, r, on.gt(zero));
+    }
+}
+
+/// Lane `l`'s pin, and each twist's side of it (see [`Pass::hold`]);
+/// `inv` the ragdoll's particles' inverse masses, `w` the lanes. With
+/// several pins, the first bone's that holds one.
+fn held_chains(s: &mut Scratch, built: &Built, parents: &[Option<u32>], l: usize, inv: &[f32], clusters: &ClusterSet) {
+    let (bones, w) = (clusters.len(), s.pins.len());
+    let pinned = |k: usize| clusters.members(k).find(|&m| inv[clusters.particle[m] as usize] == 0.0);
+    // A bone with a pinned member turns about it or not at all: the rest
+    // inertias tell an unheld ragdoll without a look at its particles.
+    let maybe = clusters.rest_inertia.iter().any(|r| r.pivot.is_some() || r.inv_inertia.is_none());
+    let Some((holder, m)) = (0..bones).filter(|_| maybe).find_map(|k| pinned(k).map(|m| (k, m))) else {
+        for t in 0..built.twists.len() {
+            s.sides[t * w + l] = UNHELD;
+        }
+        return;
+    };
+    (s.holders[l], s.pins[l]) = (holder as u32, clusters.particle[m]);
+    s.holding.clear();
+    s.holding.resize(bones, false);
+    for k in (0..bones).filter(|&k| pinned(k).is_some()) {
+        let mut b = Some(k as u32);
+        while let Some(at) = b.filter(|&at| !s.holding[at as usize]) {
+            s.holding[at as usize] = true;
+            b = parents[at as usize];
+        }
+    }
+    for k in 0..bones {
+        s.above[k * w + l] = false;
+    }
+    let mut b = Some(holder as u32);
+    while let Some(at) = b {
+        s.above[at as usize * w + l] = true;
+        b = parents[at as usize];
+    }
+    for (t, limit) in built.twists.iter().enumerate() {
+        s.sides[t * w + l] = if s.holding[limit.child as usize] { PIN_BELOW } else { PIN_ABOVE };
     }
 }
 
@@ -766,6 +890,8 @@ mod tests {
         let (mut scratch, mut clock) = (Scratch::default(), Clock::default());
         let mut pass = Pass {
             built,
+            // Its ragdolls are not held: no parents asked for.
+            parents: &[],
             clusters: std::array::from_fn(|_| None),
             views: std::array::from_fn(|_| None),
             used: 1,
