@@ -584,8 +584,8 @@ mod tests {
         store.append(&pose[..3], |i| [10.0, 10.0, 0.0][i]);
         let n = store.len();
         let mut p = store.view(0..n);
-        for i in 0..2 {
-            p.set_position(i, moved(pose[i]));
+        for (i, &x) in pose[..2].iter().enumerate() {
+            p.set_position(i, moved(x));
         }
         let (a, b) = (vec![0u32, 1, 0], vec![1u32, 2, 3]);
         let (rest, compliance) = (vec![0.1, 0.1, 4.0], vec![0.0; 3]);
