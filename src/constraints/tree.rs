@@ -54,7 +54,7 @@ const NEWTON_STEPS: usize = 4;
 /// particles holding 70 kg through a 4 m joint, swinging, under steps of
 /// up to 0.1 s, was left 4 % off after 4 (45 % after 8, then blew up) and
 /// converged within 16.
-pub const JOINED_NEWTON_STEPS: usize = 16;
+pub(crate) const JOINED_NEWTON_STEPS: usize = 16;
 
 /// The first Newton step of a substep moves a stick along its direction at
 /// the substep's start (SHAKE) when it turned by less than this cosine
