@@ -21,7 +21,7 @@
 //! article's "sqrt approximation" when masses are equal: no square root, exact
 //! at rest length and increasingly wrong away from it.
 
-use super::tree::{Mode, StickTree};
+use super::tree::{JOINED_NEWTON_STEPS, Mode, StickTree, WithEnd};
 use crate::exec::batches::colour_sticks;
 use crate::exec::simd::{self, Kernel, Lanes, SimdLevel};
 use crate::exec::workers::Workers;
@@ -110,6 +110,24 @@ pub struct DistanceSet {
     /// The sticks as a forest, solved exactly instead of relaxed (see
     /// `tree`), when they close no loop; derived from the arrays above.
     tree: Option<Box<StickTree>>,
+    /// Per particle of the forest jointed rigidly to another body: the
+    /// forest with the joint as one more stick (see `solve_joined`), built
+    /// when first asked; derived like `tree`.
+    joined: Vec<Joined>,
+}
+
+/// The forest of a set's sticks plus one to a node past its particles.
+#[derive(Clone, Debug)]
+struct Joined {
+    /// The set's particle at the joint.
+    r: u32,
+    tree: StickTree,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    // The set's arrays with the joint's row appended, copied in per solve.
+    rest: Vec<f32>,
+    compliance: Vec<f32>,
+    lambda: Vec<f32>,
 }
 
 /// Below this many sticks a set runs scalar: its batches are too short to
@@ -239,6 +257,7 @@ impl DistanceSet {
         }
         (self.runs, self.runs8, self.block_runs, self.block_runs8) = (runs, runs8, block_runs, block_runs8);
         self.tree = StickTree::build(&self.a, &self.b, self.bound).map(Box::new);
+        self.joined.clear();
     }
 
     /// The `d` of a [`Blocks`] chunk of `lanes` sticks from `c`, or 0.
@@ -282,6 +301,7 @@ impl DistanceSet {
         if let Some(tree) = &mut self.tree {
             tree.begin_substep();
         }
+        self.joined.iter_mut().for_each(|j| j.tree.begin_substep());
     }
 
     /// One Gauss-Seidel pass over every batch, in order, at `level`; sticks
@@ -422,6 +442,65 @@ impl DistanceSet {
         }
         let tree = self.tree.as_mut()?;
         Some(tree.response((&self.a, &self.b), &self.compliance, p, r, u, inv_h2))
+    }
+
+    /// A joint from the set's particle `r` to a particle of another body
+    /// (`end`: its position, substep-start position and inverse mass),
+    /// solved exactly with the set's forest as one more stick of it (see
+    /// `StickTree::solve`; `lambda` the joint's multiplier). Returns the
+    /// other end's move, or `None` where the sticks are relaxed (no forest,
+    /// or `r` outside it) and the set is left as it was.
+    #[allow(clippy::too_many_arguments)] // a joint's row, spelt out
+    pub fn solve_joined(
+        &mut self,
+        p: &mut ParticlesMut,
+        r: usize,
+        end: (glam::Vec3, glam::Vec3, f32),
+        rest: f32,
+        compliance: f32,
+        lambda: &mut f32,
+        inv_h2: f32,
+    ) -> Option<glam::Vec3> {
+        if self.method != DistanceMethod::Exact || r >= self.bound || self.bound > p.len() || self.tree.is_none() {
+            return None;
+        }
+        let at = match self.joined.iter().position(|j| j.r as usize == r) {
+            Some(at) => at,
+            None => {
+                let (mut a, mut b) = (self.a.clone(), self.b.clone());
+                a.push(r as u32);
+                b.push(self.bound as u32);
+                let mut tree = StickTree::build(&a, &b, self.bound + 1)?;
+                // Built at its first pass of a substep (a restored world
+                // builds it where the original had it from the last).
+                tree.begin_substep();
+                tree.steps = JOINED_NEWTON_STEPS;
+                let m = a.len();
+                let joined = Joined {
+                    r: r as u32,
+                    tree,
+                    a,
+                    b,
+                    rest: vec![0.0; m],
+                    compliance: vec![0.0; m],
+                    lambda: vec![0.0; m],
+                };
+                self.joined.push(joined);
+                self.joined.len() - 1
+            }
+        };
+        let j = &mut self.joined[at];
+        let m = self.a.len();
+        j.rest[..m].copy_from_slice(&self.rest);
+        j.compliance[..m].copy_from_slice(&self.compliance);
+        j.lambda[..m].copy_from_slice(&self.lambda);
+        (j.rest[m], j.compliance[m], j.lambda[m]) = (rest, compliance, *lambda);
+        let (x, previous, w) = end;
+        let mut nodes = WithEnd { p, at: self.bound, x, previous, w, moved: glam::Vec3::ZERO };
+        j.tree.solve(Mode::Position, (&j.a, &j.b), &j.rest, &j.compliance, &mut j.lambda, &mut nodes, inv_h2);
+        self.lambda.copy_from_slice(&j.lambda[..m]);
+        *lambda = j.lambda[m];
+        Some(nodes.moved)
     }
 
     /// Moves the forest by `s` times the last `joint_response`'s moves,

@@ -39,7 +39,9 @@
 //!           rigid body  PASSES x (point collisions, sticks or
 //!                       cluster), point collisions                 rigid/
 //!           collisions  project out of the candidates              collision/
-//!         joints        two-way links between bodies               constraints/joint.rs
+//!         joints        two-way links between bodies; one with an  constraints/joint.rs
+//!                       end in a rope solved with the rope's sticks
+//!                       as one more stick of its forest            constraints/tree.rs
 //!         cloth pairs   keep vertices off triangles
 //!         rigid pairs   bottom-up, each body lifted onto the one below;
 //!                       then spheres of one rigid body in another's
@@ -928,7 +930,7 @@ fn relax(u: &mut Unit, links: &mut Links, substep: u32, targets: bool) {
         let pass = pass_context(&material, body.ragdoll.is_some(), u.colliders[b].substep(substep), ctx);
         u.t = contacts_pass(body, p, c, &pass, ctx, u.rigid_passes, u.scratch, u.clock, u.t);
     }
-    joint::project(u.views, links.joints, ctx.inv_h2);
+    joint::project(u.views, &mut BodyRopes(u.bodies), links.joints, ctx.inv_h2);
     self_collision::project(u.views, links.pairs);
     bodies::project(u.bodies, u.views, links.body_contacts, links.frames, Some(u.cviews));
     if !links.rigid_pairs.is_empty() {
