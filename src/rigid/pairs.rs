@@ -89,12 +89,15 @@ pub struct Frame {
     pub(crate) center: Vec3,
     pub(crate) inv_mass: f32,
     pub(crate) inv_inertia: Mat3,
+    /// Scratch of [`propagate`]: how many bodies this one is above (by
+    /// centre) among those it has pairs with.
+    pub(crate) supports: u32,
 }
 
 impl Frame {
     /// A body that does not move (a placeholder for members not rigid).
     pub(crate) fn fixed() -> Frame {
-        Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO }
+        Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO, supports: 0 }
     }
 }
 
@@ -224,9 +227,9 @@ pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
     let (mass, inertia) = r.clusters.rigid_mass_properties(0, p, c);
     if pinned || inertia.determinant().abs() < 1.0e-30 {
-        return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
+        return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO, supports: 0 };
     }
-    Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
+    Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse(), supports: 0 }
 }
 
 /// A pair's height for [`propagate`]'s order: of its bodies' centres `a`
@@ -513,6 +516,15 @@ pub fn propagate(
     let bodies = |pair: &Pair| (pair.a.min(pair.b), pair.a.max(pair.b));
     let mut k = 0;
     while k < order.len() {
+        let (a, b) = bodies(&pairs[order[k] as usize]);
+        let end = k + order[k..].iter().take_while(|&&j| bodies(&pairs[j as usize]) == (a, b)).count();
+        let (a, b) = (a as usize, b as usize);
+        let upper = if up.dot(frames[a].center) > up.dot(frames[b].center) { a } else { b };
+        frames[upper].supports += 1;
+        k = end;
+    }
+    let mut k = 0;
+    while k < order.len() {
         let of = bodies(&pairs[order[k] as usize]);
         let end = k + order[k..].iter().take_while(|&&j| bodies(&pairs[j as usize]) == of).count();
         lift(island, views, pairs, &order[k..end], frames, up, h);
@@ -547,7 +559,9 @@ const LIFT_SETTLED: f32 = 1.0e-8;
 /// solve of the pairs together (projected Gauss-Seidel over the group's
 /// impulses, forwards and backwards, the move applied once). What the
 /// substep started with (`lodged`) is lifted as a whole, without a turn
-/// and without a velocity, as [`project`] takes it out.
+/// and without a velocity, as [`project`] takes it out. A body above more
+/// than one body it has pairs with is lifted as a whole, without a turn,
+/// by the mean of its touching pairs' lifts.
 ///
 /// Together and once: pushes at the corners one by one turned the upper box
 /// a little each time, the same way every substep, and a stack slid (five
@@ -622,6 +636,37 @@ fn lift(
     let r = island[top].rigid.as_deref().expect("rigid");
     let f = frames[top];
     let mass = 1.0 / f.inv_mass;
+    if f.supports > 1 {
+        // On more than one body, lifted off each in turn: the turn of one
+        // lift, undone by the next, tipped the crates off a rope bridge's
+        // planks (the showcase's bridge). As a whole, by the mean.
+        let touching = group.iter().map(|&k| &pairs[k as usize]).filter(|p| p.touching);
+        let total = touching.clone().map(|p| p.rise).sum::<f32>() / count as f32 - LIFT_SLOP;
+        if !(total > 0.0) {
+            return;
+        }
+        let fixed = (fixed / count as f32).min(total);
+        let fresh = total - fixed;
+        let f = &mut frames[top];
+        if fresh > 0.0 {
+            let q = f.center;
+            shove(r, f, &mut views[top], q, up * (fresh * mass), false);
+        }
+        if fixed > 0.0 {
+            shift(r, f, &mut views[top], up * (fixed * mass));
+        }
+        let impulse = total * mass / count as f32;
+        for &k in group {
+            let pair = &mut pairs[k as usize];
+            if pair.touching {
+                let (a, b) = (pair.a as usize, pair.b as usize);
+                let (q, normal) = (pair.at, pair.normal);
+                pair.depth += impulse * (inv_mass_at(&frames[a], q, normal) + inv_mass_at(&frames[b], q, normal));
+                pair.lodged = (pair.lodged - fixed * normal.dot(up).abs()).max(0.0);
+            }
+        }
+        return;
+    }
     // The lodged part, as a whole and without a velocity: the touching
     // pairs' mean, at most what the most inside one asks.
     let most = group.iter().map(|&k| &pairs[k as usize]).filter(|p| on_top(p)).map(|p| p.rise).fold(0.0, f32::max);
