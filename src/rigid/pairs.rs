@@ -640,9 +640,9 @@ fn lift(
         // On more than one body, lifted off each in turn: the turn of one
         // lift, undone by the next, tipped the crates off a rope bridge's
         // planks (the showcase's bridge). As a whole, by the mean.
-        let touching = group.iter().map(|&k| &pairs[k as usize]).filter(|p| p.touching);
-        let total = touching.clone().map(|p| p.rise).sum::<f32>() / count as f32 - LIFT_SLOP;
-        if !(total > 0.0) {
+        let rises = group.iter().map(|&k| &pairs[k as usize]).filter(|p| p.touching).map(|p| p.rise);
+        let total = rises.sum::<f32>() / count as f32 - LIFT_SLOP;
+        if total.is_nan() || total <= 0.0 {
             return;
         }
         let fixed = (fixed / count as f32).min(total);
