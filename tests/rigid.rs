@@ -504,8 +504,9 @@ fn stacks_of_rigid_boxes_fall_asleep_without_creeping() {
 
 /// The stacks above with sleep off: over 10 s the boxes of five stay within
 /// 3 mm of where they started at 8 and 32 substeps, ten within 1 mm at 32
-/// substeps, and five within 12 mm at 1 substep. Measured: 0.13, 0.31, 0.78
-/// and 5.9 mm (before the lifts of `rigid::pairs::propagate`: 1.5, 0.05 and
+/// substeps, and five within 12 mm at 1 substep. Measured: 0.19, 0.33, 0.84
+/// and 5.7 mm (with lifts that did not turn the boxes, 0.13, 0.31, 0.78 and
+/// 5.9; before the lifts of `rigid::pairs::propagate`: 1.5, 0.05 and
 /// 0.3 mm, and five boxes at 1 substep fell; earlier still, 6.8 mm for five
 /// at 8 substeps and growing at 0.5 mm/s, 1.2 mm for ten at 32). Ten boxes
 /// at 1 substep still creep, 13 mm in 10 s (and 17 mm in 30 s).
@@ -563,59 +564,79 @@ fn a_slowly_sliding_or_rolling_body_is_not_put_to_sleep() {
 }
 
 /// A 0.5 m box sliding at 2 m/s along a long box resting on the ground
-/// stops after Coulomb's `v^2 / (2 mu g)` (mu 0.5: 0.41 m), within 5 %,
-/// and the long box does not move (the ground holds it: its friction there
-/// can reach eleven times what the slider's asks). Both models, at the
-/// origin and 1 km out, at 32 substeps: measured 0.401 to 0.407 m, the
-/// long box 0.18 mm.
+/// stops after Coulomb's `v^2 / (2 mu g)` (mu 0.5: 0.41 m), does not tip
+/// (a cube tips only for mu > 1), and the long box does not move (the
+/// ground holds it: its friction there can reach eleven times what the
+/// slider's asks). Both models, at the origin, 1 km and 3 km out, at 1, 8
+/// and 32 substeps.
 ///
-/// Not yet at fewer substeps (the same on main before the pairs' patches,
-/// issue 27): at 8 substeps the box slides 1.21 to 1.42 m, at 1 substep
-/// 1.67 to 1.89 m: the pairs' friction there is a third to a fifth of
-/// Coulomb's.
+/// Within 3 % of Coulomb at 8 and 32 substeps: measured -1.8 to -1.3 % at
+/// 8, -1.9 to -0.2 % at 32. Within 5 % at 1 substep: measured -1.4 % (the
+/// shape-matched box) to +0.2 % (the tetrahedron); the scheme's own error
+/// at one substep of 1/60 s is about +4 % (the first substep moves at `v0`
+/// before friction acts: `v0 h / 2` = 1.7 cm more), so friction there is
+/// a few % above Coulomb's, not traced further; the box leans forward while
+/// it slides, up to 3.7 degrees at one substep (1.3 at 8 and at 32), and
+/// the lifts that turn it back add to the normal impulse friction is
+/// bounded by, a likely part. The lean is bounded at 0.1 rad. The long box moves 0.25 mm at most
+/// (bounded at 1 mm; it moved 3.7 mm at one substep while the ground's
+/// friction on it was taken before the pairs').
+///
+/// Before (issue 27): at 8 substeps the box slid 1.21 to 1.42 m, at 1
+/// substep 1.67 to 1.89 m: it rolled over its leading edge, a quarter turn
+/// about every half second. The lifts of `rigid::pairs::propagate`, which
+/// at 1 and 8 substeps take nearly all of a substep's penetration, moved
+/// it up as a whole, without the turn back that the contact's push at the
+/// leading edge gives, and friction's pitch was left to grow.
 #[test]
 fn a_box_sliding_on_a_box_stops_at_the_coulomb_distance() {
-    let substeps = 32;
-    for model in [RigidModel::Tetrahedron, SHAPE_MATCHED] {
-        for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0)] {
-            let settings = WorldSettings { substeps, ..quiet() };
-            let g = settings.gravity.length();
-            let mut w = World::new(settings).unwrap();
-            let plane = ColliderShape::Plane { normal: Vec3::Y, offset: origin.y };
-            w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
-            let mut long = RigidDef::new(RigidShape::Box { half_extents: Vec3::new(3.0, 0.25, 1.0) });
-            long.model = model;
-            long.mass = 10.0;
-            long.position = origin + Vec3::Y * 0.25;
-            let base = w.create_rigid(&long).unwrap();
-            let mut def = RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.25) });
-            def.model = model;
-            def.mass = 1.0;
-            def.position = origin + Vec3::new(-1.5, 0.75, 0.0);
-            let slider = w.create_rigid(&def).unwrap();
-            for _ in 0..30 {
-                w.step(DT).unwrap();
+    for substeps in [1, 8, 32] {
+        for model in [RigidModel::Tetrahedron, SHAPE_MATCHED] {
+            for origin in [Vec3::ZERO, Vec3::new(1000.0, 0.0, -1000.0), Vec3::new(3000.0, 0.0, 0.0)] {
+                let settings = WorldSettings { substeps, ..quiet() };
+                let g = settings.gravity.length();
+                let mut w = World::new(settings).unwrap();
+                let plane = ColliderShape::Plane { normal: Vec3::Y, offset: origin.y };
+                w.create_collider(plane, Vec3::ZERO, Quat::IDENTITY, 0.5).unwrap();
+                let mut long = RigidDef::new(RigidShape::Box { half_extents: Vec3::new(3.0, 0.25, 1.0) });
+                long.model = model;
+                long.mass = 10.0;
+                long.position = origin + Vec3::Y * 0.25;
+                let base = w.create_rigid(&long).unwrap();
+                let mut def = RigidDef::new(RigidShape::Box { half_extents: Vec3::splat(0.25) });
+                def.model = model;
+                def.mass = 1.0;
+                def.position = origin + Vec3::new(-1.5, 0.75, 0.0);
+                let slider = w.create_rigid(&def).unwrap();
+                for _ in 0..30 {
+                    w.step(DT).unwrap();
+                }
+                let (x0, _) = w.rigid_transform(slider).unwrap();
+                let (b0, _) = w.rigid_transform(base).unwrap();
+                let (v0, mu) = (2.0f32, 0.5f32);
+                w.apply_rigid_impulse(slider, x0, Vec3::X * v0).unwrap();
+                let (mut base_drift, mut lean) = (0.0f32, 0.0f32);
+                for _ in 0..90 {
+                    w.step(DT).unwrap();
+                    base_drift = base_drift.max((w.rigid_transform(base).unwrap().0 - b0).length());
+                    lean = lean.max((w.rigid_transform(slider).unwrap().1 * Vec3::Y).angle_between(Vec3::Y));
+                }
+                let (x, _) = w.rigid_transform(slider).unwrap();
+                let travel = (x - x0).x;
+                let want = v0 * v0 / (2.0 * mu * g);
+                let what = format!("{model:?}, {substeps} substeps at {origin}");
+                println!(
+                    "{what}: slid {travel:.4} m (Coulomb {want:.4}, {:+.1} %), leaned {lean:.4} rad, long box moved \
+                     {base_drift:.5} m, {:.4} m aside",
+                    (travel / want - 1.0) * 100.0,
+                    (x - x0).z.abs()
+                );
+                assert_eq!(w.recovery_count(), 0, "{what}");
+                let bar = if substeps == 1 { 0.05 } else { 0.03 };
+                assert!((travel / want - 1.0).abs() < bar, "{what}: slid {travel} m, not {want}");
+                assert!(lean < 0.1, "{what}: the box leaned {lean} rad");
+                assert!(base_drift < 1e-3, "{what}: the long box moved {base_drift} m");
             }
-            let (x0, _) = w.rigid_transform(slider).unwrap();
-            let (b0, _) = w.rigid_transform(base).unwrap();
-            let (v0, mu) = (2.0f32, 0.5f32);
-            w.apply_rigid_impulse(slider, x0, Vec3::X * v0).unwrap();
-            let mut base_drift = 0.0f32;
-            for _ in 0..90 {
-                w.step(DT).unwrap();
-                base_drift = base_drift.max((w.rigid_transform(base).unwrap().0 - b0).length());
-            }
-            let (x, _) = w.rigid_transform(slider).unwrap();
-            let travel = (x - x0).x;
-            let want = v0 * v0 / (2.0 * mu * g);
-            let what = format!("{model:?}, {substeps} substeps at {origin}");
-            println!(
-                "{what}: slid {travel:.4} m (Coulomb {want:.4}), long box moved {base_drift:.5} m, {:.4} m aside",
-                (x - x0).z.abs()
-            );
-            assert_eq!(w.recovery_count(), 0, "{what}");
-            assert!((travel / want - 1.0).abs() < 0.05, "{what}: slid {travel} m, not {want}");
-            assert!(base_drift < 1e-3, "{what}: the long box moved {base_drift} m");
         }
     }
 }

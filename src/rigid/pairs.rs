@@ -20,9 +20,9 @@
 //! `n` that pushes still give beyond `collision::friction::MAX_PUSH_SPEED`
 //! is taken back.
 //!
-//! Before the shared passes, a body resting on another is lifted onto it,
-//! bottom-up, the lower one held (`propagate`: shock propagation), so a
-//! stack stands at one substep.
+//! Before the shared passes, a body resting on another is lifted (and
+//! turned) onto it, bottom-up, the lower one held (`propagate`: shock
+//! propagation), so a stack stands at one substep.
 //!
 //! Candidate pairs are listed once per step: spheres that may reach the other
 //! solid's bounding ball during the step. Both directions are listed (a
@@ -71,6 +71,16 @@ pub struct Pair {
     pub count: u32,
     pub bound: f32,
     pub impulse: Vec3,
+    /// Scratch of [`propagate`]: how far (m, along `up`) the lift is to
+    /// raise the pair's point (negative: a gap), `-inf` if the pair is not
+    /// in the lift, then the impulse that would do it alone; whether it
+    /// touches; the lift's impulse at the pair; `r x up` at its point and
+    /// `I^-1 (r x up)` of the upper body.
+    pub rise: f32,
+    pub touching: bool,
+    pub lifted: f32,
+    pub lever: Vec3,
+    pub spin: Vec3,
 }
 
 /// A body seen as a rigid body for one pass.
@@ -79,12 +89,15 @@ pub struct Frame {
     pub(crate) center: Vec3,
     pub(crate) inv_mass: f32,
     pub(crate) inv_inertia: Mat3,
+    /// Scratch of [`propagate`]: how many bodies this one is above (by
+    /// centre) among those it has pairs with.
+    pub(crate) supports: u32,
 }
 
 impl Frame {
     /// A body that does not move (a placeholder for members not rigid).
     pub(crate) fn fixed() -> Frame {
-        Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO }
+        Frame { center: Vec3::ZERO, inv_mass: 0.0, inv_inertia: Mat3::ZERO, supports: 0 }
     }
 }
 
@@ -161,6 +174,11 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
                         count: 0,
                         bound: 0.0,
                         impulse: Vec3::ZERO,
+                        rise: 0.0,
+                        touching: false,
+                        lifted: 0.0,
+                        lever: Vec3::ZERO,
+                        spin: Vec3::ZERO,
                     });
                 }
             }
@@ -209,9 +227,9 @@ pub(crate) fn frame(r: &Rigid, p: &ParticlesMut) -> Frame {
     let pinned = r.clusters.particle.iter().any(|&i| p.inv_mass[i as usize] == 0.0);
     let (mass, inertia) = r.clusters.rigid_mass_properties(0, p, c);
     if pinned || inertia.determinant().abs() < 1.0e-30 {
-        return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO };
+        return Frame { center: c, inv_mass: 0.0, inv_inertia: Mat3::ZERO, supports: 0 };
     }
-    Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse() }
+    Frame { center: c, inv_mass: 1.0 / mass, inv_inertia: inertia.inverse(), supports: 0 }
 }
 
 /// A pair's height for [`propagate`]'s order: of its bodies' centres `a`
@@ -268,6 +286,19 @@ pub(crate) fn shift_at(r: &Rigid, f: &mut Frame, p: &mut ParticlesMut, q: Vec3, 
     f.center += rigid_moves(r, f, p, q, push, |p, i, dx| {
         p.shift(i, dx);
     });
+}
+
+/// Moves the body's positions by `linear` and the turn `turn` about its
+/// centre (a velocity); returns the centre's move.
+fn turn_moves(r: &Rigid, f: &Frame, p: &mut ParticlesMut, linear: Vec3, turn: Vec3) -> Vec3 {
+    for &i in r.clusters.particle.iter() {
+        let i = i as usize;
+        if p.inv_mass[i] > 0.0 {
+            let dx = linear + turn.cross(p.position(i) - f.center);
+            p.set_position(i, p.position(i) + dx);
+        }
+    }
+    linear
 }
 
 /// Each free particle's move `dx` for the push `push` at `q`, handed to
@@ -485,6 +516,15 @@ pub fn propagate(
     let bodies = |pair: &Pair| (pair.a.min(pair.b), pair.a.max(pair.b));
     let mut k = 0;
     while k < order.len() {
+        let (a, b) = bodies(&pairs[order[k] as usize]);
+        let end = k + order[k..].iter().take_while(|&&j| bodies(&pairs[j as usize]) == (a, b)).count();
+        let (a, b) = (a as usize, b as usize);
+        let upper = if up.dot(frames[a].center) > up.dot(frames[b].center) { a } else { b };
+        frames[upper].supports += 1;
+        k = end;
+    }
+    let mut k = 0;
+    while k < order.len() {
         let of = bodies(&pairs[order[k] as usize]);
         let end = k + order[k..].iter().take_while(|&&j| bodies(&pairs[j as usize]) == of).count();
         lift(island, views, pairs, &order[k..end], frames, up, h);
@@ -498,18 +538,44 @@ pub fn propagate(
 /// 10 s (0.3 mm without lifts, 0.8 mm with this).
 const LIFT_SLOP: f32 = 3.0e-5;
 
+/// How far (m) a sphere of the upper body may be above the lower one's
+/// surface and still hold the lift's turn (a constraint that keeps it from
+/// being turned into the lower body).
+const LIFT_REACH: f32 = 0.01;
+
+/// Most sweeps (forwards, then backwards, in turn) of a lift's solve, and
+/// the largest move (m) of a pair's point in a sweep that ends it. A box
+/// sliding on a box at one substep slid 3 % short with two sweeps, as
+/// with 8 to 32 with four.
+const LIFT_SWEEPS: usize = 8;
+const LIFT_SETTLED: f32 = 1.0e-8;
+
 /// The pairs `group` of two bodies: when every one that touches has the
 /// same body on top (its normal within 45 degrees of `up`), that body is
-/// moved along `up` as a whole, without a turn, by the mean of the lifts
-/// that would take each touching pair out (less [`LIFT_SLOP`]), the lower
-/// body held. What the substep started with (`lodged`) is lifted without a
-/// velocity, as [`project`] takes it out.
+/// moved along `up` and turned about its centre (about axes across `up`),
+/// the lower body held, by the smallest move (in the body's mass and
+/// inertia) that takes each touching pair out (less [`LIFT_SLOP`]) and
+/// turns no sphere within [`LIFT_REACH`] into the lower body: a contact
+/// solve of the pairs together (projected Gauss-Seidel over the group's
+/// impulses, forwards and backwards, the move applied once). What the
+/// substep started with (`lodged`) is lifted as a whole, without a turn
+/// and without a velocity, as [`project`] takes it out. A body above more
+/// than one body it has pairs with is lifted as a whole, without a turn,
+/// by the mean of its touching pairs' lifts.
 ///
-/// As a whole and by the mean: pushes at the corners one by one turned the
-/// upper box a little each time, the same way every substep, and a stack
-/// slid (five boxes at one substep: 16 to 24 cm in 6 s); the most of the
-/// lifts left each box on its highest corner, and jittered stacks rocked
-/// and fell; the least did next to nothing, one corner barely touching.
+/// Together and once: pushes at the corners one by one turned the upper box
+/// a little each time, the same way every substep, and a stack slid (five
+/// boxes at one substep: 16 to 24 cm in 6 s); the most of the lifts left
+/// each box on its highest corner, and jittered stacks rocked and fell;
+/// the least did next to nothing, one corner barely touching.
+///
+/// With the turn: lifted as a whole by the mean (as before), a box sliding
+/// on a box kept the turn its friction gives (friction acts at the contact,
+/// below the centre, and pitches the box forward; the contact's push at the
+/// leading edge is what turns it back), and at 1 and 8 substeps, where the
+/// lift takes nearly all of each substep's penetration, the box rolled over
+/// its leading edge, a quarter turn every half second, and slid 1.2 to 1.9
+/// m instead of Coulomb's 0.41 (issue 27).
 fn lift(
     island: &[&mut Body],
     views: &mut [ParticlesMut],
@@ -519,14 +585,28 @@ fn lift(
     up: Vec3,
     h: f32,
 ) {
-    let (mut upper, mut total, mut fixed, mut count) = (None, 0.0f32, 0.0f32, 0u32);
+    let (mut upper, mut fixed, mut count) = (None, 0.0f32, 0u32);
     for &k in group {
-        let pair = &pairs[k as usize];
+        let pair = &mut pairs[k as usize];
+        pair.rise = f32::NEG_INFINITY;
+        pair.touching = false;
         let (a, b) = (pair.a as usize, pair.b as usize);
         let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
         let x = ra.points[pair.point as usize].position(&views[a]);
-        let Some((normal, inside)) = touch(rb, &views[b], frames[b].center, x, ra.radius) else { continue };
+        let Some((normal, inside)) = touch(rb, &views[b], frames[b].center, x, ra.radius + LIFT_REACH) else {
+            continue;
+        };
+        let inside = inside - LIFT_REACH;
         let s = normal.dot(up);
+        pair.normal = normal;
+        pair.at = x - normal * ra.radius;
+        if inside <= 0.0 {
+            // Near: holds the turn if it is a face under or over the top.
+            if s.abs() > std::f32::consts::FRAC_1_SQRT_2 {
+                pair.rise = inside / s.abs();
+            }
+            continue;
+        }
         let top = if s > std::f32::consts::FRAC_1_SQRT_2 {
             a
         } else if s < -std::f32::consts::FRAC_1_SQRT_2 {
@@ -540,41 +620,116 @@ fn lift(
         upper = Some(top);
         // Along `up`, the lift `l` takes `l |s|` out along the normal.
         let (fresh, fix, _) = split_push(inside, pair.lodged, MAX_PUSH_SPEED * h);
-        total += (fresh + fix) / s.abs();
+        pair.rise = (fresh + fix) / s.abs();
+        pair.touching = true;
         fixed += fix / s.abs();
         count += 1;
     }
     let Some(top) = upper else { return };
-    let (total, fixed) = (total / count as f32 - LIFT_SLOP, fixed / count as f32);
-    if !(total > 0.0 && frames[top].inv_mass > 0.0) {
+    if frames[top].inv_mass <= 0.0 {
         return;
     }
-    let fixed = fixed.min(total);
-    let fresh = total - fixed;
+    let on_top = |pair: &Pair| {
+        let s = pair.normal.dot(up);
+        pair.rise > f32::NEG_INFINITY && (if s > 0.0 { pair.a } else { pair.b }) as usize == top
+    };
     let r = island[top].rigid.as_deref().expect("rigid");
-    let f = &mut frames[top];
-    let (mass, q) = (1.0 / f.inv_mass, f.center);
-    if fresh > 0.0 {
-        shove(r, f, &mut views[top], q, up * (fresh * mass), false);
+    let f = frames[top];
+    let mass = 1.0 / f.inv_mass;
+    if f.supports > 1 {
+        // On more than one body, lifted off each in turn: the turn of one
+        // lift, undone by the next, tipped the crates off a rope bridge's
+        // planks (the showcase's bridge). As a whole, by the mean.
+        let rises = group.iter().map(|&k| &pairs[k as usize]).filter(|p| p.touching).map(|p| p.rise);
+        let total = rises.sum::<f32>() / count as f32 - LIFT_SLOP;
+        if total.is_nan() || total <= 0.0 {
+            return;
+        }
+        let fixed = (fixed / count as f32).min(total);
+        let fresh = total - fixed;
+        let f = &mut frames[top];
+        if fresh > 0.0 {
+            let q = f.center;
+            shove(r, f, &mut views[top], q, up * (fresh * mass), false);
+        }
+        if fixed > 0.0 {
+            shift(r, f, &mut views[top], up * (fixed * mass));
+        }
+        let impulse = total * mass / count as f32;
+        for &k in group {
+            let pair = &mut pairs[k as usize];
+            if pair.touching {
+                let (a, b) = (pair.a as usize, pair.b as usize);
+                let (q, normal) = (pair.at, pair.normal);
+                pair.depth += impulse * (inv_mass_at(&frames[a], q, normal) + inv_mass_at(&frames[b], q, normal));
+                pair.lodged = (pair.lodged - fixed * normal.dot(up).abs()).max(0.0);
+            }
+        }
+        return;
     }
+    // The lodged part, as a whole and without a velocity: the touching
+    // pairs' mean, at most what the most inside one asks.
+    let most = group.iter().map(|&k| &pairs[k as usize]).filter(|p| on_top(p)).map(|p| p.rise).fold(0.0, f32::max);
+    let fixed = (fixed / count as f32).min(most - LIFT_SLOP).max(0.0);
+    // The rest: each pair's impulse `lambda` (along `up`, at `at`) moves
+    // the body by `lambda / M` along `up` and turns it by
+    // `I^-1 (r x up) lambda`; the point at `at` rises by `dz + turn . (r x
+    // up)`, to be at least `rise - LIFT_SLOP - fixed`.
+    for &k in group {
+        let pair = &mut pairs[k as usize];
+        pair.lifted = 0.0;
+        if on_top(pair) {
+            let rn = (pair.at - f.center).cross(up);
+            pair.lever = rn;
+            pair.spin = f.inv_inertia * rn;
+            pair.rise = (pair.rise - LIFT_SLOP - fixed) / (f.inv_mass + rn.dot(pair.spin));
+        } else {
+            pair.rise = f32::NEG_INFINITY;
+        }
+    }
+    let (mut dz, mut turn) = (0.0f32, Vec3::ZERO);
+    for sweep in 0..LIFT_SWEEPS {
+        let mut most = 0.0f32;
+        for i in 0..group.len() {
+            let k = group[if sweep % 2 == 0 { i } else { group.len() - 1 - i }] as usize;
+            let pair = &mut pairs[k];
+            if pair.rise == f32::NEG_INFINITY {
+                continue;
+            }
+            // `rise` is now the impulse that would take the pair out alone.
+            let w = f.inv_mass + pair.lever.dot(pair.spin);
+            let lifted = (pair.lifted + pair.rise - (dz + turn.dot(pair.lever)) / w).max(0.0);
+            let step = lifted - pair.lifted;
+            pair.lifted = lifted;
+            dz += step * f.inv_mass;
+            turn += pair.spin * step;
+            most = most.max(step.abs() * w);
+        }
+        if most < LIFT_SETTLED {
+            break;
+        }
+    }
+    let f = &mut frames[top];
     if fixed > 0.0 {
         shift(r, f, &mut views[top], up * (fixed * mass));
     }
-    // Each touching pair: its share of the lift's impulse, for friction's
-    // bound (which reads the impulse as `depth / w_n`), and what is left
-    // of its lodged penetration.
-    let impulse = total * mass / count as f32;
+    if dz != 0.0 || turn != Vec3::ZERO {
+        f.center += turn_moves(r, f, &mut views[top], up * dz, turn);
+    }
+    // Each pair that touches or that the lift pushed: its impulse, for
+    // friction's bound (which reads the impulse as `depth / w_n`), and what
+    // is left of its lodged penetration.
+    let share = fixed * mass / count as f32;
     for &k in group {
         let pair = &mut pairs[k as usize];
+        if pair.rise == f32::NEG_INFINITY || !(pair.touching || pair.lifted > 0.0) {
+            continue;
+        }
         let (a, b) = (pair.a as usize, pair.b as usize);
-        let (ra, rb) = (island[a].rigid.as_deref().expect("rigid"), island[b].rigid.as_deref().expect("rigid"));
-        let x = ra.points[pair.point as usize].position(&views[a]);
-        let Some((normal, _)) = touch(rb, &views[b], frames[b].center, x, ra.radius) else { continue };
-        let q = x - normal * ra.radius;
+        let (q, normal) = (pair.at, pair.normal);
+        let impulse = pair.lifted + if pair.touching { share } else { 0.0 };
         pair.depth += impulse * (inv_mass_at(&frames[a], q, normal) + inv_mass_at(&frames[b], q, normal));
         pair.lodged = (pair.lodged - fixed * normal.dot(up).abs()).max(0.0);
-        pair.normal = normal;
-        pair.at = q;
     }
 }
 

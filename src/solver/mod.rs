@@ -843,7 +843,9 @@ fn solve_island<'b>(
             if !body.candidates.is_empty() {
                 friction::finish(p, c, prepared, body.material.as_ref(), ctx.gravity, ctx.h, body.ragdoll.is_some());
             }
-            if let Some(r) = &mut body.rigid {
+            if let Some(r) = &mut body.rigid
+                && links.rigid_pairs.is_empty()
+            {
                 r.friction(p, prepared, body.material.as_ref(), ctx.h);
             }
         }
@@ -851,6 +853,19 @@ fn solve_island<'b>(
             joint::project_velocities(u.views, &mut BodyRopes(u.bodies), links.joints, ctx.inv_h2);
         }
         pairs::friction(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h);
+        if !links.rigid_pairs.is_empty() {
+            // Rigid bodies against colliders after their pairs, so a body
+            // resting on the ground holds against what the pairs' friction
+            // gave it in this substep: taken before, a long box under a
+            // sliding box kept `mu m g h / M` for the next substep (8 mm/s
+            // at one substep of 1/60 s) and moved 3.7 mm while the slide
+            // lasted (0.2 mm after).
+            for (b, (body, p)) in u.bodies.iter_mut().zip(u.views.iter_mut()).enumerate() {
+                if let Some(r) = &mut body.rigid {
+                    r.friction(p, u.colliders[b].substep(substep), body.material.as_ref(), ctx.h);
+                }
+            }
+        }
         bodies::friction(u.bodies, u.views, links.body_contacts);
         u.lap(Stage::Velocities);
         if u.ragdolls {
