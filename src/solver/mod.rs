@@ -201,6 +201,8 @@ struct Local {
     touches: Vec<bodies::Touch>,
     /// Rigid bodies seen as rigid bodies, per island member, for one pass.
     frames: Vec<pairs::Frame>,
+    /// The rigid pairs' patch leaders, for their friction.
+    leaders: pairs::Leaders,
     /// The rigid pairs bottom-up, for shock propagation.
     rigid_order: Vec<u32>,
     /// A ragdoll's substep scratch.
@@ -701,6 +703,7 @@ fn solve_island<'b>(
         rigid_pairs,
         body_contacts,
         frames,
+        leaders,
         rigid_order,
         clock,
         settled,
@@ -765,7 +768,7 @@ fn solve_island<'b>(
         t,
     };
     // What couples the bodies, for every pass of the step.
-    let mut links = Links { joints, pairs, rigid_pairs, body_contacts, frames, order: rigid_order };
+    let mut links = Links { joints, pairs, rigid_pairs, body_contacts, frames, leaders, order: rigid_order };
     if long.contains(&true) {
         settle(&mut u, &mut links, (sizes, long, active), settled, turns);
     }
@@ -852,7 +855,7 @@ fn solve_island<'b>(
         if !links.joints.is_empty() {
             joint::project_velocities(u.views, &mut BodyRopes(u.bodies), links.joints, ctx.inv_h2);
         }
-        pairs::friction(u.bodies, u.views, links.rigid_pairs, links.frames, ctx.h);
+        pairs::friction(u.bodies, u.views, links.rigid_pairs, links.frames, links.leaders, ctx.h);
         if !links.rigid_pairs.is_empty() {
             // Rigid bodies against colliders after their pairs, so a body
             // resting on the ground holds against what the pairs' friction
@@ -908,6 +911,7 @@ struct Links<'a> {
     rigid_pairs: &'a mut [pairs::Pair],
     body_contacts: &'a mut [bodies::Contact],
     frames: &'a mut Vec<pairs::Frame>,
+    leaders: &'a mut pairs::Leaders,
     /// Scratch: the rigid pairs bottom-up.
     order: &'a mut Vec<u32>,
 }
@@ -1015,6 +1019,7 @@ fn inherited_corrections(
         rigid_pairs: &mut [],
         body_contacts: &mut [],
         frames: &mut *links.frames,
+        leaders: &mut *links.leaders,
         order: &mut *links.order,
     };
     for _ in 0..u.ctx.iterations {
