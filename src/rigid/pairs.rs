@@ -94,6 +94,35 @@ pub struct Frame {
     pub(crate) supports: u32,
 }
 
+impl Pair {
+    /// Sphere `point` of member `a` near the solid of member `b`, as the
+    /// step lists it: not pushed yet, `left` of a penetration already there.
+    fn listed(a: u32, point: u32, b: u32, friction: f32, left: f32) -> Pair {
+        Pair {
+            a,
+            point,
+            b,
+            friction,
+            depth: 0.0,
+            normal: Vec3::Y,
+            at: Vec3::ZERO,
+            lodged: 0.0,
+            left,
+            mate: u32::MAX,
+            patch: 0,
+            sum: 0.0,
+            count: 0,
+            bound: 0.0,
+            impulse: Vec3::ZERO,
+            rise: 0.0,
+            touching: false,
+            lifted: 0.0,
+            lever: Vec3::ZERO,
+            spin: Vec3::ZERO,
+        }
+    }
+}
+
 impl Frame {
     /// A body that does not move (a placeholder for members not rigid).
     pub(crate) fn fixed() -> Frame {
@@ -158,28 +187,7 @@ pub fn find(island: &[&mut Body], views: &[ParticlesMut], ahead: f32, out: &mut 
                     // Already inside (spawned so, or left so by the last
                     // step): a penetration to take out gradually.
                     let left = touch(rb, &views[b], centers[b], x, ra.radius).map_or(0.0, |(_, d)| d);
-                    out.push(Pair {
-                        a: a as u32,
-                        point: j as u32,
-                        b: b as u32,
-                        friction,
-                        depth: 0.0,
-                        normal: Vec3::Y,
-                        at: Vec3::ZERO,
-                        lodged: 0.0,
-                        left,
-                        mate: u32::MAX,
-                        patch: 0,
-                        sum: 0.0,
-                        count: 0,
-                        bound: 0.0,
-                        impulse: Vec3::ZERO,
-                        rise: 0.0,
-                        touching: false,
-                        lifted: 0.0,
-                        lever: Vec3::ZERO,
-                        spin: Vec3::ZERO,
-                    });
+                    out.push(Pair::listed(a as u32, j as u32, b as u32, friction, left));
                 }
             }
         }
@@ -1049,28 +1057,7 @@ mod tests {
                         for _ in 0..next(12) {
                             let normal = normals[next(4) as usize] * if next(2) == 0 { 1.0 } else { -1.0 };
                             let depth = if next(3) == 0 { 0.0 } else { 1e-3 };
-                            pairs.push(Pair {
-                                a,
-                                point: 0,
-                                b,
-                                friction: 0.5,
-                                depth,
-                                normal,
-                                at: Vec3::ZERO,
-                                lodged: 0.0,
-                                left: 0.0,
-                                mate: u32::MAX,
-                                patch: u32::MAX,
-                                sum: 0.0,
-                                count: 0,
-                                bound: 0.0,
-                                impulse: Vec3::ZERO,
-                                rise: 0.0,
-                                touching: false,
-                                lifted: 0.0,
-                                lever: Vec3::ZERO,
-                                spin: Vec3::ZERO,
-                            });
+                            pairs.push(Pair { depth, normal, patch: u32::MAX, ..Pair::listed(a, 0, b, 0.5, 0.0) });
                         }
                     }
                 }
