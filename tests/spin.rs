@@ -1,9 +1,10 @@
 //! A rigid body spinning in zero gravity with no damping keeps its spin and
 //! its centre of mass (issue 31, item 6, the rigid part; issue 27, the
 //! spinning box's drift), for both rigid models, at 1, 8 and 32 substeps,
-//! at the origin and 1 km from it.
+//! at the origin and 1 km from it; a limp ragdoll's momentum, and its
+//! spin measured beside it (the item's ragdoll part, not kept yet).
 
-use sinew::{Quat, RigidDef, RigidModel, RigidShape, Vec3, World, WorldSettings};
+use sinew::{DVec3, Quat, RigidDef, RigidModel, RigidShape, Vec3, World, WorldSettings};
 
 const DT: f32 = 1.0 / 60.0;
 const MODELS: [RigidModel; 2] = [RigidModel::Tetrahedron, RigidModel::ShapeMatched { stiffness: 1.0 }];
@@ -223,6 +224,94 @@ fn a_box_spinning_on_a_box_stops_where_it_is() {
                         s.top_drift, s.rise, s.base_drift, s.last_rate
                     ));
                 }
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// What a limp humanoid spun in zero gravity did over 10 s: its angular
+/// momentum about its centre of mass and its momentum, at the start and
+/// the farthest each went from it at any frame.
+struct Tumble {
+    angular: DVec3,
+    angular_off: f64,
+    momentum: DVec3,
+    momentum_off: f64,
+    recoveries: u64,
+}
+
+/// The body's momentum and angular momentum about its centre of mass, in
+/// `f64` (positions exact however far out, see `positions_f64`).
+fn momenta(world: &World, body: sinew::BodyId) -> (DVec3, DVec3) {
+    let x: Vec<DVec3> = world.positions_f64(body).unwrap().collect();
+    let v: Vec<DVec3> = world.velocities(body).unwrap().map(|v| v.as_dvec3()).collect();
+    let m: Vec<f64> = world.inv_masses(body).unwrap().iter().map(|&w| 1.0 / f64::from(w)).collect();
+    let mass: f64 = m.iter().sum();
+    let centre = x.iter().zip(&m).map(|(x, m)| *x * *m).sum::<DVec3>() / mass;
+    let momentum = v.iter().zip(&m).map(|(v, m)| *v * *m).sum();
+    let angular = x.iter().zip(&v).zip(&m).map(|((x, v), m)| (*x - centre).cross(*v) * *m).sum();
+    (momentum, angular)
+}
+
+/// A limp 1.8 m humanoid at `at` in zero gravity, no damping, no air,
+/// spun at `omega` about its centre of mass while drifting at `drift`
+/// (every particle's velocity `drift + omega x r`), stepped for 10 s.
+fn tumble(substeps: u32, at: Vec3, omega: Vec3, drift: Vec3) -> Tumble {
+    let settings = WorldSettings {
+        gravity: Vec3::ZERO,
+        damping: 0.0,
+        air_density: 0.0,
+        sleep_speed: 0.0,
+        substeps,
+        ..Default::default()
+    };
+    let mut world = World::new(settings).unwrap();
+    let body = world.create_humanoid(at, Quat::IDENTITY, 1.8).unwrap();
+    let x: Vec<DVec3> = world.positions_f64(body).unwrap().collect();
+    let m: Vec<f64> = world.inv_masses(body).unwrap().iter().map(|&w| 1.0 / f64::from(w)).collect();
+    let centre = x.iter().zip(&m).map(|(x, m)| *x * *m).sum::<DVec3>() / m.iter().sum::<f64>();
+    let v: Vec<Vec3> = x.iter().map(|x| drift + omega.cross((*x - centre).as_vec3())).collect();
+    world.set_velocities(body, 0, &v).unwrap();
+    let (momentum, angular) = momenta(&world, body);
+    let (mut angular_off, mut momentum_off) = (0.0f64, 0.0f64);
+    for _ in 0..(10.0 / DT).round() as usize {
+        world.step(DT).unwrap();
+        let (p, l) = momenta(&world, body);
+        angular_off = angular_off.max((l - angular).length() / angular.length());
+        momentum_off = momentum_off.max((p - momentum).length() / momentum.length());
+    }
+    Tumble { angular, angular_off, momentum, momentum_off, recoveries: world.recovery_count() }
+}
+
+/// Issue 31 item 6, the ragdoll part: a limp humanoid spun at (0.3, 0.2,
+/// 3) rad/s about its centre of mass in zero gravity with no damping,
+/// drifting at 1 m/s, keeps its momentum within 0.2 % at every frame of
+/// 10 s, at 1, 8 and 32 substeps, at the origin and 1 km from it, with no
+/// recovery. Measured (worst over 10 s; 1 km out alike): 2.2e-5, 1.5e-4
+/// and 6.5e-4 of it; 2.9e-4, 3.6 % and 20 % before each pass's rounding
+/// drift was taken out of the velocities (`ragdoll::pass::undrift`).
+///
+/// Its angular momentum is printed, not yet held to the issue's 5 %: 40 %,
+/// 21 % and 61 % off at worst at 1, 8 and 32 substeps. The bones'
+/// `LINE_INERTIA` floor takes `F / I` of each bone's spin a substep
+/// (`ragdoll::motion`), and the whole body reads its spin as a chord's,
+/// `cos(atan(omega h))` of it a substep (as a rigid body did before
+/// `rigid::motion`'s carry).
+#[test]
+fn a_limp_ragdoll_keeps_its_momentum() {
+    let (omega, drift) = (Vec3::new(0.3, 0.2, 3.0), Vec3::new(0.6, 0.0, 0.8));
+    let mut failed = Vec::new();
+    for substeps in [1, 8, 32] {
+        for at in [Vec3::ZERO, Vec3::new(1000.0, 0.0, 0.0)] {
+            let t = tumble(substeps, at, omega, drift);
+            let what = format!("{substeps} substeps at {at}");
+            println!(
+                "{what}: p {:.4} kg m/s off by {:.3e} of it at worst, L {:.4} kg m^2/s off by {:.3e}, {} recoveries",
+                t.momentum, t.momentum_off, t.angular, t.angular_off, t.recoveries
+            );
+            if t.recoveries != 0 || t.momentum_off >= 2e-3 {
+                failed.push(format!("{what}: p off by {} of it, {} recoveries", t.momentum_off, t.recoveries));
             }
         }
     }
