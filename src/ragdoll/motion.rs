@@ -11,6 +11,23 @@
 //!   `v_i = v + omega x r_i` with `omega = I^-1 L`. What is removed is
 //!   deformation the clusters undo anyway; left in, it is energy pumped in by
 //!   the corrections (the same reasoning as the sticks' velocity stage).
+//!   `I` has the `LINE_INERTIA` floor `F` (`shape_match::line_inertia`),
+//!   which keeps it invertible and a limb's roll (its roll particle a few
+//!   centimetres off its axis) slow. Turned by `(I + F)^-1 L`, a bone kept
+//!   `I (I + F)^-1` of its angular momentum every substep, about `F / I`
+//!   short, and a limp body tumbling through the air slowed down the more
+//!   substeps it took. One step of iterative refinement takes that bias out
+//!   to second order:
+//!
+//!   ```text
+//!   omega_0 = (I + F)^-1 L,    omega = omega_0 + (I + F)^-1 (L - I omega_0)
+//!   ```
+//!
+//!   `F` is a multiple of the identity, so it shares `I`'s principal axes:
+//!   about one of moment `I_a`, with `f = F / I_a`, `omega` is `(1 -
+//!   (f / (1 + f))^2) L_a / I_a`, short of the exact turn, never over it:
+//!   the projection still takes energy out and never puts it in. The
+//!   couples below keep the floored inverse (`Motion::inv_inertia`).
 //! - **Joint friction.** Each joint exchanges an angular impulse (a couple)
 //!   between child and parent that takes a fraction of their relative angular
 //!   velocity away: `tau = k (I_c^-1 + I_p^-1)^-1 (omega_c - omega_p)`. A couple
@@ -78,9 +95,12 @@ pub(crate) fn motion(clusters: &ClusterSet, k: usize, p: &ParticlesMut) -> Optio
     }
     let displacement = sum / mass;
     let momentum = moment - arm_sum.cross(displacement);
-    let inertia = inertia + line_inertia(mass, extent);
-    let inv_inertia = (inertia.determinant().abs() >= 1.0e-30).then(|| inertia.inverse()).filter(|i| i.is_finite())?;
-    Some(Motion { center: center + origin, mass, displacement, turn: inv_inertia * momentum, inv_inertia })
+    let floored = inertia + line_inertia(mass, extent);
+    let inv_inertia = (floored.determinant().abs() >= 1.0e-30).then(|| floored.inverse()).filter(|i| i.is_finite())?;
+    // The floor's bias refined away (see the module's docs).
+    let turn = inv_inertia * momentum;
+    let turn = turn + inv_inertia * (momentum - inertia * turn);
+    Some(Motion { center: center + origin, mass, displacement, turn, inv_inertia })
 }
 
 /// Each cluster member's weight and arm (its position from its cluster's

@@ -305,11 +305,13 @@ impl Velocities<'_, '_> {
         let displacement = sum.div(mass);
         let momentum = moment.sub(arm_sum.cross(displacement));
         let line = V::splat(LINE_INERTIA).mul(mass).mul(extent.max(V::splat(1.0e-8)));
-        let d = diagonal.add(V3 { x: line, y: line, z: line });
-        let inertia =
-            [V3 { x: d.x, y: off.z, z: off.y }, V3 { x: off.z, y: d.y, z: off.x }, V3 { x: off.y, y: off.x, z: d.z }];
-        let (inv_inertia, has) = inverse(&inertia);
+        let matrix = |d: V3<V>| {
+            [V3 { x: d.x, y: off.z, z: off.y }, V3 { x: off.z, y: d.y, z: off.x }, V3 { x: off.y, y: off.x, z: d.z }]
+        };
+        let (inv_inertia, has) = inverse(&matrix(diagonal.add(V3 { x: line, y: line, z: line })));
+        // The floor's bias refined away, as `motion::motion`.
         let turn = apply(&inv_inertia, momentum);
+        let turn = turn.add(apply(&inv_inertia, momentum.sub(apply(&matrix(diagonal), turn))));
         let has_v = V::select(has, V::splat(1.0), zero);
         self.set_bone(k, HAS, has_v);
         self.set_bone(k, MASS, mass);
