@@ -128,10 +128,11 @@ fn five_humanoids_dropped_on_one_spot_pile_up() {
         // to the same bound as any frame. Measured at the end 0.2 and 0.3
         // mm at 4b55b43, 0.2 and 3.0 mm with each pass's rounding drift
         // taken out of the velocities, 0.2 and 13.3 mm with the bones'
-        // `LINE_INERTIA` bias refined away too (an arm on a thigh).
+        // `LINE_INERTIA` bias refined away too (an arm on a thigh), 0.2
+        // and 19.8 mm with the whole body's spin carried over in flight.
         assert!(overlap < 0.025, "at {origin}: capsules {overlap} m inside each other");
         // A body passing through another would be a capsule's radius
-        // (5 to 12 cm) inside it on the way. Measured 1.82 and 2.01 cm (1.95
+        // (5 to 12 cm) inside it on the way. Measured 1.92 and 2.00 cm (1.95
         // and 1.99 before two thighs lying 5 degrees apart were met at
         // their deeper end): an elbow pressed on another body's knee stays
         // 1.2 to 1.9 cm inside it for 2 s (issue 30). Its contact pushes

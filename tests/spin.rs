@@ -1,8 +1,8 @@
 //! A rigid body spinning in zero gravity with no damping keeps its spin and
 //! its centre of mass (issue 31, item 6, the rigid part; issue 27, the
 //! spinning box's drift), for both rigid models, at 1, 8 and 32 substeps,
-//! at the origin and 1 km from it; a limp ragdoll's momentum, and its
-//! spin measured beside it (the item's ragdoll part, not kept yet).
+//! at the origin and 1 km from it; so does a limp ragdoll (the item's
+//! ragdoll part), within 5 % at 1 and 8 substeps, not yet at 32.
 
 use sinew::{DVec3, Quat, RigidDef, RigidModel, RigidShape, Vec3, World, WorldSettings};
 
@@ -286,20 +286,24 @@ fn tumble(substeps: u32, at: Vec3, omega: Vec3, drift: Vec3) -> Tumble {
 
 /// Issue 31 item 6, the ragdoll part: a limp humanoid spun at (0.3, 0.2,
 /// 3) rad/s about its centre of mass in zero gravity with no damping,
-/// drifting at 1 m/s, keeps its momentum within 0.2 % at every frame of
-/// 10 s, at 1, 8 and 32 substeps, at the origin and 1 km from it, with no
-/// recovery. Measured (worst over 10 s; 1 km out alike): 2.2e-5, 1.5e-4
-/// and 6.5e-4 of it; 2.9e-4, 3.6 % and 20 % before each pass's rounding
-/// drift was taken out of the velocities (`ragdoll::pass::undrift`).
+/// drifting at 1 m/s, keeps its momentum within 0.2 % and its angular
+/// momentum about its centre within the issue's 5 % at every frame of 10
+/// s, at 1 and 8 substeps, at the origin and 1 km from it, with no
+/// recovery; at 32 substeps its angular momentum is not kept yet (below).
 ///
-/// Its angular momentum is printed, not yet held to the issue's 5 %: 39 %,
-/// 8.2 % and 10.2 % off at worst at 1, 8 and 32 substeps (40 %, 21 % and
-/// 61 % before the bones' `LINE_INERTIA` floor's bias was refined away in
-/// `ragdoll::motion`). What is left: the whole body reads its spin as a
-/// chord's, `cos(atan(omega h))` of it a substep (as a rigid body did
-/// before `rigid::motion`'s carry), and the floor's second-order bias.
+/// Measured, worst over 10 s (1 km out alike): momentum 2.0e-5, 1.6e-4
+/// and 6.5e-4 of it at 1, 8 and 32 substeps (2.9e-4, 3.6 % and 20 % before
+/// each pass's rounding drift was taken out of the velocities,
+/// `ragdoll::pass::undrift`); angular momentum 0.75 %, 4.8 % and 10.5 %
+/// (40 %, 21 % and 61 % before the bones' `LINE_INERTIA` bias was refined
+/// away in `ragdoll::motion` and the whole body's chord carried over in
+/// `ragdoll::spin`). At 32 substeps the loss is not the floor (a second
+/// refinement step changes nothing), not the joint limits, twists or
+/// separations (10 to 15 % without them), nor the bone lengths stage:
+/// with the fits and the velocity stage alone it stays. Its bound is what
+/// it measures, for now.
 #[test]
-fn a_limp_ragdoll_keeps_its_momentum() {
+fn a_limp_ragdoll_keeps_its_momentum_and_spin() {
     let (omega, drift) = (Vec3::new(0.3, 0.2, 3.0), Vec3::new(0.6, 0.0, 0.8));
     let mut failed = Vec::new();
     for substeps in [1, 8, 32] {
@@ -310,8 +314,12 @@ fn a_limp_ragdoll_keeps_its_momentum() {
                 "{what}: p {:.4} kg m/s off by {:.3e} of it at worst, L {:.4} kg m^2/s off by {:.3e}, {} recoveries",
                 t.momentum, t.momentum_off, t.angular, t.angular_off, t.recoveries
             );
-            if t.recoveries != 0 || t.momentum_off >= 2e-3 {
-                failed.push(format!("{what}: p off by {} of it, {} recoveries", t.momentum_off, t.recoveries));
+            let spin_bound = if substeps < 32 { 0.05 } else { 0.12 };
+            if t.recoveries != 0 || t.momentum_off >= 2e-3 || t.angular_off >= spin_bound {
+                failed.push(format!(
+                    "{what}: p off by {}, L off by {} of it, {} recoveries",
+                    t.momentum_off, t.angular_off, t.recoveries
+                ));
             }
         }
     }

@@ -15,6 +15,7 @@ pub mod motion;
 pub mod motor;
 mod pass;
 pub mod skeleton;
+mod spin;
 mod velocity;
 
 use crate::body::{Body, BodyKind, Made};
@@ -24,7 +25,8 @@ use crate::error::{Error, Result};
 use crate::exec::simd::SimdLevel;
 use crate::particles::ParticlesMut;
 use crate::profile::{Clock, Stage};
-use glam::{Quat, Vec3};
+use crate::solver::integrate;
+use glam::{DVec3, Quat, Vec3};
 use motor::Motors;
 use pass::Pass;
 pub use skeleton::Skeleton;
@@ -119,6 +121,9 @@ pub struct Ragdoll {
     pub clusters: ClusterSet,
     /// Drives towards the animation's pose (see `motor`).
     pub motors: Motors,
+    /// The angular momentum as the substep started (see `spin`): set after
+    /// the prediction, read with the velocities, as `rigid::Rigid::carry`.
+    pub(crate) spin: Option<DVec3>,
 }
 
 /// What a ragdoll's substep works in besides its state, kept by each
@@ -145,6 +150,26 @@ impl Ragdoll {
             skeleton: skeleton.clone(),
             clusters: skeleton.built.clusters.clone(),
             motors: Motors::new(skeleton.bone_count()),
+            spin: None,
+        }
+    }
+
+    /// The start of a substep, after the prediction: keeps the body's
+    /// angular momentum as it starts (see `spin`).
+    pub(crate) fn begin_substep(&mut self, p: &ParticlesMut) {
+        self.spin = spin::start(p, self.skeleton.built.positions.len());
+    }
+
+    /// Reads the velocities from what the passes moved
+    /// (`integrate::update_velocities`), giving back the angular momentum
+    /// that reading them from the end positions loses when nothing touched
+    /// the body this substep (`free`; see `spin`).
+    pub(crate) fn update_velocities(&self, p: &mut ParticlesMut, free: bool) {
+        let n = self.skeleton.built.positions.len();
+        let lost = self.spin.filter(|_| free).and_then(|start| spin::lost(p, n, start));
+        integrate::update_velocities(p);
+        if let Some(lost) = lost {
+            spin::give_back(p, n, lost);
         }
     }
 

@@ -243,6 +243,8 @@ struct Local {
     changed: Vec<bool>,
     /// The islands still settling (see [`settle`]).
     active: Vec<bool>,
+    /// The bodies a contact between bodies pushed this substep.
+    touched: Vec<bool>,
 }
 
 /// An emptied list of borrows, kept between steps for its allocation (see
@@ -715,6 +717,7 @@ fn solve_island<'b>(
         split,
         changed,
         active,
+        touched,
         ragdoll: scratch,
         ..
     } = local;
@@ -821,6 +824,9 @@ fn solve_island<'b>(
             if let Some(r) = &mut body.rigid {
                 r.begin_substep(p);
             }
+            if let Some(r) = &mut body.ragdoll {
+                r.begin_substep(p);
+            }
             c.clear();
         }
         joint::begin_substep(links.joints);
@@ -831,9 +837,17 @@ fn solve_island<'b>(
             relax(&mut u, &mut links, substep, true);
         }
         let mut at = 0;
+        touched.clear();
+        touched.resize(u.bodies.len(), false);
+        for k in links.body_contacts.iter().filter(|k| k.depth > 0.0) {
+            (touched[k.a as usize], touched[k.b as usize]) = (true, true);
+        }
         let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut());
         for (b, ((body, p), c)) in all.enumerate() {
-            integrate::update_velocities(p);
+            match &body.ragdoll {
+                Some(r) => r.update_velocities(p, !touched[b] && !c.depth.iter().any(|&d| d > 0.0)),
+                None => integrate::update_velocities(p),
+            }
             if split[b] {
                 let inv_h = 1.0 / ctx.h;
                 for i in 0..p.len() {
