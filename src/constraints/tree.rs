@@ -29,7 +29,8 @@
 //! The structure is derived from the stick list when it is built or
 //! restored (no state of its own); a set with a loop keeps the relaxation.
 //! Contacts are not in the solve: a pass makes one Newton step unless a
-//! stick is far off (`TRIGGER`).
+//! stick is far off (`TRIGGER`). The steps after the first solve the
+//! pass's projection with the sticks' curvature (`kkt_step`).
 //!
 //! A rigid joint from a particle of the forest to another body is solved
 //! with it as one more stick to a node past the forest's particles
@@ -55,6 +56,40 @@ const NEWTON_STEPS: usize = 4;
 /// up to 0.1 s, was left 4 % off after 4 (45 % after 8, then blew up) and
 /// converged within 16.
 pub(crate) const JOINED_NEWTON_STEPS: usize = 16;
+
+/// The substep (s) for which a pass makes `steps` Newton steps at most
+/// (the default 8 substeps at 60 Hz); a substep k times as long makes k
+/// times as many (k rounded, at most `LONGER`), so that a frame's budget of
+/// Newton steps does not shrink with fewer substeps: the sticks turn k
+/// times as far in a substep k times as long, and the steps after a pass's
+/// first need more of them to converge from there. Safe only with those
+/// steps kept near the pass's start (`kkt_step`): with the first step's
+/// linearisation repeated, a 100 kg weight on a light rope (tests/rope.rs)
+/// at 2 substeps x 3 passes converged to a far root, the rope folded, and
+/// gained 1.7 kJ in a frame.
+const H_NEWTON: f32 = 1.0 / 480.0;
+const LONGER: f32 = 8.0;
+
+/// How many times `H_NEWTON` the substep is (`inv_h2` is `1 / h^2`),
+/// rounded: 1 at 1/480 s and shorter.
+fn longer(inv_h2: f32) -> usize {
+    ((H_NEWTON * inv_h2.sqrt()).recip().round().clamp(1.0, LONGER) as usize).max(1)
+}
+
+/// A Newton step after a pass's first is cut back by halves, `HALVINGS`
+/// times at most, until it lowers the l1 merit of the projection (the
+/// mass-weighted squared move from the pass's start plus `rho` times the
+/// sticks' absolute residuals) by `ARMIJO` of its first-order rate
+/// (Nocedal and Wright, "Numerical Optimization", 2006, 18.3 and 18.4).
+const ARMIJO: f64 = 1.0e-4;
+const HALVINGS: u32 = 8;
+
+/// The Newton steps of a pass are the first step's linearisation again
+/// (cheaper, and converging fast from a first step that left the sticks
+/// near their lengths, as at the defaults) until one leaves the worst stick
+/// more than `WANDERS` of what it was before it; from then on they are
+/// `kkt_step`'s.
+const WANDERS: f32 = 0.5;
 
 /// The first Newton step of a substep moves a stick along its direction at
 /// the substep's start (SHAKE) when it turned by less than this cosine
@@ -187,6 +222,23 @@ pub struct StickTree {
     /// Per particle: its move under a unit pull at a joint's end with the
     /// sticks held (see `response`).
     resp: Vec<Vec3>,
+    /// The position solve's scratch for the Newton steps after a pass's
+    /// first (see `kkt_step`): per stick the pass's multipliers, the first
+    /// step's directions and the step's multipliers; per node its move in
+    /// the pass, the step's, and the reduced block its children leave it
+    /// (3x3 and right-hand side); per particle of `order` its eliminated
+    /// rows and the multipliers they hold; the back substitution's values.
+    lam_pass: Vec<f64>,
+    g0: Vec<Vec3>,
+    disp: Vec<[f64; 3]>,
+    dx: Vec<[f64; 3]>,
+    acc: Vec<[f64; 12]>,
+    rows: Vec<f64>,
+    row_start: Vec<u32>,
+    owned: Vec<u32>,
+    owned_start: Vec<u32>,
+    dlam: Vec<f64>,
+    sol: Vec<f64>,
 }
 
 /// What a solve corrects.
@@ -288,14 +340,24 @@ impl StickTree {
         tree.rhs = vec![0.0; m];
         tree.dlambda = vec![0.0; m];
         tree.resp = vec![Vec3::ZERO; bound];
+        tree.lam_pass = vec![0.0; m];
+        tree.g0 = vec![Vec3::ZERO; m];
+        tree.disp = vec![[0.0; 3]; bound];
+        tree.dx = vec![[0.0; 3]; bound];
+        tree.acc = vec![[0.0; 12]; bound];
+        tree.row_start = vec![0; tree.order.len() + 1];
+        tree.owned_start = vec![0; tree.order.len() + 1];
+        tree.dlam = vec![0.0; m];
         tree.steps = NEWTON_STEPS;
         Some(tree)
     }
 
     /// The sticks `(a, b, rest, compliance)` solved in `mode`: for positions
     /// Newton steps until every stick is within `TOLERANCE` of its XPBD
-    /// solution (at most `steps`), accumulating the multipliers in
-    /// `lambda`; for velocities one solve (the system is linear).
+    /// solution (at most `steps` times `longer`), the first a linearised
+    /// solve as for velocities, the others on the pass's whole projection
+    /// (`kkt_step`), accumulating the multipliers in `lambda`; for
+    /// velocities one solve (the system is linear).
     #[allow(clippy::too_many_arguments)] // the set's arrays, borrowed apart
     pub fn solve(
         &mut self,
@@ -307,9 +369,14 @@ impl StickTree {
         p: &mut impl Nodes,
         inv_h2: f32,
     ) {
-        let steps = if mode == Mode::Position { self.steps } else { 1 };
+        let steps = if mode == Mode::Position { self.steps * longer(inv_h2) } else { 1 };
+        let (mut kkt, mut last) = (false, f32::INFINITY);
         for step in 0..steps {
             let shake = mode == Mode::Position && step == 0 && self.fresh;
+            if mode == Mode::Position && step == 1 {
+                // The first step's directions, for its moves (see below).
+                self.g0.copy_from_slice(&self.g);
+            }
             // Each stick's row: gradient, diagonal, right-hand side.
             let mut worst = 0.0f32;
             for k in 0..a.len() {
@@ -349,6 +416,28 @@ impl StickTree {
                 break;
             }
             self.fresh = false;
+            if mode == Mode::Position && step == 1 {
+                // The pass goes on: its moves and multipliers so far are
+                // the first step's (kept for `kkt_step`); the later
+                // linearised steps move along the gradients.
+                self.disp.fill([0.0; 3]);
+                for k in 0..a.len() {
+                    let (i, j) = (a[k] as usize, b[k] as usize);
+                    let dl = self.dlambda[k];
+                    self.lam_pass[k] = f64::from(dl);
+                    self.track(i, j, self.g0[k], (p.inv_mass(i) * dl, p.inv_mass(j) * dl));
+                }
+            }
+            if mode == Mode::Position && step > 1 && worst > WANDERS * last {
+                kkt = true;
+            }
+            last = worst;
+            if kkt {
+                if !self.kkt_step((a, b), rest, compliance, lambda, p, inv_h2) {
+                    break;
+                }
+                continue;
+            }
             self.eliminate(a, b, p);
             self.substitute();
             for k in 0..a.len() {
@@ -365,6 +454,10 @@ impl StickTree {
                         lambda[k] += dl;
                         p.move_by(i, -(g * si));
                         p.move_by(j, g * sj);
+                        if step > 0 {
+                            self.lam_pass[k] += f64::from(dl);
+                            self.track(i, j, g, (si, sj));
+                        }
                     }
                     Mode::Velocity => {
                         p.set_velocity(i, p.velocity(i) - g * si);
@@ -373,6 +466,313 @@ impl StickTree {
                 }
             }
         }
+    }
+
+    /// Adds a linearised step's moves of a stick's ends (`-g si` and `g
+    /// sj`, as `solve` makes them) to the pass's (`disp`).
+    #[inline(always)]
+    fn track(&mut self, i: usize, j: usize, g: Vec3, (si, sj): (f32, f32)) {
+        let (mi, mj) = ((g * si).to_array(), (g * sj).to_array());
+        for t in 0..3 {
+            self.disp[i][t] -= f64::from(mi[t]);
+            self.disp[j][t] += f64::from(mj[t]);
+        }
+    }
+
+    /// A Newton step of a pass after its first, on the whole projection:
+    /// the particles `x` nearest (mass-weighted) their positions at the
+    /// pass's start `x0` with the sticks' lengths, a stationary point of
+    /// `|x - x0|^2_M / 2` on them:
+    ///
+    /// ```text
+    /// M (x - x0) - J(x)^T lambda = 0        C(x) + alpha_tilde lambda = 0
+    /// ```
+    ///
+    /// `x - x0` and `lambda` are the pass's (`disp`, `lam_pass`). Newton's
+    /// matrix has each stick's curvature weighed by its tension,
+    /// `K = M + sum max(-lambda, 0) d2C/dx2` (`(I - n n^T) / len` per pair of
+    /// ends; compression left out, so that `K` stays positive definite),
+    /// and is solved over the tree as `eliminate` does, with a small dense
+    /// block per particle: its move, the multipliers it owns (its parent
+    /// stick's, and those of its sticks to pinned children), and its
+    /// parent's move, which takes the rest as the block's Schur complement.
+    /// The step is then cut back until it lowers the merit (`ARMIJO`);
+    /// returns false when it did not within `HALVINGS` (the last cut is
+    /// taken), and the pass ends there: the sticks cannot all be met (a
+    /// rope pinned beyond its length) or the step is lost in rounding.
+    ///
+    /// Why: the first step's linearisation, repeated from where it left
+    /// the particles (what every step did before), is blind to the
+    /// sticks' tension: it lets a light particle between taut sticks go
+    /// anywhere across them, and from a long substep it wandered for 20 to
+    /// 40 steps (a 100 kg weight swinging on twenty 0.1 kg particles at 1
+    /// substep, tests/rope.rs: the rope 1,856 % long) or settled on a far
+    /// root with the rope folded (a gain of 359 J at 4 substeps x 1 pass,
+    /// and with the steps scaled by `longer` 1.7 kJ at 2 x 3). The
+    /// curvature stiffens the light particles across their sticks by the
+    /// weight's pull, and the merit keeps the steps near `x0`.
+    #[cold]
+    #[inline(never)]
+    fn kkt_step(
+        &mut self,
+        (a, b): (&[u32], &[u32]),
+        rest: &[f32],
+        compliance: &[f32],
+        lambda: &mut [f32],
+        p: &mut impl Nodes,
+        inv_h2: f32,
+    ) -> bool {
+        let sign = |k: usize, c: usize| if b[k] as usize == c { 1.0f64 } else { -1.0 };
+        let v = |x: Vec3| [f64::from(x.x), f64::from(x.y), f64::from(x.z)];
+        let active = |n: &[Vec3], k: usize| n[k] != Vec3::ZERO;
+        for &c in &self.order {
+            self.acc[c as usize] = [0.0; 12];
+        }
+        self.rows.clear();
+        self.owned.clear();
+        // Leaf first.
+        for o in 0..self.order.len() {
+            let c = self.order[o] as usize;
+            let star = &self.star[self.star_start[o] as usize..self.star_start[o + 1] as usize];
+            let wc = p.inv_mass(c);
+            let free_c = wc > 0.0;
+            let kp = if self.has_parent[o] { Some(star[star.len() - 1] as usize) } else { None };
+            let other = |k: usize| if a[k] as usize == c { b[k] as usize } else { a[k] as usize };
+            // The multipliers this particle owns.
+            self.owned_start[o] = self.owned.len() as u32;
+            for &k in star {
+                let k = k as usize;
+                if !active(&self.n, k) {
+                    continue;
+                }
+                let owns = if Some(k) == kp { free_c } else { p.inv_mass(other(k)) == 0.0 };
+                if owns {
+                    self.owned.push(k as u32);
+                }
+            }
+            let owned = &self.owned[self.owned_start[o] as usize..];
+            let nx = if free_c { 3 } else { 0 };
+            let s = nx + owned.len();
+            let parent = match kp {
+                Some(k) if active(&self.n, k) && p.inv_mass(other(k)) > 0.0 => Some((k, other(k))),
+                _ => None,
+            };
+            let t = if parent.is_some() { 3 } else { 0 };
+            let size = s + t;
+            let cols = size + 1;
+            let base = self.rows.len();
+            self.row_start[o] = base as u32;
+            self.rows.resize(base + size * cols, 0.0);
+            let m = &mut self.rows[base..];
+            let at = |r: usize, q: usize| r * cols + q;
+            // `c` times (I - n n^T) into the 3x3 at (r0, q0).
+            let curvature = |n: [f64; 3], c: f64, out: &mut [f64], r0: usize, q0: usize| {
+                for r in 0..3 {
+                    for q in 0..3 {
+                        let id = if r == q { 1.0 } else { 0.0 };
+                        out[(r0 + r) * cols + q0 + q] += c * (id - n[r] * n[q]);
+                    }
+                }
+            };
+            if free_c {
+                let mc = 1.0 / f64::from(wc);
+                let acc = self.acc[c];
+                for r in 0..3 {
+                    for q in 0..3 {
+                        m[at(r, q)] = acc[r * 3 + q] + if r == q { mc } else { 0.0 };
+                    }
+                    // -(M (x - x0) - J^T lambda), the J^T lambda below.
+                    m[at(r, size)] = acc[9 + r] - mc * self.disp[c][r];
+                }
+                for &k in star {
+                    let k = k as usize;
+                    if !active(&self.n, k) {
+                        continue;
+                    }
+                    let n = v(self.n[k]);
+                    for r in 0..3 {
+                        m[at(r, size)] += sign(k, c) * n[r] * self.lam_pass[k];
+                    }
+                    let tension = (-self.lam_pass[k]).max(0.0);
+                    if tension > 0.0 {
+                        let len = f64::from((p.position(b[k] as usize) - p.position(a[k] as usize)).length());
+                        curvature(n, tension / len, m, 0, 0);
+                        if parent.is_some_and(|(kq, _)| kq == k) {
+                            curvature(n, -tension / len, m, 0, s);
+                            curvature(n, -tension / len, m, s, 0);
+                        }
+                    }
+                }
+            }
+            for (r, &k) in owned.iter().enumerate() {
+                let (k, r) = (k as usize, nx + r);
+                let n = v(self.n[k]);
+                m[at(r, r)] = -f64::from(compliance[k] * inv_h2);
+                m[at(r, size)] = -f64::from(self.rhs[k]);
+                if free_c {
+                    for q in 0..3 {
+                        m[at(r, q)] = -sign(k, c) * n[q];
+                        m[at(q, r)] = -sign(k, c) * n[q];
+                    }
+                }
+                if let Some((kq, pp)) = parent
+                    && kq == k
+                {
+                    for q in 0..3 {
+                        m[at(r, s + q)] = -sign(k, pp) * n[q];
+                        m[at(s + q, r)] = -sign(k, pp) * n[q];
+                    }
+                }
+            }
+            // Eliminate the particle's own unknowns.
+            for i in 0..s {
+                let pivot = m[at(i, i)];
+                if pivot.abs() < f64::from(SINGULAR) {
+                    for q in 0..cols {
+                        m[at(i, q)] = 0.0;
+                    }
+                    m[at(i, i)] = 1.0;
+                    continue;
+                }
+                for r in i + 1..size {
+                    let l = m[at(r, i)] / pivot;
+                    if l == 0.0 {
+                        continue;
+                    }
+                    for q in i + 1..cols {
+                        m[at(r, q)] -= l * m[at(i, q)];
+                    }
+                }
+            }
+            if let Some((_, pp)) = parent {
+                let acc = &mut self.acc[pp];
+                for r in 0..3 {
+                    for q in 0..3 {
+                        acc[r * 3 + q] += m[at(s + r, s + q)];
+                    }
+                    acc[9 + r] += m[at(s + r, size)];
+                }
+            }
+        }
+        self.owned_start[self.order.len()] = self.owned.len() as u32;
+        // Root first.
+        for o in (0..self.order.len()).rev() {
+            let c = self.order[o] as usize;
+            let star = &self.star[self.star_start[o] as usize..self.star_start[o + 1] as usize];
+            let free_c = p.inv_mass(c) > 0.0;
+            let kp = if self.has_parent[o] { Some(star[star.len() - 1] as usize) } else { None };
+            let other = |k: usize| if a[k] as usize == c { b[k] as usize } else { a[k] as usize };
+            let owned = &self.owned[self.owned_start[o] as usize..self.owned_start[o + 1] as usize];
+            let nx = if free_c { 3 } else { 0 };
+            let s = nx + owned.len();
+            let parent = match kp {
+                Some(k) if active(&self.n, k) && p.inv_mass(other(k)) > 0.0 => Some(other(k)),
+                _ => None,
+            };
+            let t = if parent.is_some() { 3 } else { 0 };
+            let size = s + t;
+            let cols = size + 1;
+            let m = &self.rows[self.row_start[o] as usize..];
+            let sol = &mut self.sol;
+            sol.clear();
+            sol.resize(size, 0.0);
+            if let Some(pp) = parent {
+                sol[s..s + 3].copy_from_slice(&self.dx[pp]);
+            }
+            for i in (0..s).rev() {
+                let mut r = m[i * cols + size];
+                for q in i + 1..size {
+                    r -= m[i * cols + q] * sol[q];
+                }
+                sol[i] = r / m[i * cols + i];
+            }
+            self.dx[c] = if free_c { [sol[0], sol[1], sol[2]] } else { [0.0; 3] };
+            for (r, &k) in owned.iter().enumerate() {
+                self.dlam[k as usize] = sol[nx + r];
+            }
+        }
+        // Backtracking on the l1 merit `|x - x0|^2_M / 2 + rho sum |C +
+        // alpha_tilde lambda|`, `rho` large enough that the step descends it
+        // (above the multipliers, and twice the objective's rate over the
+        // residuals' so that the slope is at most minus the objective's).
+        let (mut obj0, mut cons0, mut dot, mut lmax) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        for &c in &self.order {
+            let c = c as usize;
+            let w = p.inv_mass(c);
+            if w > 0.0 {
+                let m = 1.0 / f64::from(w);
+                for t in 0..3 {
+                    obj0 += 0.5 * m * self.disp[c][t] * self.disp[c][t];
+                    dot += m * self.disp[c][t] * self.dx[c][t];
+                }
+            }
+        }
+        for k in 0..a.len() {
+            if active(&self.n, k) {
+                cons0 += f64::from(self.rhs[k]).abs();
+                lmax = lmax.max((self.lam_pass[k] + self.dlam[k]).abs());
+            }
+        }
+        let rho = (2.0 * lmax).max(if cons0 > 0.0 { 2.0 * dot / cons0 } else { 0.0 });
+        let phi0 = obj0 + rho * cons0;
+        let slope = dot - rho * cons0;
+        let mut t = 1.0f64;
+        let mut moved = 0.0f64;
+        let mut descended = true;
+        for halving in 0..=HALVINGS {
+            let by = t - moved;
+            for &c in &self.order {
+                let c = c as usize;
+                if p.inv_mass(c) > 0.0 {
+                    let d = self.dx[c];
+                    p.move_by(c, Vec3::new((d[0] * by) as f32, (d[1] * by) as f32, (d[2] * by) as f32));
+                }
+            }
+            moved = t;
+            if halving == HALVINGS {
+                descended = false;
+                break;
+            }
+            let mut phi = 0.0f64;
+            for &c in &self.order {
+                let c = c as usize;
+                let w = p.inv_mass(c);
+                if w > 0.0 {
+                    let m = 1.0 / f64::from(w);
+                    for q in 0..3 {
+                        let e = self.disp[c][q] + t * self.dx[c][q];
+                        phi += 0.5 * m * e * e;
+                    }
+                }
+            }
+            for k in 0..a.len() {
+                if active(&self.n, k) {
+                    let len = f64::from((p.position(b[k] as usize) - p.position(a[k] as usize)).length());
+                    let at = f64::from(compliance[k] * inv_h2);
+                    phi += rho * (len - f64::from(rest[k]) + at * (f64::from(lambda[k]) + t * self.dlam[k])).abs();
+                }
+            }
+            if phi <= phi0 + ARMIJO * t * slope {
+                break;
+            }
+            t *= 0.5;
+        }
+        for &c in &self.order {
+            let c = c as usize;
+            if p.inv_mass(c) > 0.0 {
+                for q in 0..3 {
+                    self.disp[c][q] += t * self.dx[c][q];
+                }
+            }
+        }
+        for (k, l) in lambda.iter_mut().enumerate() {
+            if active(&self.n, k) {
+                let dl = t * self.dlam[k];
+                self.lam_pass[k] += dl;
+                *l += dl as f32;
+            }
+        }
+        descended
     }
 
     /// How the forest answers a unit impulse `u` at particle `r` (a joint's
