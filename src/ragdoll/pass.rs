@@ -667,10 +667,6 @@ impl Pass<'_, '_> {
 /// change carries no angular momentum about the centre of mass. A ragdoll
 /// with a pinned particle is left alone: its pin pushes on it.
 fn undrift(p: &mut ParticlesMut, particles: usize, now: impl Fn(usize) -> Vec3) {
-    static OLD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *OLD.get_or_init(|| std::env::var("OLD").is_ok()) {
-        return;
-    }
     let (mut mass, mut moved) = (0.0f64, DVec3::ZERO);
     for i in 0..particles {
         let inv = p.inv_mass[i];
