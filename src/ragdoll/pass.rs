@@ -228,14 +228,23 @@ impl Pass<'_, '_> {
         let s = &*self.scratch;
         for l in 0..n {
             let p = self.views[first + l].as_deref_mut().expect("a lane in use");
-            let lane = |i: usize| {
-                let from = &s.particles[i * PARTICLE * w..];
-                Vec3::new(from[l], from[w + l], from[2 * w + l])
-            };
-            undrift(p, particles, lane);
+            // The positions written back, and the pass's mass-weighted net
+            // move for [`undrift`] (`None` with a pinned particle).
+            let (mut mass, mut moved) = (0.0f64, Some(DVec3::ZERO));
             let (x, y, z) = (&mut p.x[..particles], &mut p.y[..particles], &mut p.z[..particles]);
-            for i in 0..particles {
-                (x[i], y[i], z[i]) = lane(i).into();
+            for (((from, x), y), z) in s.particles.chunks_exact(PARTICLE * w).zip(x).zip(y).zip(z) {
+                let [nx, ny, nz, inv, m]: [f32; PARTICLE] = std::array::from_fn(|c| from[c * w + l]);
+                if let Some(sum) = moved.as_mut().filter(|_| inv > 0.0) {
+                    let m = f64::from(m);
+                    mass += m;
+                    *sum += (Vec3::new(nx, ny, nz).as_dvec3() - Vec3::new(*x, *y, *z).as_dvec3()) * m;
+                } else {
+                    moved = None;
+                }
+                (*x, *y, *z) = (nx, ny, nz);
+            }
+            if let Some(moved) = moved {
+                undrift(p, particles, (moved / mass).as_vec3());
             }
             let clusters = self.clusters[first + l].as_deref_mut().expect("a lane in use");
             for (q, from) in clusters.rotation.iter_mut().zip(s.rotations.chunks_exact(4 * w)) {
@@ -649,39 +658,28 @@ impl Pass<'_, '_> {
     }
 }
 
-/// Takes the pass's rounding drift out of a ragdoll's velocity: `now(i)` is
-/// where the pass left particle `i` of the first `particles` of `p`, which
-/// still holds where it was.
+/// Takes the pass's rounding drift, `delta`, out of the velocity of the
+/// ragdoll whose first `particles` are in `p`.
 ///
 /// Every stage of a pass (fits, joints, separations, twists) moves the
 /// ragdoll's parts against each other and keeps its centre of mass in
 /// exact arithmetic. Rounding does not: each fit's centre and each position
 /// it writes are rounded, and the centre of mass moves by a sum of
-/// roundings, `delta`, which the velocity read from the positions
-/// (`solver::integrate::update_velocities`) takes as momentum, `M delta /
-/// h`. A limp humanoid drifting at 1 m/s in zero gravity, free of every
-/// other stage, had its momentum 10.6 % off after 10 s at 32 substeps.
-/// So `-delta` goes into each particle's residual column, what rounding
-/// took from the moves (see `ParticlesMut::move_by`): the velocities get
-/// the moves the pass made in exact arithmetic, to their sum. A uniform
-/// change carries no angular momentum about the centre of mass. A ragdoll
-/// with a pinned particle is left alone: its pin pushes on it.
-fn undrift(p: &mut ParticlesMut, particles: usize, now: impl Fn(usize) -> Vec3) {
-    let (mut mass, mut moved) = (0.0f64, DVec3::ZERO);
-    for i in 0..particles {
-        let inv = p.inv_mass[i];
-        if inv == 0.0 {
-            return;
+/// roundings, `delta` (summed in `f64` by [`Pass::store`]), which the
+/// velocity read from the positions (`solver::integrate::update_velocities`)
+/// takes as momentum, `M delta / h`. A limp humanoid drifting at 1 m/s in
+/// zero gravity, free of every other stage, had its momentum 10.6 % off
+/// after 10 s at 32 substeps. So `-delta` goes into each particle's
+/// residual column, what rounding took from the moves (see
+/// `ParticlesMut::move_by`): the velocities get the moves the pass made in
+/// exact arithmetic, to their sum. A uniform change carries no angular
+/// momentum about the centre of mass. A ragdoll with a pinned particle is
+/// left alone: its pin pushes on it.
+fn undrift(p: &mut ParticlesMut, particles: usize, delta: Vec3) {
+    for (e, d) in [(&mut *p.ex, delta.x), (&mut *p.ey, delta.y), (&mut *p.ez, delta.z)] {
+        for e in &mut e[..particles] {
+            *e -= d;
         }
-        let m = f64::from(weight(inv));
-        mass += m;
-        moved += (now(i).as_dvec3() - p.position(i).as_dvec3()) * m;
-    }
-    let delta = (moved / mass).as_vec3();
-    for i in 0..particles {
-        p.ex[i] -= delta.x;
-        p.ey[i] -= delta.y;
-        p.ez[i] -= delta.z;
     }
 }
 
