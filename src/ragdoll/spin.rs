@@ -40,9 +40,14 @@ use crate::constraints::shape_match::weight;
 use crate::particles::ParticlesMut;
 use glam::{DMat3, DVec3};
 
-/// The mass, centre of mass and `sum m r x v` of the first `n` particles,
-/// at `x(i)` with velocities `v(i)`, in `f64`; `None` with a pinned one.
-fn moment(p: &ParticlesMut, n: usize, x: impl Fn(usize) -> DVec3, v: impl Fn(usize) -> DVec3) -> Option<DVec3> {
+/// The centre of mass of the first `n` particles at `x(i)`, and `sum m r x
+/// v` about it with velocities `v(i)`, in `f64`; `None` with a pinned one.
+fn moment(
+    p: &ParticlesMut,
+    n: usize,
+    x: impl Fn(usize) -> DVec3,
+    v: impl Fn(usize) -> DVec3,
+) -> Option<(DVec3, DVec3)> {
     let (mut mass, mut center) = (0.0f64, DVec3::ZERO);
     for i in 0..n {
         if p.inv_mass[i] == 0.0 {
@@ -53,7 +58,7 @@ fn moment(p: &ParticlesMut, n: usize, x: impl Fn(usize) -> DVec3, v: impl Fn(usi
         center += x(i) * m;
     }
     let center = center / mass;
-    Some((0..n).map(|i| (x(i) - center).cross(v(i)) * f64::from(weight(p.inv_mass[i]))).sum())
+    Some((center, (0..n).map(|i| (x(i) - center).cross(v(i)) * f64::from(weight(p.inv_mass[i]))).sum()))
 }
 
 /// `L'`: the angular momentum of the ragdoll's first `n` particles about
@@ -61,26 +66,21 @@ fn moment(p: &ParticlesMut, n: usize, x: impl Fn(usize) -> DVec3, v: impl Fn(usi
 /// when the start positions are the previous ones and the velocities those
 /// predicted with.
 pub(crate) fn start(p: &ParticlesMut, n: usize) -> Option<DVec3> {
-    moment(p, n, |i| p.previous(i).as_dvec3(), |i| p.velocity(i).as_dvec3())
+    moment(p, n, |i| p.previous(i).as_dvec3(), |i| p.velocity(i).as_dvec3()).map(|(_, l)| l)
 }
 
 /// What reading the angular momentum from the end positions will lose,
-/// `L' - sum m r_i x v'_i`: call after the passes, before the velocities
-/// are read (they are still `v'`).
-pub(crate) fn lost(p: &ParticlesMut, n: usize, start: DVec3) -> Option<DVec3> {
-    Some(start - moment(p, n, |i| p.position(i).as_dvec3(), |i| p.velocity(i).as_dvec3())?)
+/// `L' - sum m r_i x v'_i`, and the centre of mass it is about: call after
+/// the passes, before the velocities are read (they are still `v'`).
+pub(crate) fn lost(p: &ParticlesMut, n: usize, start: DVec3) -> Option<(DVec3, DVec3)> {
+    let (center, moment) = moment(p, n, |i| p.position(i).as_dvec3(), |i| p.velocity(i).as_dvec3())?;
+    Some((start - moment, center))
 }
 
 /// Gives `lost` back to the first `n` particles as a turn of the whole
-/// body about its centre of mass (after the velocities are read).
-pub(crate) fn give_back(p: &mut ParticlesMut, n: usize, lost: DVec3) {
-    let (mut mass, mut center) = (0.0f64, DVec3::ZERO);
-    for i in 0..n {
-        let m = f64::from(weight(p.inv_mass[i]));
-        mass += m;
-        center += p.position(i).as_dvec3() * m;
-    }
-    let center = center / mass;
+/// body about their centre of mass `center` (after the velocities are
+/// read; the positions are those [`lost`] read).
+pub(crate) fn give_back(p: &mut ParticlesMut, n: usize, (lost, center): (DVec3, DVec3)) {
     let mut inertia = DMat3::ZERO;
     for i in 0..n {
         let r = p.position(i).as_dvec3() - center;

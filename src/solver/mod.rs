@@ -838,9 +838,11 @@ fn solve_island<'b>(
         }
         let mut at = 0;
         touched.clear();
-        touched.resize(u.bodies.len(), false);
-        for k in links.body_contacts.iter().filter(|k| k.depth > 0.0) {
-            (touched[k.a as usize], touched[k.b as usize]) = (true, true);
+        if u.ragdolls {
+            touched.resize(u.bodies.len(), false);
+            for k in links.body_contacts.iter().filter(|k| k.depth > 0.0) {
+                (touched[k.a as usize], touched[k.b as usize]) = (true, true);
+            }
         }
         let all = u.bodies.iter_mut().zip(u.views.iter_mut()).zip(u.cviews.iter_mut());
         for (b, ((body, p), c)) in all.enumerate() {
